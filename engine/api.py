@@ -53,7 +53,7 @@ def new_game(setup: GameSetup) -> tuple[GameState, list[Event]]:
     state = GameState(
         seed=setup.seed,
         rng=setup.seed & MASK,
-        rules=rules,
+        custom_rules=None if rules == DEFAULT_RULES else rules,
         players=[Player(computer=seat in setup.computer) for seat in range(setup.players)],
         deck=[],
         orders=[],

@@ -97,28 +97,37 @@ def _alchemist_options(g: Game, f: AlchemistFrame) -> list[Option]:
 
 
 def _priest_options(g: Game, f: PriestFrame) -> list[Option]:
-    return [
-        (str(seat), c) for seat, c in g.free_house_cards() if g.card(c).type in PLANTABLE
-    ] + [SKIP]
+    return [(str(seat), c) for seat, c in g.free_house_cards() if g.card(c).type in PLANTABLE] + [
+        SKIP
+    ]
 
 
-def _kill_answer(g: Game, f: AlchemistFrame | PriestFrame, option: Option) -> None:
+def _kill(g: Game, seat: int, option: Option) -> None:
+    """Алхимик and Священник: the chosen card goes to the top of the graveyard."""
     g.pop()
     if option != SKIP:
-        g.to_graveyard_from_house(option[1], by=f.seat)
+        g.to_graveyard_from_house(option[1], by=seat)
+
+
+def _alchemist_answer(g: Game, f: AlchemistFrame, option: Option) -> None:
+    _kill(g, f.seat, option)
+
+
+def _priest_answer(g: Game, f: PriestFrame, option: Option) -> None:
+    _kill(g, f.seat, option)
 
 
 handler(
     "alchemist",
     lambda g, f: _wait_if(g, _alchemist_options(g, f)),
     lambda g, f: Ask(f.seat, "alchemist.kill", _alchemist_options(g, f)),
-    _kill_answer,
+    _alchemist_answer,
 )
 handler(
     "priest",
     lambda g, f: _wait_if(g, _priest_options(g, f)),
     lambda g, f: Ask(f.seat, "priest.kill", _priest_options(g, f)),
-    _kill_answer,
+    _priest_answer,
 )
 
 
@@ -232,7 +241,13 @@ def _mercenary_answer(g: Game, f: MercenaryFrame, option: Option) -> None:
     card_id = hand.pop(g.rand_below(len(hand)))
     g.gain(f.seat, card_id)
     g.emit("mercenary.took", seat=f.seat, source=target)
-    g.emit("mercenary.took.private", audience=[f.seat, target], seat=f.seat, source=target, card=card_id)
+    g.emit(
+        "mercenary.took.private",
+        audience=[f.seat, target],
+        seat=f.seat,
+        source=target,
+        card=card_id,
+    )
 
 
 handler(

@@ -244,7 +244,7 @@ class Game:
         return seat, h.colour
 
     def to_graveyard_from_house(self, card_id: str, by: int) -> None:
-        seat, colour = self.take_from_house(card_id)
+        seat, _colour = self.take_from_house(card_id)
         self.s.graveyard.insert(0, card_id)
         self.emit("card.killed", seat=seat, card=card_id, by=by)
 

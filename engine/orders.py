@@ -14,7 +14,9 @@ DONE: Option = ("done",)
 
 def _ball_men(g: Game, f: BallFrame) -> list[Option]:
     return [
-        (str(seat), c) for seat, c in g.free_house_cards(g.opponents(f.seat)) if g.card(c).sex == "m"
+        (str(seat), c)
+        for seat, c in g.free_house_cards(g.opponents(f.seat))
+        if g.card(c).sex == "m"
     ]
 
 

@@ -31,9 +31,7 @@ def _decide_place(g: Game, f: PlaceFrame) -> Ask:
     if f.colour is None:
         colours = g.open_colours(f.card, f.seat, f.placer)
         return Ask(f.seat, "servant_side", [(c,) for c in colours], {"card": f.card})
-    return Ask(
-        f.seat, "house_end", [("left",), ("right",)], {"card": f.card, "colour": f.colour}
-    )
+    return Ask(f.seat, "house_end", [("left",), ("right",)], {"card": f.card, "colour": f.colour})
 
 
 def _answer_place(g: Game, f: PlaceFrame, option: Option) -> None:

@@ -14,7 +14,9 @@ from engine.core import Decision, Option
 
 
 def choose(seed: int, decision: Decision) -> Option:
-    state = (seed * 0x9E3779B97F4A7C15 + decision.id * 0xD1B54A32D192ED03 + decision.seat) & rng.MASK
+    state = (
+        seed * 0x9E3779B97F4A7C15 + decision.id * 0xD1B54A32D192ED03 + decision.seat
+    ) & rng.MASK
     kinds = sorted({o[0] for o in decision.options})
     state, k = rng.below(state, len(kinds))
     same_kind = [o for o in decision.options if o[0] == kinds[k]]

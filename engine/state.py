@@ -216,7 +216,7 @@ class GameState(_Data):
     version: int = 0
     seed: int
     rng: int
-    rules: Rules = DEFAULT_RULES
+    custom_rules: Rules | None = None  # None: the defaults of data/cards.toml
     players: list[Player]
     deck: list[str]  # game deck, top first
     deck_top_open: bool = False  # a смута turned up by Великий Пир lies face up on top
@@ -242,11 +242,15 @@ class GameState(_Data):
     result: Result | None = None
 
     @property
+    def rules(self) -> Rules:
+        return self.custom_rules or DEFAULT_RULES
+
+    @property
     def over(self) -> bool:
         return self.result is not None
 
     def to_json(self) -> str:
-        return self.model_dump_json(exclude_defaults=True)
+        return self.model_dump_json(exclude_none=True)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameState:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import cast
 
+from engine.cards import Colour
 from engine.castles import fire_one_time
 from engine.core import Ask, Game, Option, handler
 from engine.placement import resurrect
 from engine.smuty import start_smuta
-from engine.state import BallFrame, Colour, End, PlaceFrame, Result, Side, TurnFrame
+from engine.state import BallFrame, End, PlaceFrame, Result, Side, TurnFrame
 
 END_TURN: Option = ("end",)
 
@@ -106,7 +107,7 @@ def legal_actions(g: Game, seat: int) -> list[Option]:
         else:
             options.append(("play", card_id))
         options.append(("discard", card_id))
-    if s.actions_taken > 0 or options:
+    if s.actions_taken > 0:
         options.append(END_TURN)
     return options
 
@@ -202,9 +203,7 @@ def _play_order(g: Game, seat: int, option: Option) -> None:
     s.orders_discard.insert(0, card_id)
     g.emit("order.played", seat=seat, card=card_id, order=card.type)
     if card.type == "ball":
-        ladies = sum(
-            1 for h in g.player(seat).houses for c in h.cards if g.card(c).type == "lady"
-        )
+        ladies = sum(1 for h in g.player(seat).houses for c in h.cards if g.card(c).type == "lady")
         g.push(BallFrame(seat=seat, left=1 + ladies))
     elif card.type == "marriage":
         if len(option) == 4:

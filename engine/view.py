@@ -59,7 +59,9 @@ def view_for(state: GameState, seat: int | None) -> View:
                 HouseView(
                     colour=h.colour,
                     cards=list(h.cards),
-                    servant_sides={c: state.servant_up[c] for c in h.cards if c in state.servant_up},
+                    servant_sides={
+                        c: state.servant_up[c] for c in h.cards if c in state.servant_up
+                    },
                     castle=h.castle,
                 )
                 for h in p.houses

@@ -9,9 +9,7 @@ again after Предательство or with a permanent Замок Власт
 
 from __future__ import annotations
 
-from engine.smuty.base import ROUNDS, STARTS, start_smuta
-
-from engine.smuty import (  # noqa: E402,F401  (each module registers its смута)
+from engine.smuty import (  # noqa: F401  (each module registers its смута)
     betrayal,
     campaign,
     conspiracy,
@@ -28,5 +26,6 @@ from engine.smuty import (  # noqa: E402,F401  (each module registers its сму
     reformation,
     thrones,
 )
+from engine.smuty.base import ROUNDS, STARTS, start_smuta
 
 __all__ = ["ROUNDS", "STARTS", "start_smuta"]

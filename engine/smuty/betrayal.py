@@ -21,6 +21,10 @@ def start(g: Game, initiator: int) -> None:
         g.gain(seat, card_id)
         g.emit("betrayal.took", seat=seat, source=initiator)
         g.emit(
-            "betrayal.took.private", audience=[seat, initiator], seat=seat, source=initiator, card=card_id
+            "betrayal.took.private",
+            audience=[seat, initiator],
+            seat=seat,
+            source=initiator,
+            card=card_id,
         )
     g.s.restart_turn = True

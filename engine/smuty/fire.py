@@ -14,15 +14,17 @@ from engine.state import BurnFrame
 def start(g: Game, initiator: int) -> None:
     lost = g.return_castles()
     g.push(
-        *(BurnFrame(seat=seat, colours=lost[seat]) for seat in g.seats_from(initiator) if seat in lost)
+        *(
+            BurnFrame(seat=seat, colours=lost[seat])
+            for seat in g.seats_from(initiator)
+            if seat in lost
+        )
     )
 
 
 def _cards(g: Game, f: BurnFrame) -> list[Option]:
     colours = f.colours if not g.s.rules.fire_each_house else f.colours[:1]
-    return [
-        (c,) for h in g.player(f.seat).houses if h.colour in colours for c in h.cards
-    ]
+    return [(c,) for h in g.player(f.seat).houses if h.colour in colours for c in h.cards]
 
 
 def _advance(g: Game, f: BurnFrame) -> bool:

@@ -1,0 +1,64 @@
+"""Invariants that hold after every step of every game (checked by the playouts)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.cards import COLOURS, catalog_for
+from engine.state import GameState, PlaceFrame, SmutaEndFrame
+
+
+def violations(state: GameState) -> list[str]:
+    """Every broken invariant, described; empty when the state is sound."""
+    cat = catalog_for(state.rules)
+    problems: list[str] = []
+    zones: Counter[str] = Counter()
+    for pile in (
+        state.deck,
+        state.orders,
+        state.graveyard,
+        state.orders_discard,
+        state.smuta_discard,
+        state.prophet_stack,
+        state.box,
+    ):
+        zones.update(pile)
+    in_houses: set[str] = set()
+    placed_castles: list[str] = []
+    for seat, p in enumerate(state.players):
+        zones.update(p.hand)
+        if len(p.hand) > state.rules.hand_limit:
+            problems.append(f"seat {seat} holds {len(p.hand)} cards")
+        colours = [h.colour for h in p.houses]
+        if len(colours) != len(set(colours)):
+            problems.append(f"seat {seat} has two houses of one colour: {colours}")
+        for h in p.houses:
+            if not h.cards:
+                problems.append(f"seat {seat} has an empty {h.colour} house")
+            zones.update(h.cards)
+            in_houses.update(h.cards)
+            if h.castle is not None:
+                placed_castles.append(h.colour)
+            for c in h.cards:
+                if cat[c].kind != "house":
+                    problems.append(f"{c} ({cat[c].type}) lies in a house")
+    for f in state.frames:
+        if isinstance(f, PlaceFrame | SmutaEndFrame):
+            zones[f.card] += 1
+    for card_id in cat.cards:
+        if zones[card_id] != 1:
+            problems.append(f"{card_id} is in {zones[card_id]} zones")
+    castles = sorted(placed_castles + list(state.castles))
+    if castles != sorted(COLOURS):
+        problems.append(f"castles are not one per colour: {castles}")
+    servants_in_houses = {c for c in in_houses if cat[c].is_servant}
+    if set(state.servant_up) != servants_in_houses:
+        problems.append("servant sides do not match the Слуги in houses")
+    for c, up in state.servant_up.items():
+        if up not in cat[c].colours:
+            problems.append(f"{c} shows {up}, not one of its colours")
+    if state.deck_top_open and (not state.deck or cat[state.deck[0]].kind != "smuta"):
+        problems.append("the open top card is not a смута")
+    if state.result is None and not state.frames:
+        problems.append("a running game has no frames")
+    return problems

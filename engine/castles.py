@@ -93,7 +93,15 @@ def _intrigue_answer(g: Game, f: IntrigueFrame, option: Option) -> None:
     card_id = option[0]
     g.player(f.target).hand.remove(card_id)
     g.gain(f.seat, card_id)
-    g.emit("intrigue.took", seat=f.seat, source=f.target, card=card_id)
+    # which order changed hands is known only to the two players (as with Наёмник)
+    g.emit("intrigue.took", seat=f.seat, source=f.target)
+    g.emit(
+        "intrigue.took.private",
+        audience=[f.seat, f.target],
+        seat=f.seat,
+        source=f.target,
+        card=card_id,
+    )
 
 
 handler("intrigue", _intrigue_advance, _intrigue_decide, _intrigue_answer)

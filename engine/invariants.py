@@ -12,21 +12,19 @@ def violations(state: GameState) -> list[str]:
     """Every broken invariant, described; empty when the state is sound."""
     cat = catalog_for(state.rules)
     problems: list[str] = []
-    zones: Counter[str] = Counter()
-    for pile in (
-        state.deck,
-        state.orders,
-        state.graveyard,
-        state.orders_discard,
-        state.smuta_discard,
-        state.prophet_stack,
-        state.box,
-    ):
-        zones.update(pile)
+    zones: list[str] = [
+        *state.deck,
+        *state.orders,
+        *state.graveyard,
+        *state.orders_discard,
+        *state.smuta_discard,
+        *state.prophet_stack,
+        *state.box,
+    ]
     in_houses: set[str] = set()
     placed_castles: list[str] = []
     for seat, p in enumerate(state.players):
-        zones.update(p.hand)
+        zones.extend(p.hand)
         if len(p.hand) > state.rules.hand_limit:
             problems.append(f"seat {seat} holds {len(p.hand)} cards")
         colours = [h.colour for h in p.houses]
@@ -35,7 +33,7 @@ def violations(state: GameState) -> list[str]:
         for h in p.houses:
             if not h.cards:
                 problems.append(f"seat {seat} has an empty {h.colour} house")
-            zones.update(h.cards)
+            zones.extend(h.cards)
             in_houses.update(h.cards)
             if h.castle is not None:
                 placed_castles.append(h.colour)
@@ -44,10 +42,12 @@ def violations(state: GameState) -> list[str]:
                     problems.append(f"{c} ({cat[c].type}) lies in a house")
     for f in state.frames:
         if isinstance(f, PlaceFrame | SmutaEndFrame):
-            zones[f.card] += 1
-    for card_id in cat.cards:
-        if zones[card_id] != 1:
-            problems.append(f"{card_id} is in {zones[card_id]} zones")
+            zones.append(f.card)
+    if sorted(zones) != sorted(cat.cards):
+        counts = Counter(zones)
+        for card_id in cat.cards:
+            if counts[card_id] != 1:
+                problems.append(f"{card_id} is in {counts[card_id]} zones")
     castles = sorted(placed_castles + list(state.castles))
     if castles != sorted(COLOURS):
         problems.append(f"castles are not one per colour: {castles}")

@@ -79,7 +79,7 @@ class Position(BaseModel):
     current: int = 0
     actions_left: int | None = None
     actions_taken: int = 0
-    final_turns: int | None = None
+    final_turns: int | None = None  # default with an empty deck: every other player's last turn
     seed: int = 0
     rules: dict[str, Any] = Field(default_factory=dict)
 
@@ -143,7 +143,10 @@ def build(position: Position | dict[str, Any]) -> GameState:
         turn=1,
         actions_left=rules.actions_per_turn if pos.actions_left is None else pos.actions_left,
         actions_taken=pos.actions_taken,
-        final_turns=pos.final_turns,
+        # an empty game deck means the final turns are under way (RULES.md §7)
+        final_turns=pos.final_turns
+        if pos.final_turns is not None or pos.deck
+        else len(pos.players) - 1,
         frames=[TurnFrame()],
     )
     state.box = [c for ids in alloc.free.values() for c in ids]

@@ -1,0 +1,1 @@
+"""Смута's Telegram front end (aiogram 3): lobby, table, private hands and prompts."""

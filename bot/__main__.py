@@ -1,0 +1,51 @@
+"""`python -m bot`: run the bot — long polling, or a webhook server when WEBHOOK_URL is set."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+from bot.app import build_app, make_bot, make_store, register_commands
+from bot.config import Settings
+from bot.games import Defaults
+
+
+async def main() -> None:
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    settings = Settings()
+    bot = make_bot(settings)
+    store = make_store(settings)
+    app = build_app(
+        bot,
+        store,
+        Defaults(
+            lang=settings.default_lang,
+            turn_timeout=settings.turn_timeout,
+            choice_timeout=settings.choice_timeout,
+            computer_pause=settings.computer_pause,
+        ),
+    )
+    await register_commands(bot, app.games.tr)
+    ticker = asyncio.create_task(app.ticker.run())
+    try:
+        if settings.webhook_url:
+            from bot.webhook import serve
+
+            await serve(app, settings)
+        else:
+            await bot.delete_webhook(drop_pending_updates=False)
+            await app.dispatcher.start_polling(bot)
+    finally:
+        ticker.cancel()
+        await store.close()
+        await bot.session.close()
+
+
+if __name__ == "__main__":
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        sys.exit(0)

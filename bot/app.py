@@ -1,0 +1,123 @@
+"""Wiring: settings → bot, store, services, dispatcher; and the commands menu."""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+
+from aiogram import Bot, Dispatcher
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ChatMemberStatus, ParseMode
+from aiogram.exceptions import TelegramAPIError
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+
+from bot.config import Settings
+from bot.games import Clock, Defaults, Games
+from bot.i18n import LANGS, Translator
+from bot.messenger import Messenger
+from bot.routers import build_dispatcher
+from bot.store import Store
+from bot.store.memory import MemoryStore
+from bot.timers import Ticker
+
+log = logging.getLogger(__name__)
+
+GROUP_COMMANDS = (
+    "newgame",
+    "join",
+    "leave",
+    "go",
+    "stop",
+    "table",
+    "back",
+    "rules",
+    "help",
+    "card",
+)
+PRIVATE_COMMANDS = ("start", "hand", "back", "lang", "rules", "help", "card")
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.time()
+
+
+def make_bot(settings: Settings) -> Bot:
+    session = None
+    if settings.bot_api_url:
+        session = AiohttpSession(api=TelegramAPIServer.from_base(settings.bot_api_url))
+    return Bot(
+        token=settings.bot_token.get_secret_value(),
+        session=session,
+        default=DefaultBotProperties(parse_mode=ParseMode.HTML, link_preview_is_disabled=True),
+    )
+
+
+def make_store(settings: Settings) -> Store:
+    if settings.redis_url:
+        from bot.store.redis import RedisStore
+
+        return RedisStore.from_url(settings.redis_url)
+    log.warning("REDIS_URL is not set: games live in this process only")
+    return MemoryStore()
+
+
+@dataclass
+class App:
+    bot: Bot
+    store: Store
+    games: Games
+    dispatcher: Dispatcher
+    ticker: Ticker
+
+
+def build_app(
+    bot: Bot,
+    store: Store,
+    defaults: Defaults,
+    clock: Clock | None = None,
+    tr: Translator | None = None,
+) -> App:
+    tr = tr or Translator()
+
+    async def username() -> str:
+        me = await bot.me()
+        return me.username or ""
+
+    async def is_admin(chat_id: int, user_id: int) -> bool:
+        try:
+            member = await bot.get_chat_member(chat_id, user_id)
+        except TelegramAPIError:
+            return False
+        return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
+
+    games = Games(
+        store=store,
+        messenger=Messenger(bot),
+        tr=tr,
+        clock=clock or SystemClock(),
+        bot_username=username,
+        is_admin=is_admin,
+        defaults=defaults,
+    )
+    return App(bot, store, games, build_dispatcher(games, tr), Ticker(games))
+
+
+async def register_commands(bot: Bot, tr: Translator) -> None:
+    """The commands menu for groups and private chats, in each language. Optional:
+    a server that refuses it (a self-hosted one, say) is logged, not fatal."""
+    for scope, names in (
+        (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
+        (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+    ):
+        for lang in (None, *LANGS):
+            commands = [
+                BotCommand(command=n, description=tr.t(lang or "ru", f"cmd-{n}")) for n in names
+            ]
+            try:
+                await bot.set_my_commands(commands, scope=scope, language_code=lang)
+            except Exception as e:  # any refusal of an optional call
+                log.warning("could not set the commands menu (%s): %s", lang, e)

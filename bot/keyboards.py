@@ -1,0 +1,109 @@
+"""Buttons and their callback data (64 bytes at most).
+
+Every in-game button carries the chat and the game number, and a prompt button
+also the decision id, so a button from an old game, an old decision or another
+chat is recognised and refused. A decision's options are tuples of parts; the
+prompt offers them as successive button sets, one part at a time, with a way
+back: a button names an option (by index) and how many of its parts are chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+Option = tuple[str, ...]
+
+
+class LobbyCb(CallbackData, prefix="lb"):
+    action: str  # join, leave, bot, go, cancel, lang, time
+    game: int
+
+
+class PromptCb(CallbackData, prefix="p"):
+    chat: int
+    game: int
+    decision: int
+    option: int  # index into the decision's options
+    depth: int  # how many parts of that option are chosen
+
+
+class StopCb(CallbackData, prefix="st"):
+    game: int
+    confirm: bool
+
+
+class LangCb(CallbackData, prefix="lang"):
+    lang: str
+
+
+def rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
+    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+
+
+def menu_level(options: Sequence[Option], index: int, depth: int) -> tuple[int, list[int]]:
+    """Open the menu at the prefix `options[index][:depth]`.
+
+    Returns the depth actually shown (levels where every option agrees are
+    passed through) and, for each distinct next part, the first option index
+    that has it. An empty list means the prefix names exactly one option."""
+    prefix = options[index][:depth]
+    matching = [i for i, o in enumerate(options) if o[:depth] == prefix]
+    while True:
+        if len(matching) == 1:
+            return depth, []
+        firsts: dict[str, int] = {}
+        for i in matching:
+            firsts.setdefault(options[i][depth], i)
+        if len(firsts) > 1:
+            return depth, list(firsts.values())
+        depth += 1
+
+
+def prompt_keyboard(
+    chat: int,
+    game: int,
+    decision: int,
+    options: Sequence[Option],
+    index: int,
+    depth: int,
+    label: Callable[[str], str],
+    back: str,
+) -> InlineKeyboardMarkup:
+    """The buttons for one level of a decision's menu."""
+    shown, firsts = menu_level(options, index, depth)
+    buttons = [
+        InlineKeyboardButton(
+            text=label(options[i][shown]),
+            callback_data=PromptCb(
+                chat=chat, game=game, decision=decision, option=i, depth=shown + 1
+            ).pack(),
+        )
+        for i in firsts
+    ]
+    width = 1 if any(len(b.text) > 14 for b in buttons) else 3
+    keyboard = rows(buttons, width)
+    if shown > 0:
+        up = _parent_depth(options, index, shown)
+        keyboard.append(
+            [
+                InlineKeyboardButton(
+                    text=back,
+                    callback_data=PromptCb(
+                        chat=chat, game=game, decision=decision, option=index, depth=up
+                    ).pack(),
+                )
+            ]
+        )
+    return InlineKeyboardMarkup(inline_keyboard=keyboard)
+
+
+def _parent_depth(options: Sequence[Option], index: int, depth: int) -> int:
+    """The depth of the menu level above the one shown at `depth`."""
+    for up in range(depth - 1, -1, -1):
+        shown, firsts = menu_level(options, index, up)
+        if shown < depth and firsts:
+            return up
+    return 0

@@ -1,0 +1,338 @@
+"""Telegram handlers, one router per feature: lobby, table, private, help.
+
+`build_dispatcher` makes a fresh dispatcher (tests build one per "process").
+Services come in through the dispatcher's workflow data: ``games`` (the
+`Games` service) and ``tr`` (the `Translator`). Handlers only translate
+between Telegram and the service; they decide no rule.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any
+
+from aiogram import Bot, Dispatcher, F, Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import (
+    CallbackQuery,
+    ErrorEvent,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    User,
+)
+
+from bot.games import Actor, Games, Reply
+from bot.help import card_text, find_card
+from bot.i18n import Translator, pick_lang
+from bot.keyboards import LangCb, LobbyCb, PromptCb, StopCb
+from bot.store import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+GROUPS = {ChatType.GROUP, ChatType.SUPERGROUP}
+
+
+def actor_of(user: User) -> Actor:
+    return Actor(user_id=user.id, name=user.full_name, lang_code=user.language_code)
+
+
+async def user_lang(games: Games, user: User) -> str:
+    prefs = await games.store.user(user.id)
+    return prefs.lang or pick_lang(user.language_code, games.defaults.lang)
+
+
+async def chat_lang(games: Games, chat_id: int) -> str:
+    table = await games.store.load(chat_id)
+    return table.lang if table is not None else games.defaults.lang
+
+
+async def say(message: Message, games: Games, tr: Translator, reply: Reply | None) -> None:
+    """Answer a command with a Reply's text, in the chat's language."""
+    if reply is None or reply.key == "ok":
+        return
+    if message.chat.type in GROUPS:
+        lang = await chat_lang(games, message.chat.id)
+    else:
+        assert message.from_user is not None
+        lang = await user_lang(games, message.from_user)
+    markup = None
+    if reply.url:
+        markup = InlineKeyboardMarkup(
+            inline_keyboard=[[InlineKeyboardButton(text=tr.t(lang, "btn-open-bot"), url=reply.url)]]
+        )
+    await message.reply(tr.t(lang, reply.key), reply_markup=markup)
+
+
+async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, reply: Reply) -> None:
+    lang = await user_lang(games, query.from_user)
+    if reply.url:
+        await query.answer(url=reply.url)
+        return
+    text = None if reply.key == "ok" else tr.t(lang, reply.key)[:200]
+    await query.answer(text=text, show_alert=reply.alert)
+
+
+# ====================================================================== lobby (group)
+def lobby_router() -> Router:
+    router = Router(name="lobby")
+    router.message.filter(F.chat.type.in_(GROUPS))
+
+    @router.message(Command("newgame"))
+    async def new_game(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        reply = await games.new_lobby(
+            message.chat.id, message.chat.title or "", actor_of(message.from_user)
+        )
+        await say(message, games, tr, reply)
+
+    @router.message(Command("join"))
+    async def join(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(
+            message, games, tr, await games.join(message.chat.id, actor_of(message.from_user))
+        )
+
+    @router.message(Command("leave"))
+    async def leave(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        reply = await games.leave(message.chat.id, actor_of(message.from_user))
+        await say(message, games, tr, reply)
+
+    @router.message(Command("go"))
+    async def go(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.go(message.chat.id, actor_of(message.from_user)))
+
+    @router.callback_query(LobbyCb.filter())
+    async def lobby_button(
+        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
+    ) -> None:
+        message = query.message
+        if message is None or message.chat.type not in GROUPS:
+            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            return
+        chat_id = message.chat.id
+        table = await games.store.load(chat_id)
+        if table is None or table.game_no != callback_data.game or table.status != "lobby":
+            await answer_callback(query, games, tr, Reply("err-old-button", alert=True))
+            return
+        actor = actor_of(query.from_user)
+        action = callback_data.action
+        if action == "join":
+            reply = await games.join(chat_id, actor)
+        elif action == "leave":
+            reply = await games.leave(chat_id, actor)
+        elif action == "bot":
+            reply = await games.add_computer(chat_id, actor)
+        elif action == "go":
+            reply = await games.go(chat_id, actor)
+        elif action == "cancel":
+            reply = await games.cancel(chat_id, actor)
+        elif action in ("lang", "time"):
+            reply = await games.configure(chat_id, actor, action)
+        else:
+            reply = Reply("err-bad-button", alert=True)
+        await answer_callback(query, games, tr, reply)
+
+    return router
+
+
+# ====================================================================== table (group)
+def table_router() -> Router:
+    router = Router(name="table")
+
+    @router.message(F.migrate_to_chat_id)
+    async def migrated(message: Message, games: Games) -> None:
+        assert message.migrate_to_chat_id is not None
+        await games.migrate(message.chat.id, message.migrate_to_chat_id)
+
+    @router.message(F.chat.type.in_(GROUPS), Command("table"))
+    async def table(message: Message, games: Games, tr: Translator) -> None:
+        await say(message, games, tr, await games.repost_table(message.chat.id))
+
+    @router.message(F.chat.type.in_(GROUPS), Command("stop"))
+    async def stop(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        got = await games.ask_stop(message.chat.id, actor_of(message.from_user))
+        if isinstance(got, Reply):
+            await say(message, games, tr, got)
+            return
+        lang = await chat_lang(games, message.chat.id)
+        await message.reply(tr.t(lang, "stop-confirm"), reply_markup=got)
+
+    @router.callback_query(StopCb.filter())
+    async def stop_button(
+        query: CallbackQuery, callback_data: StopCb, games: Games, tr: Translator
+    ) -> None:
+        message = query.message
+        if message is None or message.chat.type not in GROUPS:
+            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            return
+        if not callback_data.confirm:
+            await answer_callback(query, games, tr, Reply("stop-kept"))
+            await games.messenger.drop_buttons(message.chat.id, message.message_id)
+            return
+        reply = await games.stop(message.chat.id, actor_of(query.from_user), callback_data.game)
+        await answer_callback(query, games, tr, reply)
+        if reply.key == "stop-done-short":
+            await games.messenger.drop_buttons(message.chat.id, message.message_id)
+
+    @router.message(F.chat.type.in_(GROUPS), Command("hand", "lang"))
+    async def private_only(message: Message, games: Games, tr: Translator) -> None:
+        await say(message, games, tr, Reply("err-private-only"))
+
+    return router
+
+
+# ====================================================================== private chat
+def private_router() -> Router:
+    router = Router(name="private")
+    router.message.filter(F.chat.type == ChatType.PRIVATE)
+
+    @router.message(CommandStart())
+    async def start(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        actor = actor_of(message.from_user)
+        await games.mark_started(actor)
+        payload = command.args or ""
+        if payload.startswith("join_"):
+            parts = payload.split("_")
+            try:
+                chat_id, game_no = int(parts[1]), int(parts[2])
+            except (IndexError, ValueError):
+                await say(message, games, tr, Reply("err-bad-link"))
+                return
+            await say(message, games, tr, await games.join_from_link(chat_id, game_no, actor))
+            return
+        lang = await user_lang(games, message.from_user)
+        await message.answer(tr.t(lang, "welcome"))
+        await games.resend(actor)
+
+    @router.message(Command("hand"))
+    async def hand(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.resend(actor_of(message.from_user)))
+
+    @router.message(Command("lang"))
+    async def lang(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        current = await user_lang(games, message.from_user)
+        markup = InlineKeyboardMarkup(
+            inline_keyboard=[
+                [
+                    InlineKeyboardButton(text="🇷🇺 Русский", callback_data=LangCb(lang="ru").pack()),
+                    InlineKeyboardButton(text="🇬🇧 English", callback_data=LangCb(lang="en").pack()),
+                ]
+            ]
+        )
+        await message.answer(tr.t(current, "lang-choose"), reply_markup=markup)
+
+    @router.message(Command("newgame", "join", "go", "stop", "table"))
+    async def group_only(message: Message, games: Games, tr: Translator) -> None:
+        await say(message, games, tr, Reply("err-group-only"))
+
+    @router.callback_query(LangCb.filter())
+    async def lang_button(
+        query: CallbackQuery, callback_data: LangCb, games: Games, tr: Translator
+    ) -> None:
+        if callback_data.lang not in ("ru", "en"):
+            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            return
+        reply = await games.set_lang(actor_of(query.from_user), callback_data.lang)  # type: ignore[arg-type]
+        await answer_callback(query, games, tr, reply)
+
+    @router.callback_query(PromptCb.filter())
+    async def prompt_button(
+        query: CallbackQuery, callback_data: PromptCb, games: Games, tr: Translator
+    ) -> None:
+        message = query.message
+        if message is None or message.chat.id != query.from_user.id:
+            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            return
+        reply = await games.press(actor_of(query.from_user), callback_data, message.message_id)
+        await answer_callback(query, games, tr, reply)
+
+    return router
+
+
+# ====================================================================== both chats
+def common_router() -> Router:
+    router = Router(name="help")
+
+    @router.message(Command("back"))
+    async def back(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.back(actor_of(message.from_user)))
+
+    @router.message(Command("help"))
+    async def help_(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        lang = await _lang_here(message, games)
+        key = "help-group" if message.chat.type in GROUPS else "help-private"
+        await message.answer(tr.t(lang, key))
+
+    @router.message(Command("rules"))
+    async def rules(message: Message, games: Games, tr: Translator) -> None:
+        lang = await _lang_here(message, games)
+        await message.answer(tr.t(lang, "rules-text"))
+
+    @router.message(Command("card"))
+    async def card(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
+        lang = await _lang_here(message, games)
+        query = (command.args or "").strip()
+        if not query:
+            await message.answer(tr.t(lang, "card-usage"))
+            return
+        found = find_card(tr, query)
+        if found is None:
+            await message.answer(tr.t(lang, "card-unknown", query=html.escape(query[:40])))
+            return
+        await message.answer(card_text(tr, lang, found))
+
+    @router.callback_query()
+    async def unknown_button(query: CallbackQuery, games: Games, tr: Translator) -> None:
+        await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+
+    return router
+
+
+async def _lang_here(message: Message, games: Games) -> str:
+    if message.chat.type in GROUPS:
+        return await chat_lang(games, message.chat.id)
+    assert message.from_user is not None
+    return await user_lang(games, message.from_user)
+
+
+# ====================================================================== the dispatcher
+def build_dispatcher(games: Games, tr: Translator) -> Dispatcher:
+    """A fresh dispatcher with every router and the services in its workflow data."""
+    dp = Dispatcher(games=games, tr=tr)
+    dp.include_routers(lobby_router(), table_router(), private_router(), common_router())
+
+    @dp.errors()
+    async def on_error(event: ErrorEvent, bot: Bot) -> bool:
+        update = event.update
+        if isinstance(event.exception, StoreUnavailable):
+            log.warning("store unavailable while handling update %s", update.update_id)
+            key = "err-unavailable"
+        else:
+            log.exception("update %s failed", update.update_id, exc_info=event.exception)
+            key = "err-internal"
+        text = tr.t(games.defaults.lang, key)
+        try:
+            if update.callback_query is not None:
+                await update.callback_query.answer(text[:200], show_alert=True)
+            elif update.message is not None:
+                await update.message.reply(text)
+        except Exception:  # the apology itself may fail (Telegram down): nothing more to do
+            log.debug("could not report the error", exc_info=True)
+        return True
+
+    return dp
+
+
+def workflow(games: Games, tr: Translator) -> dict[str, Any]:
+    return {"games": games, "tr": tr}

@@ -1,0 +1,45 @@
+"""Deadlines: any bot process may fire any game's timer; a restart loses none.
+
+The timers live in the store (a sorted set in Redis). `Ticker.tick` handles
+every chat whose timer is due; `Ticker.run` ticks forever. Firing twice is
+harmless: the service answers a decision only while it is still pending and
+past its deadline, and the compare-and-set save lets one process win.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.games import Conflict, Games
+from bot.store import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+
+class Ticker:
+    def __init__(self, games: Games, interval: float = 0.5) -> None:
+        self.games = games
+        self.interval = interval
+
+    async def tick(self) -> int:
+        """Fire every due timer once; returns how many chats were handled."""
+        due = await self.games.store.due(self.games.clock.now())
+        for chat_id in due:
+            try:
+                await self.games.on_timer(chat_id)
+            except Conflict:
+                log.info("timer of %s lost a race; it fires again next tick", chat_id)
+            except StoreUnavailable:
+                raise
+            except Exception:
+                log.exception("timer of %s failed", chat_id)
+        return len(due)
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except StoreUnavailable:
+                log.warning("store unavailable: timers wait")
+            await asyncio.sleep(self.interval)

@@ -1,0 +1,217 @@
+"""A Telegram stand-in for bot tests: a bot session that records every request
+and answers as Telegram would (after aiogram's own tests/mocked_bot.py), plus
+builders for the updates people send.
+
+Failures can be scripted: `blocked` users answer 403, `flood` makes the next
+sends to a chat answer 429, `server_errors` makes the next calls answer 5xx.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import AsyncGenerator
+from datetime import UTC, datetime
+from typing import Any
+
+from aiogram import Bot
+from aiogram.client.session.base import BaseSession
+from aiogram.exceptions import (
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
+from aiogram.methods import (
+    AnswerCallbackQuery,
+    EditMessageReplyMarkup,
+    EditMessageText,
+    GetChatMember,
+    GetMe,
+    SendMessage,
+    TelegramMethod,
+)
+from aiogram.types import (
+    CallbackQuery,
+    Chat,
+    ChatMemberAdministrator,
+    ChatMemberMember,
+    InlineKeyboardMarkup,
+    Message,
+    Update,
+    User,
+)
+
+BOT_USER = User(id=42, is_bot=True, first_name="Смута", username="smuta_test_bot")
+NOW = datetime(2026, 11, 29, tzinfo=UTC)
+
+
+class FakeTelegram(BaseSession):
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[TelegramMethod[Any]] = []
+        self.message_ids = itertools.count(1000)
+        self.admins: set[tuple[int, int]] = set()
+        self.blocked: set[int] = set()
+        self.flood: defaultdict[int, int] = defaultdict(int)  # chat → how many 429s to answer
+        self.server_errors = 0
+        self.texts: dict[tuple[int, int], str] = {}  # (chat, message) → current text
+        self.markups: dict[tuple[int, int], InlineKeyboardMarkup | None] = {}
+        self.message_id_of: dict[int, int] = {}  # id(SendMessage request) → message id
+
+    async def close(self) -> None:
+        pass
+
+    async def stream_content(
+        self,
+        url: str,
+        headers: dict[str, Any] | None = None,
+        timeout: int = 30,
+        chunk_size: int = 65536,
+        raise_for_status: bool = True,
+    ) -> AsyncGenerator[bytes, None]:
+        yield b""
+
+    async def make_request(
+        self, bot: Bot, method: TelegramMethod[Any], timeout: int | None = None
+    ) -> Any:
+        self.requests.append(method)
+        if self.server_errors > 0:
+            self.server_errors -= 1
+            raise TelegramServerError(method=method, message="Internal Server Error")
+        chat_id = getattr(method, "chat_id", None)
+        if isinstance(chat_id, int):
+            if chat_id in self.blocked:
+                raise TelegramForbiddenError(
+                    method=method, message="Forbidden: bot was blocked by the user"
+                )
+            if self.flood[chat_id] > 0 and isinstance(method, SendMessage):
+                self.flood[chat_id] -= 1
+                raise TelegramRetryAfter(method=method, message="Too Many Requests", retry_after=1)
+        if isinstance(method, GetMe):
+            return BOT_USER
+        if isinstance(method, SendMessage):
+            assert isinstance(method.chat_id, int)
+            message_id = next(self.message_ids)
+            self.message_id_of[id(method)] = message_id
+            self.texts[(method.chat_id, message_id)] = method.text
+            markup = method.reply_markup
+            self.markups[(method.chat_id, message_id)] = (
+                markup if isinstance(markup, InlineKeyboardMarkup) else None
+            )
+            return Message(
+                message_id=message_id,
+                date=NOW,
+                chat=chat(method.chat_id),
+                from_user=BOT_USER,
+                text=method.text,
+                reply_markup=method.reply_markup,
+            )
+        if isinstance(method, EditMessageText):
+            assert isinstance(method.chat_id, int) and method.message_id is not None
+            key = (method.chat_id, method.message_id)
+            if key not in self.texts:
+                raise TelegramBadRequest(
+                    method=method, message="Bad Request: message to edit not found"
+                )
+            if self.texts[key] == method.text and self.markups.get(key) == method.reply_markup:
+                raise TelegramBadRequest(
+                    method=method, message="Bad Request: message is not modified"
+                )
+            self.texts[key] = method.text
+            self.markups[key] = method.reply_markup
+            return True
+        if isinstance(method, EditMessageReplyMarkup):
+            assert isinstance(method.chat_id, int) and method.message_id is not None
+            self.markups[(method.chat_id, method.message_id)] = method.reply_markup
+            return True
+        if isinstance(method, GetChatMember):
+            user = User(id=method.user_id, is_bot=False, first_name="x")
+            if (method.chat_id, method.user_id) in self.admins:
+                return ChatMemberAdministrator(
+                    user=user,
+                    can_be_edited=False,
+                    is_anonymous=False,
+                    can_manage_chat=True,
+                    can_delete_messages=True,
+                    can_manage_video_chats=True,
+                    can_restrict_members=True,
+                    can_promote_members=False,
+                    can_change_info=True,
+                    can_invite_users=True,
+                    can_post_stories=False,
+                    can_edit_stories=False,
+                    can_delete_stories=False,
+                )
+            return ChatMemberMember(user=user)
+        if isinstance(method, AnswerCallbackQuery):
+            return True
+        return True
+
+    # ------------------------------------------------------------------ reading what was sent
+    def sent(self, chat_id: int | None = None) -> list[SendMessage]:
+        return [
+            r
+            for r in self.requests
+            if isinstance(r, SendMessage) and (chat_id is None or r.chat_id == chat_id)
+        ]
+
+    def edits(self, chat_id: int | None = None) -> list[EditMessageText]:
+        return [
+            r
+            for r in self.requests
+            if isinstance(r, EditMessageText) and (chat_id is None or r.chat_id == chat_id)
+        ]
+
+    def answers(self) -> list[AnswerCallbackQuery]:
+        return [r for r in self.requests if isinstance(r, AnswerCallbackQuery)]
+
+
+def chat(chat_id: int, title: str = "Тестовая группа") -> Chat:
+    if chat_id > 0:
+        return Chat(id=chat_id, type="private", first_name=f"user{chat_id}")
+    return Chat(id=chat_id, type="supergroup" if chat_id < -(10**12) else "group", title=title)
+
+
+def person(user_id: int, name: str | None = None, lang: str = "ru") -> User:
+    return User(id=user_id, is_bot=False, first_name=name or f"Игрок{user_id}", language_code=lang)
+
+
+class Updates:
+    """Builds updates with increasing ids."""
+
+    def __init__(self) -> None:
+        self.ids = itertools.count(1)
+        self.message_ids = itertools.count(1)
+
+    def message(self, chat_id: int, user: User, text: str, **extra: Any) -> Update:
+        entities = None
+        if text.startswith("/"):
+            command = text.split()[0]
+            entities = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+        return Update(
+            update_id=next(self.ids),
+            message=Message(
+                message_id=next(self.message_ids),
+                date=NOW,
+                chat=chat(chat_id),
+                from_user=user,
+                text=text,
+                entities=entities,
+                **extra,
+            ),
+        )
+
+    def press(self, user: User, chat_id: int, message_id: int, data: str) -> Update:
+        return Update(
+            update_id=next(self.ids),
+            callback_query=CallbackQuery(
+                id=str(next(self.ids)),
+                from_user=user,
+                chat_instance="ci",
+                data=data,
+                message=Message(
+                    message_id=message_id, date=NOW, chat=chat(chat_id), from_user=BOT_USER
+                ),
+            ),
+        )

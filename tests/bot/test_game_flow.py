@@ -1,0 +1,225 @@
+"""Whole games through the real dispatcher: lobby, table, private prompts, timers.
+
+Three people and one computer seat play to the end with a fake Telegram that
+records every request. Checked throughout: no card from a hand ever appears in
+a group message (every card a group text names is on the table or was shown
+publicly by the engine), each prompt goes only to the deciding player's private
+chat, stale and foreign buttons change nothing, a restart mid-game carries on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from aiogram.methods import SendMessage
+from aiogram.types import InlineKeyboardMarkup, User
+
+import bot.games
+from bot.keyboards import LobbyCb, PromptCb
+from bot.store import Store
+from engine import Event, GameState, pending
+from engine.policy import choose
+from tests.bot.harness import MARK, Harness, group_texts, people
+
+GROUP = -100777
+
+
+def public_zones(state: GameState) -> set[str]:
+    seen = set(state.graveyard) | set(state.orders_discard) | set(state.smuta_discard)
+    seen |= set(state.prophet_stack)
+    for p in state.players:
+        for h in p.houses:
+            seen.update(h.cards)
+    if state.deck_top_open and state.deck:
+        seen.add(state.deck[0])
+    return seen
+
+
+@pytest.fixture
+def shown_publicly(monkeypatch: pytest.MonkeyPatch) -> set[str]:
+    """Every card id the engine has named in a public event so far."""
+    named: set[str] = set()
+    real_apply = bot.games.apply
+
+    def recording_apply(*args: Any, **kwargs: Any) -> list[Event]:
+        events = real_apply(*args, **kwargs)
+        for e in events:
+            if e.to is None:
+                for key in ("card", "cards", "smuta"):
+                    value = e.params.get(key)
+                    if isinstance(value, str):
+                        named.add(value)
+                    elif isinstance(value, list):
+                        named.update(value)
+        return events
+
+    monkeypatch.setattr(bot.games, "apply", recording_apply)
+    return named
+
+
+async def open_lobby(h: Harness, host: User, guests: list[User], computers: int) -> None:
+    for user in [host, *guests]:
+        await h.say(user.id, user, "/start")
+    await h.say(GROUP, host, "/newgame")
+    lobby = h.last_with_button(GROUP, "lb:")
+    table = await h.table(GROUP)
+    for user in guests:
+        await h.press(user, GROUP, lobby, LobbyCb(action="join", game=table.game_no).pack())
+    for _ in range(computers):
+        await h.press(host, GROUP, lobby, LobbyCb(action="bot", game=table.game_no).pack())
+
+
+async def start(h: Harness, host: User) -> None:
+    table = await h.table(GROUP)
+    lobby = h.last_with_button(GROUP, "lb:")
+    await h.press(host, GROUP, lobby, LobbyCb(action="go", game=table.game_no).pack())
+    assert (await h.table(GROUP)).status == "playing"
+
+
+def check_private_stays_private(h: Harness, since: int, state: GameState, named: set[str]) -> None:
+    for text in group_texts(h.tg, GROUP, since):
+        for card_id in MARK.findall(text):
+            assert card_id in public_zones(state) or card_id in named, (
+                f"{card_id} shown in the group while hidden: {text!r}"
+            )
+
+
+def check_prompts_go_to_the_decider(h: Harness, since: int, users: dict[int, int]) -> None:
+    for request in h.tg.requests[since:]:
+        if isinstance(request, SendMessage) and isinstance(
+            request.reply_markup, InlineKeyboardMarkup
+        ):
+            datas = [
+                b.callback_data or "" for row in request.reply_markup.inline_keyboard for b in row
+            ]
+            if any(d.startswith("p:") for d in datas):
+                assert isinstance(request.chat_id, int) and request.chat_id > 0, "prompt in a group"
+                assert request.chat_id in users.values()
+
+
+async def play_to_the_end(
+    h: Harness,
+    named: set[str],
+    restart_at: int | None = None,
+    max_steps: int = 3000,
+) -> int:
+    table = await h.table(GROUP)
+    seats = {i: s.user_id for i, s in enumerate(table.seats) if s.user_id is not None}
+    users = {
+        s.user_id: User(id=s.user_id, is_bot=False, first_name=s.name)
+        for s in table.seats
+        if s.user_id
+    }
+    steps = 0
+    while steps < max_steps:
+        table = await h.table(GROUP)
+        if table.status == "finished":
+            return steps
+        state = table.state
+        assert state is not None
+        decision = pending(state)
+        assert decision is not None
+        since = len(h.tg.requests)
+        if state.players[decision.seat].computer:
+            assert await h.tick(1.5) >= 1
+        else:
+            user = users[seats[decision.seat]]  # type: ignore[index]
+            await h.answer(user, GROUP, choose(state.seed + steps, decision))
+        after = await h.table(GROUP)
+        assert after.state is not None
+        check_private_stays_private(h, since, after.state, named)
+        check_prompts_go_to_the_decider(h, since, {s: u for s, u in seats.items() if u})
+        steps += 1
+        if restart_at is not None and steps == restart_at:
+            h.restart()
+    raise AssertionError("the game did not end")
+
+
+async def test_three_people_and_a_computer_play_a_whole_game(
+    store: Store, shown_publicly: set[str]
+) -> None:
+    h = Harness(store)
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    await open_lobby(h, anna, [boris, vera], computers=1)
+    table = await h.table(GROUP)
+    assert [s.name for s in table.seats][:3] == ["Анна", "Борис", "Вера"]
+    assert table.seats[3].user_id is None
+    await start(h, anna)
+    steps = await play_to_the_end(h, shown_publicly, restart_at=40)
+    assert steps > 50
+    table = await h.table(GROUP)
+    assert table.status == "finished" and table.state is not None and table.state.result
+    final = h.tg.sent(GROUP)[-1].text
+    winners = [table.seats[w].name for w in table.state.result.winners]
+    assert all(name in final for name in winners)
+    # the command log replays into the same game
+    from engine import replay
+
+    assert table.setup is not None
+    assert replay(table.setup, await store.log(GROUP)) == table.state
+
+
+async def test_old_and_foreign_buttons_change_nothing(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    await open_lobby(h, anna, [boris], computers=0)
+    await start(h, anna)
+    table = await h.table(GROUP)
+    decision = await h.decision(GROUP)
+    assert decision is not None
+    decider = [anna, boris][decision.seat]
+    other = [anna, boris][1 - decision.seat]
+    ids = await store.messages(GROUP)
+    prompt = ids[f"prompt:{decision.seat}"]
+    data = PromptCb(chat=GROUP, game=table.game_no, decision=decision.id, option=0, depth=1).pack()
+
+    async def refused(user: User, chat: int, payload: str) -> str:
+        version = (await h.table(GROUP)).version
+        before = len(h.tg.requests)
+        await h.press(user, chat, prompt, payload)
+        assert (await h.table(GROUP)).version == version, "a refused button changed the game"
+        answers = [r for r in h.tg.requests[before:] if type(r).__name__ == "AnswerCallbackQuery"]
+        assert answers and answers[-1].show_alert
+        return answers[-1].text or ""
+
+    # someone else's button (pressed in their own private chat)
+    assert await refused(other, other.id, data)
+    # a stale decision id, another game's number, a garbled payload
+    stale = PromptCb(chat=GROUP, game=table.game_no, decision=decision.id - 1, option=0, depth=1)
+    assert await refused(decider, decider.id, stale.pack())
+    old_game = PromptCb(chat=GROUP, game=table.game_no + 5, decision=decision.id, option=0, depth=1)
+    assert await refused(decider, decider.id, old_game.pack())
+    assert await refused(decider, decider.id, "p:garbage")
+    out_of_range = PromptCb(
+        chat=GROUP, game=table.game_no, decision=decision.id, option=999, depth=1
+    )
+    assert await refused(decider, decider.id, out_of_range.pack())
+    # the real button still works
+    await h.answer(decider, GROUP, decision.options[0])
+    assert (await h.decision(GROUP)) != decision
+
+
+async def test_a_player_who_never_answers_is_played_by_the_computer(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    await open_lobby(h, anna, [boris], computers=0)
+    await start(h, anna)
+    seen_away = False
+    for _ in range(40):
+        decision = await h.decision(GROUP)
+        if decision is None:
+            break
+        table = await h.table(GROUP)
+        if table.seats[decision.seat].away:
+            seen_away = True
+            break
+        before = decision.id
+        timeout = table.turn_timeout if decision.kind == "action" else table.choice_timeout
+        await h.tick(timeout - 25)  # the reminder
+        await h.tick(30)  # the deadline
+        after = await h.decision(GROUP)
+        assert after is None or after.id != before, "the deadline passed and nothing happened"
+    assert seen_away, "three timeouts in a row should hand the seat to the computer"
+    texts = "\n".join(group_texts(h.tg, GROUP))
+    assert "Анна" in texts or "Борис" in texts

@@ -562,7 +562,9 @@ class Games:
         assert state is not None
         notes = notes or []
         starts = [i for i, e in enumerate(events) if e.key == "turn.start" and e.to is None]
-        if starts:
+        # a new table message when a person's turn begins; computer turns go on
+        # in the same message, so a table of computers does not flood the group
+        if starts and not state.players[state.current].computer:
             cut = starts[-1]
             t.closed_log = t.turn_log + notes + self.render.public_lines(t, state, events[:cut])
             t.turn_log = self.render.public_lines(t, state, events[cut:])
@@ -926,9 +928,19 @@ class Games:
         return None
 
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
-        """The group became a supergroup: its game follows it."""
-        if await self.store.migrate(old_chat_id, new_chat_id):
-            log.info("game moved from %s to %s", old_chat_id, new_chat_id)
+        """The group became a supergroup: its game follows it, and the pending
+        prompt is sent again with buttons that name the new chat."""
+        if not await self.store.migrate(old_chat_id, new_chat_id):
+            return
+        log.info("game moved from %s to %s", old_chat_id, new_chat_id)
+        table = await self.store.load(new_chat_id)
+        if table is None or table.status != "playing" or table.state is None:
+            return
+        decision = pending(table.state)
+        if decision is not None and not table.state.players[decision.seat].computer:
+            sent = await self._send_prompt(table, decision)
+            if sent is not None:
+                await self.store.set_messages(new_chat_id, {f"prompt:{decision.seat}": sent})
 
     async def set_lang(self, actor: Actor, lang: Lang) -> Reply:
         prefs = await self._prefs(actor)

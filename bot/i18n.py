@@ -22,7 +22,16 @@ log = logging.getLogger(__name__)
 
 LANGS: tuple[Lang, ...] = ("ru", "en")
 Case = Literal["nom", "acc", "dat"]
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+
+
+def _locales_dir() -> Path:
+    """`locales/` beside the package (a checkout), else in the working directory
+    (an installed package run from the project folder, as in the Docker image)."""
+    beside = Path(__file__).resolve().parent.parent / "locales"
+    return beside if beside.is_dir() else Path.cwd() / "locales"
+
+
+LOCALES_DIR = _locales_dir()
 COLOUR_EMOJI = {"red": "🔴", "blue": "🔵", "green": "🟢", "orange": "🟠"}
 
 

@@ -128,21 +128,13 @@ class FakeTelegram(BaseSession):
         if isinstance(method, GetChatMember):
             user = User(id=method.user_id, is_bot=False, first_name="x")
             if (method.chat_id, method.user_id) in self.admins:
-                return ChatMemberAdministrator(
-                    user=user,
-                    can_be_edited=False,
-                    is_anonymous=False,
-                    can_manage_chat=True,
-                    can_delete_messages=True,
-                    can_manage_video_chats=True,
-                    can_restrict_members=True,
-                    can_promote_members=False,
-                    can_change_info=True,
-                    can_invite_users=True,
-                    can_post_stories=False,
-                    can_edit_stories=False,
-                    can_delete_stories=False,
-                )
+                # every permission flag this aiogram version requires, granted
+                flags = {
+                    name: False
+                    for name, field in ChatMemberAdministrator.model_fields.items()
+                    if field.is_required() and name != "user"
+                }
+                return ChatMemberAdministrator(user=user, **flags)
             return ChatMemberMember(user=user)
         if isinstance(method, AnswerCallbackQuery):
             return True

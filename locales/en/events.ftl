@@ -1,0 +1,157 @@
+# Smuta — engine events (event-*), questions (prompt-*) and option buttons (opt-*).
+# Private events (deck.drew.private, hand.shown …) are read by the player concerned: "you".
+
+## The game and the turn
+
+event-game-start = 🎲 The game begins: { $players } { $players ->
+        [one] player
+       *[other] players
+    }. { $first } goes first.
+event-game-over = 🏁 The game is over.
+event-game-step-cap = ⚠️ The game was stopped: the engine took too many steps ({ $steps }).
+event-turn-start = ▶️ <b>Turn { $turn }</b>: { $player } · { $actions } { $actions ->
+        [one] action
+       *[other] actions
+    }
+event-turn-restart = 🔁 { $player } starts the turn again.
+event-turn-nothing-to-do = 🤷 { $player } has nothing to do — the turn is skipped.
+event-turn-ended = ✅ { $player } ends the turn.
+event-seat-computer = 🤖 The computer now plays for { $player }.
+event-seat-human = 🙋 { $player } is back in the game.
+
+## Actions
+
+event-deck-drew = 🎴 { $player } draws a card from the deck.
+event-deck-drew-private = 🎴 You draw from the deck: { $card }.
+event-deck-drew-smuta = 🎴 { $player } draws the smuta { $smuta }!
+event-deck-empty = ⏳ { $player } draws the last card of the deck! This turn is played out, then every other player has one more turn.
+event-order-drawn = 📜 { $player } draws an order.
+event-order-drawn-private = 📜 You draw an order: { $card }.
+event-lay = 🏠 { $player } lays out { $card_acc } → { $target }.
+event-placed = { $card } goes into { $player }'s { $colour } house.
+event-discard = 🗑 { $player } discards { $card_acc }.
+event-discard-captured = 🗑 { $player } discards { $card_acc }, but { $owner } takes it into their hand ({ $castle }).
+event-order-played = ⚔️ { $player } plays the order «{ $order }».
+event-marriage-moved = 💍 { $player } moves { $card_acc } into their { $to } house.
+event-ball-took = 💃 Ball: { $player } takes { $card_acc } from { $source }'s house.
+event-resurrected = ✨ { $player } resurrects { $card_acc } → { $target }.
+event-card-killed = ☠️ { $by }: { $card } from { $player }'s house goes to the graveyard.
+
+## Castles
+
+event-castle-built = 🏰 { $player } builds the { $colour } castle ({ $side }).
+event-castle-one-time = ⚡ The one-time side of { $player }'s { $colour } castle fires.
+event-castle-flipped = 🔄 { $player } flips the { $colour } castle ({ $side }).
+event-castle-returned = 🏚 { $player }'s { $colour } house is empty — its castle returns to the supply.
+event-castles-returned = 🏚 Every castle returns to the supply (lost by: { $players }).
+event-house-vanished = { $player }'s { $colour } house is empty.
+event-house-destroyed = { $by ->
+        [inquisition] 🔥 Inquisition
+        [pestilence] 💀 Pestilence
+       *[other] 💥 Destruction
+    }: { $player }'s { $colour } house goes to the graveyard whole — { $cards }.
+event-power-took = 🔴 Castle of Power: { $player } picks an order from the deck.
+event-power-took-private = 🔴 Castle of Power: you take { $card_acc }.
+event-intrigue-took = 🔵 Castle of Intrigue: { $player } takes an order from { $source }'s hand.
+event-intrigue-took-private = 🔵 Castle of Intrigue: { $card } passes from { $source }'s hand to { $player }.
+
+## Characters' properties
+
+event-lady-took = 👸 Lady: { $player } takes { $card_acc } from { $source }'s house.
+event-hand-looked = { $reason ->
+        [spy] 🕵️‍♀️ Spy
+        [minstrel] 🎻 Minstrel
+        [intrigue] 🔵 Castle of Intrigue
+        [thrones] 🪑 Game of Thrones
+       *[other] 👁 A look
+    }: { $player } looks at { $target }'s hand.
+event-hand-shown = 👁 You look at { $target }'s hand: { $n ->
+        [0] it is empty.
+       *[other] { $cards }.
+    }
+event-minstrel-took = 🎻 Minstrel: { $player } lays out { $card_acc } from { $source }'s hand.
+event-mercenary-took = 🗡 Mercenary: { $player } takes a random card from { $source }'s hand.
+event-mercenary-took-private = 🗡 Mercenary: { $card } passes from { $source }'s hand to { $player }.
+event-jester-replays = 🃏 Jester: { $player } plays the smuta { $smuta } again.
+
+## Smuty
+
+event-smuta-start = { $mode ->
+        [prophet] 🔮 The Prophet calls up the smuta { $smuta }. Initiator: { $initiator }.
+        [jester] 🃏 The Jester calls up the smuta { $smuta }. Initiator: { $initiator }.
+       *[drawn] ⚡ Smuta { $smuta }! Initiator: { $initiator }.
+    }
+event-smuta-end = The smuta { $smuta } is over.
+event-feast-took = 🍗 { $player } takes a card from the deck.
+event-feast-took-private = 🍗 Great Feast: you take { $card_acc }.
+event-feast-smuta-revealed = 🍗 A smuta is on top of the deck — { $smuta }: the Great Feast is over. It stays face up on top of the deck.
+event-feast-deck-empty = 🍗 The game deck is empty — the Great Feast is over.
+event-grail-orders-empty = 🏆 The orders deck is empty — the Holy Grail is over.
+event-betrayal-full-hand = 🤴 { $player }'s hand is full — no card is taken.
+event-betrayal-took = 🤴 { $player } takes a random card from { $source }'s hand.
+event-betrayal-took-private = 🤴 Betrayal: { $card } passes from { $source }'s hand to { $player }.
+event-thrones-lords = 🪑 { $player } lays out from { $source }'s hand: { $cards }.
+event-prophet-nothing = 🔮 The smuta discard is empty — the Prophet has no effect.
+event-prophet-chose = 🔮 { $player } chooses the smuta { $smuta }.
+event-conspiracy-nothing-to-give = 🕵️‍♂️ { $player } has nothing to give, or nobody to give it to.
+event-conspiracy-gave = 🕵️‍♂️ { $player } gives { $card_acc } to { $target }.
+event-drought-flipped = 🌞 { $player } flips { $card_acc } to its { $colour } side.
+event-campaign-nothing = ⚔️ { $player } has nothing to take.
+event-campaign-took = ⚔️ { $player } takes { $card_acc } from { $source }'s right house.
+event-poison-passed = 🤢 { $player } discards nothing.
+event-earthquake-nothing = 🌎 { $player } has nothing to take.
+event-earthquake-took = 🌎 { $player } takes { $source }'s left house { $colour }: { $cards }.
+
+## Questions (prompt-<decision kind>)
+
+prompt-action = { $actions_taken ->
+        [0] 🎯 <b>Your turn!</b> Choose an action.
+       *[other] 🎯 <b>Your turn goes on.</b> Choose an action or end the turn.
+    }
+prompt-actions-left = { $n } { $n ->
+        [one] action
+       *[other] actions
+    } left.
+prompt-timed-out = ⏰ <i>Time is up — the choice was made automatically.</i>
+prompt-lady-take = 👸 Lady ({ $card }): you may take a man of her colour from an opponent's house.
+prompt-alchemist-kill = ⚗️ Alchemist: you may send one card from any house to the graveyard (not from castle houses or houses with an Alchemist).
+prompt-priest-kill = ✝️ Priest: you may send a Harlot or a Plague Carrier from any house without a castle to the graveyard.
+prompt-spy-target = 🕵️‍♀️ Spy: whose hand do you look at?
+prompt-spy-discard = 🕵️‍♀️ You may discard one order from { $target }'s hand.
+prompt-minstrel-target = 🎻 Minstrel: whose hand do you look at?
+prompt-minstrel-lay = 🎻 You may lay out one woman from { $target }'s hand into your houses.
+prompt-mercenary-target = 🗡 Mercenary: whose hand do you take a random card from?
+prompt-jester-smuta = 🃏 Jester: you may resolve a smuta from the discard — your turn ends after it.
+prompt-servant-side = 🔀 Which side up do you lay { $card_acc }?
+prompt-house-end = 🏘 { $card }: you have no { $colour } house yet — at which end of your row does it go?
+prompt-plant-row = 🎯 Into whose house does { $card_acc } go?
+prompt-ball-take = 💃 Ball: choose a man from an opponent's house (transfers left: { $left }).
+prompt-power-order = 🔴 Castle of Power: choose any order from the deck.
+prompt-intrigue-target = 🔵 Castle of Intrigue: whose hand do you look at?
+prompt-intrigue-take = 🔵 Castle of Intrigue: take one order from { $target }'s hand.
+prompt-prophet-smuta = 🔮 Prophet: choose a smuta from the discard to resolve.
+prompt-conspiracy-give = 🕵️‍♂️ Conspiracy: which card do you give, and to whom?
+prompt-fire-burn = 🔥 Fire: which card of a house that lost its castle goes to the graveyard?
+prompt-campaign-take = ⚔️ Lucky Campaign: which card do you take from an opponent's right house?
+prompt-poison-discard = 🤢 Poison: discard a card from your hand to send a card on the table to the graveyard — or pass.
+prompt-poison-target = 🤢 Poison: which card goes to the graveyard?
+prompt-destroy-order = 💥 Your houses go to the graveyard. Which one goes next? (The cards of the last house end on top.)
+prompt-earthquake-target = 🌎 Earthquake: whose left house do you take?
+
+## Options (button parts)
+
+opt-draw = 🎴 Draw a card
+opt-order = 📜 Draw an order
+opt-lay = 🏠 Lay out
+opt-play = ⚔️ Play an order
+opt-discard = 🗑 Discard
+opt-build = 🏰 Build a castle
+opt-end = ✅ End the turn
+opt-skip = ⏭ Skip
+opt-pass = ⏭ Discard nothing
+opt-done = ✅ Enough
+opt-left = ⬅️ Left
+opt-right = Right ➡️
+opt-permanent = ♾️ Permanent side
+opt-one-time = ⚡ One-time side
+opt-here = 📍 Here

@@ -1,0 +1,134 @@
+# Smuta — the lobby, the table, results, the bot's replies and errors.
+# Texts go out with parse_mode HTML; button labels are plain text.
+
+ok = 👌
+
+## The lobby
+
+lobby-title = 🏰 <b>Smuta</b> — gathering players
+lobby-empty = <i>Nobody at the table yet.</i>
+lobby-settings = ⏱ Per turn: { $turn } s · per choice: { $choice } s
+lobby-hint = { $min } to { $max } players. Press «🙋 I'm in»; the table's creator or a group admin starts the game.
+lobby-started = 🎲 <b>The game begins!</b> At the table:
+lobby-cancelled = ❌ The game was called off.
+lobby-joined = ✅ You are at the table!
+lobby-joined-private = ✅ You are at the table! The game is played in the group; here I will send you your hand and questions.
+lobby-left = 👋 You left the table.
+lobby-computer-added = 🤖 A computer player sits down.
+lobby-updated = ⚙️ Settings changed.
+lobby-start-bot-first = First open a private chat with me and press «Start» — your cards will go there. Then press «I'm in» again.
+bot-name = Bot { $n }
+
+## Buttons
+
+btn-join = 🙋 I'm in
+btn-leave = 🚪 Leave
+btn-add-computer = 🤖 Add a bot
+btn-go = ▶️ Start
+btn-lang = 🌐 Русский
+btn-time = ⏱ Time
+btn-cancel = ❌ Call off
+btn-back = ⬅️ Back
+btn-open-bot = 💬 Open the bot's chat
+btn-stop-yes = 🛑 Yes, stop
+btn-stop-no = ↩️ No, play on
+
+## The game
+
+game-started = 🎲 The game begins!
+game-left = 👋 You left the game — the computer plays on for you.
+back-done = 🙋 You are back in the game!
+back-nothing = There is no game where the computer plays for you.
+hand-title = 🃏 <b>Your hand</b> — { $n } { $n ->
+        [one] card
+       *[other] cards
+    }
+private-header = 💬 <b>{ $chat }</b>
+remind = ⏰ They are waiting for you! { $seconds } { $seconds ->
+        [one] second
+       *[other] seconds
+    } left, then the computer chooses.
+
+## The table
+
+table-title = 🏰 <b>Smuta</b> · turn { $turn }
+table-deck = 🎴 Deck: { $n }
+table-deck-top = face up on top: { $smuta }
+table-final-turns = ⏳ last turns: { $n }
+table-orders = 📜 Orders: { $n }
+table-graveyard = ⚰️ Graveyard: { $n }
+table-top = on top: { $card }
+table-smuta-discard = 🌀 Smuta discard: { $smuty }
+table-prophet = 🔮 Prophet stack: { $smuty }
+table-castles = 🏰 Castles in supply: { $castles }
+table-player = <b>{ $player }</b> · 🃏 { $hand } · ⭐ { $points }
+table-castle-permanent = 🏰♾️
+table-castle-one-time = 🏰⚡
+table-turn = ▶️ <b>{ $player }</b> to play · actions left: { $actions }
+table-waiting = ⏳ Waiting for: { $player }
+
+## Results
+
+result-title = 🏁 <b>The game is over!</b>
+result-aborted = ⚠️ <b>The game was stopped.</b> The score at that moment:
+result-line = { $player } — { $points } { $points ->
+        [one] point
+       *[other] points
+    } · 🏰 { $castles }
+result-winners = { $n ->
+        [one] 🏆 Winner: <b>{ $players }</b>
+       *[other] 🏆 Winners: <b>{ $players }</b>
+    }
+
+## The turn's log
+
+log-empty-turn = <i>Nothing happened this turn.</i>
+log-left = 🚪 { $player } leaves the game — the computer plays on.
+log-back = 🙋 { $player } is back in the game.
+log-timeout = ⏰ { $player } ran out of time — the choice was made automatically.
+log-away = 💤 { $player } keeps missing turns — the computer plays on (to come back: /back in the private chat).
+
+## Stopping
+
+stop-confirm = 🛑 Stop the game? It ends without a score.
+stop-done = 🛑 { $player } stops the game.
+stop-done-short = The game is stopped.
+stop-kept = Playing on!
+stop-everyone-left = 🛑 Everyone has left — the game is over.
+
+## Language and /card
+
+lang-choose = 🌐 Выберите язык / Choose your language:
+lang-set = ✅ Language: English.
+card-usage = Write the name of a card, order, smuta or castle: <i>/card Lady</i>, <i>/card feast</i>, <i>/card castle of power</i>.
+card-unknown = 🤷 I don't know the card «{ $query }». Try part of its name: <i>/card lord</i>.
+
+## Errors (alerts — under 200 characters)
+
+err-no-game = There is no game in this chat. Start one: /newgame
+err-game-exists = A game or a lobby is already open here.
+err-busy = Too many presses at once — please try again.
+err-no-lobby = No players are being gathered right now.
+err-already-joined = You are already at the table.
+err-lobby-full = The table is full.
+err-not-seated = You are not at this table.
+err-not-creator = Only the table's creator or a group admin can do that.
+err-seats = A game needs 2 to 6 players.
+err-no-humans = At least one human player is needed.
+err-old-game = That game is over.
+err-old-button = This button is out of date.
+err-not-your-turn = Another player is choosing now.
+err-bad-button = Unknown button.
+err-bad-link = The link is broken — ask for a new one in the group.
+err-no-games = You are in no game right now.
+err-private-only = This command works in the private chat with the bot.
+err-group-only = This command works in a group.
+err-unreachable = ⚠️ { $player }, I cannot write to you privately. <a href="{ $link }">Open a chat with me</a> and press «Start».
+err-unavailable = The game store is unavailable; please try again in a minute.
+err-internal = Something went wrong. Please try again.
+err-game-over = The game is already over.
+err-no-decision = There is nothing to choose right now.
+err-stale-decision = This question is out of date.
+err-not-your-decision = Another player is choosing now.
+err-illegal-option = That is not allowed now.
+err-no-such-seat = There is no such seat at the table.

@@ -1,0 +1,161 @@
+# Смута — события движка (event-*), вопросы (prompt-*) и кнопки вариантов (opt-*).
+# Имена игроков не склоняются и пол их неизвестен: настоящее время, «игрок X».
+# Личные события (deck.drew.private, hand.shown …) читает сам игрок — «вы».
+
+## Партия и ход
+
+event-game-start = 🎲 Игра началась: { $players } { $players ->
+        [one] игрок
+        [few] игрока
+       *[many] игроков
+    }. Первый ход — { $first }.
+event-game-over = 🏁 Игра окончена.
+event-game-step-cap = ⚠️ Партия прервана: слишком много шагов движка ({ $steps }).
+event-turn-start = ▶️ <b>Ход { $turn }</b>: { $player } · { $actions } { $actions ->
+        [one] действие
+        [few] действия
+       *[many] действий
+    }
+event-turn-restart = 🔁 { $player } начинает ход заново.
+event-turn-nothing-to-do = 🤷 { $player }: сделать нечего — ход пропущен.
+event-turn-ended = ✅ { $player } заканчивает ход.
+event-seat-computer = 🤖 За игрока { $player } теперь играет компьютер.
+event-seat-human = 🙋 { $player } снова в игре.
+
+## Действия
+
+event-deck-drew = 🎴 { $player } берёт карту из колоды.
+event-deck-drew-private = 🎴 Вы берёте из колоды: { $card }.
+event-deck-drew-smuta = 🎴 { $player } вытягивает смуту { $smuta }!
+event-deck-empty = ⏳ { $player } берёт последнюю карту колоды! Этот ход доигрывается, затем каждый из остальных делает ещё по одному ходу.
+event-order-drawn = 📜 { $player } берёт приказ.
+event-order-drawn-private = 📜 Вы берёте приказ: { $card }.
+event-lay = 🏠 { $player } выкладывает { $card_acc } → { $target }.
+event-placed = { $card } ложится в дом { $colour } игрока { $player }.
+event-discard = 🗑 { $player } сбрасывает { $card_acc }.
+event-discard-captured = 🗑 { $player } сбрасывает { $card_acc }, но карту забирает в руку { $owner } ({ $castle }).
+event-order-played = ⚔️ { $player } играет приказ «{ $order }».
+event-marriage-moved = 💍 { $player } перекладывает { $card_acc } в свой дом { $to }.
+event-ball-took = 💃 Бал: { $player } забирает { $card_acc } из дома игрока { $source }.
+event-resurrected = ✨ { $player } воскрешает { $card_acc } → { $target }.
+event-card-killed = ☠️ { $by }: { $card } из дома игрока { $player } уходит в колоду сгинувших.
+
+## Замки
+
+event-castle-built = 🏰 { $player } строит замок { $colour } ({ $side }).
+event-castle-one-time = ⚡ Срабатывает разовое свойство замка { $colour } игрока { $player }.
+event-castle-flipped = 🔄 { $player } переворачивает замок { $colour } ({ $side }).
+event-castle-returned = 🏚 Дом { $colour } игрока { $player } опустел — замок возвращается в запас.
+event-castles-returned = 🏚 Все замки возвращаются в запас (их лишились: { $players }).
+event-house-vanished = Дом { $colour } игрока { $player } опустел.
+event-house-destroyed = { $by ->
+        [inquisition] 🔥 Инквизиция
+        [pestilence] 💀 Чума
+       *[other] 💥 Разрушение
+    }: дом { $colour } игрока { $player } целиком уходит в колоду сгинувших — { $cards }.
+event-power-took = 🔴 Замок Власти: { $player } выбирает приказ из колоды.
+event-power-took-private = 🔴 Замок Власти: вы берёте { $card_acc }.
+event-intrigue-took = 🔵 Замок Интриг: { $player } забирает приказ из руки игрока { $source }.
+event-intrigue-took-private = 🔵 Замок Интриг: { $card } переходит из руки игрока { $source } к игроку { $player }.
+
+## Свойства персонажей
+
+event-lady-took = 👸 Миледи: { $player } забирает { $card_acc } из дома игрока { $source }.
+event-hand-looked = { $reason ->
+        [spy] 🕵️‍♀️ Лазутчица
+        [minstrel] 🎻 Менестрель
+        [intrigue] 🔵 Замок Интриг
+        [thrones] 🪑 Игра Престолов
+       *[other] 👁 Взгляд
+    }: { $player } смотрит руку игрока { $target }.
+event-hand-shown = 👁 Вы смотрите руку игрока { $target }: { $n ->
+        [0] она пуста.
+       *[other] { $cards }.
+    }
+event-minstrel-took = 🎻 Менестрель: { $player } выкладывает к себе { $card_acc } из руки игрока { $source }.
+event-mercenary-took = 🗡 Наёмник: { $player } вытягивает случайную карту из руки игрока { $source }.
+event-mercenary-took-private = 🗡 Наёмник: { $card } переходит из руки игрока { $source } к игроку { $player }.
+event-jester-replays = 🃏 Шут: { $player } снова разыгрывает смуту { $smuta }.
+
+## Смуты
+
+event-smuta-start = { $mode ->
+        [prophet] 🔮 Пророк вызывает смуту { $smuta }. Инициатор — { $initiator }.
+        [jester] 🃏 Шут вызывает смуту { $smuta }. Инициатор — { $initiator }.
+       *[drawn] ⚡ Смута { $smuta }! Инициатор — { $initiator }.
+    }
+event-smuta-end = Смута { $smuta } завершена.
+event-feast-took = 🍗 { $player } берёт карту из колоды.
+event-feast-took-private = 🍗 Великий Пир: вы берёте { $card_acc }.
+event-feast-smuta-revealed = 🍗 Сверху колоды — смута { $smuta }: Великий Пир окончен. Она остаётся открытой сверху колоды.
+event-feast-deck-empty = 🍗 Игровая колода опустела — Великий Пир окончен.
+event-grail-orders-empty = 🏆 Колода приказов опустела — Святой Грааль окончен.
+event-betrayal-full-hand = 🤴 У игрока { $player } полная рука — карта не берётся.
+event-betrayal-took = 🤴 { $player } вытягивает случайную карту из руки игрока { $source }.
+event-betrayal-took-private = 🤴 Предательство: { $card } переходит из руки игрока { $source } к игроку { $player }.
+event-thrones-lords = 🪑 { $player } выкладывает к себе из руки игрока { $source }: { $cards }.
+event-prophet-nothing = 🔮 Сброс смут пуст — Пророк не даёт эффекта.
+event-prophet-chose = 🔮 { $player } выбирает смуту { $smuta }.
+event-conspiracy-nothing-to-give = 🕵️‍♂️ { $player }: отдать некому или нечего.
+event-conspiracy-gave = 🕵️‍♂️ { $player } отдаёт { $card_acc } игроку { $target }.
+event-drought-flipped = 🌞 { $player } переворачивает { $card_acc } на сторону { $colour }.
+event-campaign-nothing = ⚔️ { $player }: забрать нечего.
+event-campaign-took = ⚔️ { $player } забирает { $card_acc } из правого дома игрока { $source }.
+event-poison-passed = 🤢 { $player } не сбрасывает карту.
+event-earthquake-nothing = 🌎 { $player }: забрать нечего.
+event-earthquake-took = 🌎 { $player } забирает левый дом { $colour } игрока { $source }: { $cards }.
+
+## Вопросы (prompt-<вид решения>)
+
+prompt-action = { $actions_taken ->
+        [0] 🎯 <b>Ваш ход!</b> Выберите действие.
+       *[other] 🎯 <b>Ваш ход продолжается.</b> Выберите действие или закончите ход.
+    }
+prompt-actions-left = Осталось { $n } { $n ->
+        [one] действие
+        [few] действия
+       *[many] действий
+    }.
+prompt-timed-out = ⏰ <i>Время вышло — выбор сделан автоматически.</i>
+prompt-lady-take = 👸 Миледи ({ $card }): можно забрать к себе мужчину её цвета из дома соперника.
+prompt-alchemist-kill = ⚗️ Алхимик: можно отправить в колоду сгинувших одну карту из любого дома (кроме домов с замком и с Алхимиком).
+prompt-priest-kill = ✝️ Священник: можно отправить в колоду сгинувших Блудницу или Чумового из любого дома без замка.
+prompt-spy-target = 🕵️‍♀️ Лазутчица: чью руку посмотреть?
+prompt-spy-discard = 🕵️‍♀️ Можно сбросить один приказ из руки игрока { $target }.
+prompt-minstrel-target = 🎻 Менестрель: чью руку посмотреть?
+prompt-minstrel-lay = 🎻 Можно выложить к себе одну женщину из руки игрока { $target }.
+prompt-mercenary-target = 🗡 Наёмник: у кого вытянуть случайную карту?
+prompt-jester-smuta = 🃏 Шут: можно разыграть смуту из сброса — после неё ваш ход закончится.
+prompt-servant-side = 🔀 Какой стороной положить { $card_acc }?
+prompt-house-end = 🏘 { $card }: дома { $colour } у вас ещё нет — с какого края ряда его поставить?
+prompt-plant-row = 🎯 В чей дом положить { $card_acc }?
+prompt-ball-take = 💃 Бал: выберите мужчину из дома соперника (переносов осталось: { $left }).
+prompt-power-order = 🔴 Замок Власти: выберите любой приказ из колоды.
+prompt-intrigue-target = 🔵 Замок Интриг: чью руку посмотреть?
+prompt-intrigue-take = 🔵 Замок Интриг: заберите один приказ из руки игрока { $target }.
+prompt-prophet-smuta = 🔮 Пророк: выберите смуту из сброса, чтобы разыграть её.
+prompt-conspiracy-give = 🕵️‍♂️ Заговор: какую карту и кому отдать?
+prompt-fire-burn = 🔥 Пожар: какую карту из дома, лишившегося замка, отправить в колоду сгинувших?
+prompt-campaign-take = ⚔️ Удачный Поход: какую карту забрать из правого дома соперника?
+prompt-poison-discard = 🤢 Отрава: сбросьте карту с руки, чтобы отправить в колоду сгинувших карту со стола, — или пропустите.
+prompt-poison-target = 🤢 Отрава: какую карту отправить в колоду сгинувших?
+prompt-destroy-order = 💥 Ваши дома уходят в колоду сгинувших. Какой уходит следующим? (Карты дома, ушедшего последним, окажутся сверху.)
+prompt-earthquake-target = 🌎 Землетрясение: чей левый дом забрать?
+
+## Варианты (части кнопок)
+
+opt-draw = 🎴 Взять карту
+opt-order = 📜 Взять приказ
+opt-lay = 🏠 Выложить
+opt-play = ⚔️ Сыграть приказ
+opt-discard = 🗑 Сбросить
+opt-build = 🏰 Построить замок
+opt-end = ✅ Закончить ход
+opt-skip = ⏭ Пропустить
+opt-pass = ⏭ Не сбрасывать
+opt-done = ✅ Хватит
+opt-left = ⬅️ Слева
+opt-right = Справа ➡️
+opt-permanent = ♾️ Постоянное свойство
+opt-one-time = ⚡ Разовое свойство
+opt-here = 📍 Сюда

@@ -1,0 +1,137 @@
+# Смута — набор игроков, стол, итоги, ответы и ошибки бота.
+# Тексты идут с parse_mode HTML; подписи кнопок — простой текст.
+
+ok = 👌
+
+## Набор игроков
+
+lobby-title = 🏰 <b>Смута</b> — набор игроков
+lobby-empty = <i>За столом пока никого.</i>
+lobby-settings = ⏱ На ход: { $turn } с · на выбор: { $choice } с
+lobby-hint = Нужно от { $min } до { $max } игроков. Жмите «🙋 Играю»; начинает создатель стола или админ группы.
+lobby-started = 🎲 <b>Игра началась!</b> За столом:
+lobby-cancelled = ❌ Набор игроков отменён.
+lobby-joined = ✅ Вы за столом!
+lobby-joined-private = ✅ Вы за столом! Игра идёт в группе, а сюда я буду присылать вашу руку и вопросы.
+lobby-left = 👋 Вы встали из-за стола.
+lobby-computer-added = 🤖 Компьютер садится за стол.
+lobby-updated = ⚙️ Настройки изменены.
+lobby-start-bot-first = Сначала откройте личный чат со мной и нажмите «Запустить» — туда придут ваши карты. Потом снова жмите «Играю».
+bot-name = Бот { $n }
+
+## Кнопки
+
+btn-join = 🙋 Играю
+btn-leave = 🚪 Выйти
+btn-add-computer = 🤖 Добавить бота
+btn-go = ▶️ Начать
+btn-lang = 🌐 English
+btn-time = ⏱ Время
+btn-cancel = ❌ Отменить
+btn-back = ⬅️ Назад
+btn-open-bot = 💬 Открыть чат с ботом
+btn-stop-yes = 🛑 Да, остановить
+btn-stop-no = ↩️ Нет, играем
+
+## Игра
+
+game-started = 🎲 Игра началась!
+game-left = 👋 Вы вышли из игры — дальше за вас играет компьютер.
+back-done = 🙋 Вы снова в игре!
+back-nothing = Нет игр, где за вас играет компьютер.
+hand-title = 🃏 <b>Ваша рука</b> — { $n } { $n ->
+        [one] карта
+        [few] карты
+       *[many] карт
+    }
+private-header = 💬 <b>{ $chat }</b>
+remind = ⏰ Вас ждут! Осталось { $seconds } { $seconds ->
+        [one] секунда
+        [few] секунды
+       *[many] секунд
+    }, потом выбор сделает компьютер.
+
+## Стол
+
+table-title = 🏰 <b>Смута</b> · ход { $turn }
+table-deck = 🎴 Колода: { $n }
+table-deck-top = сверху открыта { $smuta }
+table-final-turns = ⏳ последних ходов: { $n }
+table-orders = 📜 Приказы: { $n }
+table-graveyard = ⚰️ Сгинувшие: { $n }
+table-top = сверху { $card }
+table-smuta-discard = 🌀 Сброс смут: { $smuty }
+table-prophet = 🔮 Стопка Пророка: { $smuty }
+table-castles = 🏰 Замки в запасе: { $castles }
+table-player = <b>{ $player }</b> · 🃏 { $hand } · ⭐ { $points }
+table-castle-permanent = 🏰♾️
+table-castle-one-time = 🏰⚡
+table-turn = ▶️ Ходит <b>{ $player }</b> · осталось действий: { $actions }
+table-waiting = ⏳ Ждём: { $player }
+
+## Итоги
+
+result-title = 🏁 <b>Игра окончена!</b>
+result-aborted = ⚠️ <b>Игра прервана.</b> Счёт на этот момент:
+result-line = { $player } — { $points } { $points ->
+        [one] очко
+        [few] очка
+       *[many] очков
+    } · 🏰 { $castles }
+result-winners = { $n ->
+        [one] 🏆 Победитель: <b>{ $players }</b>
+       *[other] 🏆 Победители: <b>{ $players }</b>
+    }
+
+## Журнал хода
+
+log-empty-turn = <i>Ход прошёл без событий.</i>
+log-left = 🚪 { $player } выходит из игры — дальше играет компьютер.
+log-back = 🙋 { $player } возвращается в игру.
+log-timeout = ⏰ { $player } не успевает — выбор сделан автоматически.
+log-away = 💤 { $player } пропускает ходы — дальше играет компьютер (вернуться: /back в личном чате).
+
+## Остановка
+
+stop-confirm = 🛑 Остановить игру? Партия закончится без подсчёта очков.
+stop-done = 🛑 { $player } останавливает игру.
+stop-done-short = Игра остановлена.
+stop-kept = Играем дальше!
+stop-everyone-left = 🛑 Все игроки вышли — игра окончена.
+
+## Язык и /card
+
+lang-choose = 🌐 Выберите язык / Choose your language:
+lang-set = ✅ Язык: русский.
+card-usage = Напишите название карты, приказа, смуты или замка: <i>/card Миледи</i>, <i>/card пир</i>, <i>/card замок власти</i>.
+card-unknown = 🤷 Не знаю карту «{ $query }». Попробуйте часть названия: <i>/card лорд</i>.
+
+## Ошибки (всплывающие — короче 200 знаков)
+
+err-no-game = В этом чате сейчас нет игры. Начать: /newgame
+err-game-exists = Здесь уже идёт игра или набор игроков.
+err-busy = Слишком много нажатий сразу — попробуйте ещё раз.
+err-no-lobby = Сейчас нет набора игроков.
+err-already-joined = Вы уже за столом.
+err-lobby-full = Стол полон.
+err-not-seated = Вы не за этим столом.
+err-not-creator = Это может только создатель стола или админ группы.
+err-seats = Для игры нужно от 2 до 6 игроков.
+err-no-humans = Нужен хотя бы один живой игрок.
+err-old-game = Эта игра уже закончилась.
+err-old-button = Эта кнопка устарела.
+err-not-your-turn = Сейчас выбирает другой игрок.
+err-bad-button = Непонятная кнопка.
+err-bad-link = Ссылка повреждена — попросите новую в группе.
+err-no-games = Сейчас вы ни в одной игре.
+err-private-only = Эта команда работает в личном чате с ботом.
+err-group-only = Эта команда работает в группе.
+err-unreachable = ⚠️ { $player }, я не могу написать вам в личный чат. <a href="{ $link }">Откройте чат со мной</a> и нажмите «Запустить».
+err-unavailable = Хранилище игр недоступно, попробуйте через минуту.
+err-internal = Что-то пошло не так. Попробуйте ещё раз.
+err-game-over = Игра уже закончилась.
+err-no-decision = Сейчас ничего выбирать не нужно.
+err-stale-decision = Этот вопрос уже устарел.
+err-not-your-decision = Сейчас выбирает другой игрок.
+err-illegal-option = Так сейчас нельзя.
+err-no-such-seat = Такого места за столом нет.

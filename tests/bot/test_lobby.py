@@ -1,0 +1,216 @@
+"""The lobby and the group's commands: who may do what, and what everyone sees."""
+
+from __future__ import annotations
+
+from aiogram.methods import AnswerCallbackQuery, SendMessage, SetMyCommands
+
+from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS, register_commands
+from bot.keyboards import LobbyCb, StopCb
+from bot.store import Store
+from tests.bot.harness import Harness, group_texts, people
+
+GROUP = -100555
+
+
+def last_answer(h: Harness) -> AnswerCallbackQuery:
+    answers = h.tg.answers()
+    assert answers, "the button got no answer"
+    return answers[-1]
+
+
+async def lobby(h: Harness) -> tuple[int, int]:
+    table = await h.table(GROUP)
+    return h.last_with_button(GROUP, "lb:"), table.game_no
+
+
+async def test_someone_who_never_started_the_bot_joins_through_a_deep_link(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    await h.say(anna.id, anna, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    message, game = await lobby(h)
+    await h.press(boris, GROUP, message, LobbyCb(action="join", game=game).pack())
+    answer = last_answer(h)
+    assert answer.url == f"https://t.me/smuta_test_bot?start=join_{GROUP}_{game}"
+    assert [s.name for s in (await h.table(GROUP)).seats] == ["Анна"]
+    # the deep link opens the private chat with /start join_…, which completes the join
+    await h.say(boris.id, boris, f"/start join_{GROUP}_{game}")
+    assert [s.name for s in (await h.table(GROUP)).seats] == ["Анна", "Борис"]
+    assert "Борис" in h.tg.texts[(GROUP, message)], "the lobby message lists the new seat"
+
+
+async def test_only_the_creator_or_an_admin_starts_adds_computers_or_cancels(store: Store) -> None:
+    h = Harness(store)
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    for user in (anna, boris, vera):
+        await h.say(user.id, user, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    message, game = await lobby(h)
+    await h.press(boris, GROUP, message, LobbyCb(action="join", game=game).pack())
+    for action in ("go", "bot", "cancel", "time", "lang"):
+        version = (await h.table(GROUP)).version
+        await h.press(boris, GROUP, message, LobbyCb(action=action, game=game).pack())
+        assert last_answer(h).show_alert
+        assert (await h.table(GROUP)).version == version, f"{action} by a guest changed the lobby"
+    # a chat admin may
+    h.tg.admins.add((GROUP, vera.id))
+    await h.press(vera, GROUP, message, LobbyCb(action="bot", game=game).pack())
+    assert [s.user_id for s in (await h.table(GROUP)).seats] == [anna.id, boris.id, None]
+    await h.press(vera, GROUP, message, LobbyCb(action="go", game=game).pack())
+    assert (await h.table(GROUP)).status == "playing"
+
+
+async def test_one_game_per_chat_and_a_lobby_needs_two_seats(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    await h.say(anna.id, anna, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    sends = len(h.tg.sent(GROUP))
+    await h.say(GROUP, boris, "/newgame")
+    assert len(h.tg.sent(GROUP)) == sends + 1, "one short reply"
+    assert (await h.table(GROUP)).creator_id == anna.id
+    message, game = await lobby(h)
+    await h.press(anna, GROUP, message, LobbyCb(action="go", game=game).pack())
+    assert last_answer(h).show_alert
+    assert (await h.table(GROUP)).status == "lobby"
+
+
+async def test_the_timeouts_and_the_language_are_set_in_the_lobby(store: Store) -> None:
+    h = Harness(store)
+    (anna,) = people("Анна")
+    await h.say(anna.id, anna, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    message, game = await lobby(h)
+    before = await h.table(GROUP)
+    await h.press(anna, GROUP, message, LobbyCb(action="time", game=game).pack())
+    await h.press(anna, GROUP, message, LobbyCb(action="lang", game=game).pack())
+    after = await h.table(GROUP)
+    assert after.turn_timeout > before.turn_timeout
+    assert after.choice_timeout >= before.choice_timeout
+    assert after.lang != before.lang
+
+
+async def test_an_old_lobby_button_is_refused(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.say(user.id, user, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    message, game = await lobby(h)
+    await h.press(anna, GROUP, message, LobbyCb(action="cancel", game=game).pack())
+    assert (await h.table(GROUP)).status == "finished"
+    await h.say(GROUP, anna, "/newgame")
+    version = (await h.table(GROUP)).version
+    await h.press(boris, GROUP, message, LobbyCb(action="join", game=game).pack())
+    assert last_answer(h).show_alert
+    table = await h.table(GROUP)
+    assert table.version == version and [s.name for s in table.seats] == ["Анна"]
+
+
+async def test_stop_asks_for_confirmation_and_only_the_creator_may(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.say(user.id, user, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    message, game = await lobby(h)
+    await h.press(boris, GROUP, message, LobbyCb(action="join", game=game).pack())
+    await h.press(anna, GROUP, message, LobbyCb(action="go", game=game).pack())
+    await h.say(GROUP, boris, "/stop")
+    assert (await h.table(GROUP)).status == "playing"
+    await h.say(GROUP, anna, "/stop")
+    confirm = h.last_with_button(GROUP, "st:")
+    await h.press(boris, GROUP, confirm, StopCb(game=game, confirm=True).pack())
+    assert (await h.table(GROUP)).status == "playing"
+    await h.press(anna, GROUP, confirm, StopCb(game=game, confirm=True).pack())
+    assert (await h.table(GROUP)).status == "finished"
+
+
+async def test_leaving_a_game_hands_the_seat_to_the_computer_and_the_last_human_ends_it(
+    store: Store,
+) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.say(user.id, user, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    message, game = await lobby(h)
+    await h.press(boris, GROUP, message, LobbyCb(action="join", game=game).pack())
+    await h.press(anna, GROUP, message, LobbyCb(action="go", game=game).pack())
+    await h.say(GROUP, boris, "/leave")
+    table = await h.table(GROUP)
+    assert table.seats[1].left and table.state is not None and table.state.players[1].computer
+    assert any("Борис" in t for t in group_texts(h.tg, GROUP))
+    await h.say(GROUP, anna, "/leave")
+    assert (await h.table(GROUP)).status == "finished"
+
+
+async def test_a_group_that_becomes_a_supergroup_keeps_its_game(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.say(user.id, user, "/start")
+    old, new = -4242, -1004242
+    await h.say(old, anna, "/newgame")
+    table = await h.table(old)
+    message = h.last_with_button(old, "lb:")
+    await h.press(boris, old, message, LobbyCb(action="join", game=table.game_no).pack())
+    await h.press(anna, old, message, LobbyCb(action="go", game=table.game_no).pack())
+    await h.feed(h.updates.message(old, anna, "", migrate_to_chat_id=new))
+    assert await store.load(old) is None
+    moved = await h.table(new)
+    assert moved.chat_id == new and moved.status == "playing"
+    await h.say(new, anna, "/table")
+    assert h.tg.sent(new), "the table is posted in the supergroup"
+
+
+async def test_a_command_in_the_wrong_place_gets_a_short_answer(store: Store) -> None:
+    h = Harness(store)
+    (anna,) = people("Анна")
+    await h.say(anna.id, anna, "/newgame")
+    assert await store.load(anna.id) is None
+    assert len(h.tg.sent(anna.id)) == 1
+    await h.say(GROUP, anna, "/hand")
+    assert len(h.tg.sent(GROUP)) == 1
+    await h.say(GROUP, anna, "/leave")
+    assert len(h.tg.sent(GROUP)) == 2
+
+
+async def test_commands_are_registered_for_groups_and_private_chats_in_each_language(
+    store: Store,
+) -> None:
+    h = Harness(store)
+    await register_commands(h.app.bot, h.tr)
+    sets = [r for r in h.tg.requests if isinstance(r, SetMyCommands)]
+    scopes = {(type(r.scope).__name__, r.language_code) for r in sets}
+    for scope in ("BotCommandScopeAllGroupChats", "BotCommandScopeAllPrivateChats"):
+        for lang in (None, "ru", "en"):
+            assert (scope, lang) in scopes
+    group = next(r for r in sets if type(r.scope).__name__ == "BotCommandScopeAllGroupChats")
+    assert [c.command for c in group.commands] == list(GROUP_COMMANDS)
+    private = next(r for r in sets if type(r.scope).__name__ == "BotCommandScopeAllPrivateChats")
+    assert [c.command for c in private.commands] == list(PRIVATE_COMMANDS)
+    assert all(c.description and not c.description.startswith("cmd-") for c in group.commands)
+
+
+async def test_a_refused_commands_menu_does_not_stop_the_bot(store: Store) -> None:
+    h = Harness(store)
+    h.tg.server_errors = 100
+    await register_commands(h.app.bot, h.tr)  # logs and goes on
+    h.tg.server_errors = 0
+
+
+async def test_card_lookup_in_both_languages(store: Store) -> None:
+    h = Harness(store)
+    (anna,) = people("Анна")
+    await h.say(anna.id, anna, "/card лазутч")
+    await h.say(anna.id, anna, "/card Plague")
+    await h.say(anna.id, anna, "/card nothing-like-this")
+    texts = [r.text for r in h.tg.sent(anna.id)]
+    assert "Лазутчица" in texts[0]
+    assert "Чум" in texts[1]
+    assert "nothing-like-this" in texts[2]
+
+
+def _sent_texts(h: Harness, chat: int) -> list[str]:
+    return [r.text for r in h.tg.requests if isinstance(r, SendMessage) and r.chat_id == chat]

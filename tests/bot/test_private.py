@@ -1,0 +1,159 @@
+"""The private chat: hands, prompts, /hand, /lang, /back, and people the bot cannot reach."""
+
+from __future__ import annotations
+
+from aiogram.methods import SendMessage
+from aiogram.types import InlineKeyboardMarkup, User
+
+from bot.keyboards import LangCb, LobbyCb
+from bot.store import Store
+from engine import pending
+from engine.policy import choose
+from tests.bot.harness import Harness, group_texts, people
+
+GROUP = -100999
+
+
+async def two_player_game(h: Harness) -> tuple[User, User]:
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.say(user.id, user, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    table = await h.table(GROUP)
+    lobby = h.last_with_button(GROUP, "lb:")
+    await h.press(boris, GROUP, lobby, LobbyCb(action="join", game=table.game_no).pack())
+    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=table.game_no).pack())
+    return anna, boris
+
+
+def prompts_to(h: Harness, user_id: int) -> list[SendMessage]:
+    return [
+        r
+        for r in h.tg.sent(user_id)
+        if isinstance(r.reply_markup, InlineKeyboardMarkup)
+        and any(
+            (b.callback_data or "").startswith("p:")
+            for row in r.reply_markup.inline_keyboard
+            for b in row
+        )
+    ]
+
+
+async def test_each_player_gets_their_hand_and_the_decider_a_prompt_naming_the_group(
+    store: Store,
+) -> None:
+    h = Harness(store)
+    anna, boris = await two_player_game(h)
+    table = await h.table(GROUP)
+    assert table.state is not None
+    decision = pending(table.state)
+    assert decision is not None
+    decider = (anna, boris)[decision.seat]
+    other = (anna, boris)[1 - decision.seat]
+    assert len(prompts_to(h, decider.id)) == 1
+    assert prompts_to(h, other.id) == []
+    for user in (anna, boris):
+        last = h.tg.sent(user.id)[-1].text
+        assert "Тестовая группа" in last, "every private message names its group"
+        seat = table.seat_of(user.id)
+        assert seat is not None
+        for card_id in table.state.players[seat].hand:
+            assert f"‹{card_id}›" in last, "the whole hand is shown"
+
+
+async def test_answered_prompts_lose_their_buttons(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = await two_player_game(h)
+    table = await h.table(GROUP)
+    assert table.state is not None
+    decision = pending(table.state)
+    assert decision is not None
+    decider = (anna, boris)[decision.seat]
+    prompt = (await store.messages(GROUP))[f"prompt:{decision.seat}"]
+    await h.answer(decider, GROUP, choose(1, decision))
+    assert h.buttons(decider.id, prompt) == []
+    assert "✔️" in h.tg.texts[(decider.id, prompt)]
+
+
+async def test_hand_resends_the_hand_and_the_pending_prompt(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = await two_player_game(h)
+    decision = await h.decision(GROUP)
+    assert decision is not None
+    decider = (anna, boris)[decision.seat]
+    before = len(prompts_to(h, decider.id))
+    await h.say(decider.id, decider, "/hand")
+    assert len(prompts_to(h, decider.id)) == before + 1
+    # the re-sent prompt works
+    await h.answer(decider, GROUP, decision.options[0])
+    assert (await h.decision(GROUP)) != decision
+
+
+async def test_lang_switches_the_private_language(store: Store) -> None:
+    h = Harness(store)
+    anna, _ = await two_player_game(h)
+    await h.say(anna.id, anna, "/lang")
+    choose_message = h.message_id_of(h.tg.sent(anna.id)[-1])
+    await h.press(anna, anna.id, choose_message, LangCb(lang="en").pack())
+    assert (await store.user(anna.id)).lang == "en"
+    await h.say(anna.id, anna, "/hand")
+    text = h.tg.sent(anna.id)[-1].text
+    assert "Your hand" in text or "hand" in text.lower()
+
+
+async def test_a_player_who_blocked_the_bot_is_named_in_the_group_with_a_link(
+    store: Store,
+) -> None:
+    h = Harness(store)
+    anna, boris = await two_player_game(h)
+    decision = await h.decision(GROUP)
+    assert decision is not None
+    decider = (anna, boris)[decision.seat]
+    h.tg.blocked.add(decider.id)
+    since = len(h.tg.requests)
+    await h.say(decider.id, decider, "/hand")  # the bot tries to write: 403
+    texts = group_texts(h.tg, GROUP, since)
+    assert any(decider.first_name in t and "t.me/smuta_test_bot" in t for t in texts)
+    # the game goes on by timeouts
+    table = await h.table(GROUP)
+    await h.tick(table.turn_timeout + 1)
+    assert (await h.decision(GROUP)) != decision
+
+
+async def test_back_returns_a_seat_from_the_computer(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = await two_player_game(h)
+    for _ in range(30):
+        table = await h.table(GROUP)
+        if any(s.away for s in table.seats):
+            break
+        await h.tick(table.turn_timeout + 1)
+    table = await h.table(GROUP)
+    away = [i for i, s in enumerate(table.seats) if s.away]
+    assert away, "nobody answered for long, so a seat went to the computer"
+    user = (anna, boris)[away[0]]
+    await h.say(user.id, user, "/back")
+    table = await h.table(GROUP)
+    assert not table.seats[away[0]].away
+    assert table.state is not None and not table.state.players[away[0]].computer
+
+
+async def test_sends_wait_out_flood_control_and_keep_their_order(store: Store) -> None:
+    h = Harness(store)
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    h.app.games.messenger.sleep = sleep
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.say(user.id, user, "/start")
+    h.tg.flood[GROUP] = 2
+    await h.say(GROUP, anna, "/newgame")
+    await h.say(GROUP, anna, "/table")
+    assert slept == [1, 1]
+    sent = [r.text for r in h.tg.sent(GROUP)]
+    # the same lobby message was tried three times, then the /table repost came after it
+    assert sent[0] == sent[1] == sent[2]
+    assert len(sent) == 4

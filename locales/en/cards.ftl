@@ -165,7 +165,7 @@ about-minstrel =
     <b>On appearing in a house:</b> look at an opponent's hand and you may lay out one woman from it into your houses (a Lady, Spy or Harlot).
 about-jester =
     Man · 1 point.
-    <b>On appearing in a house</b> — only in your own turn and not during a smuta: you may resolve a smuta from the smuta discard (not from the Prophet stack) as its initiator, as if you had drawn it. Your turn then ends (after Betrayal it starts again); the smuta goes back to the discard.
+    <b>On appearing in a house</b> — only in your own turn and not during a smuta: you may resolve a smuta from the smuta discard (not from the Prophet stack) as its initiator, as if you had drawn it. Your turn then ends (after Betrayal, or with a permanent Castle of Power, it starts again); the smuta goes back to the discard.
 about-mercenary =
     Man · 1 point.
     <b>On appearing in a house:</b> take a random card from an opponent's hand (if your hand has room).
@@ -187,7 +187,7 @@ about-merchant =
     It has no other use, but it can be discarded like any card.
 
 about-feast =
-    Round after round, starting with the initiator, everyone takes the top card of the game deck, until everyone holds 7 cards. A player with 7 skips.
+    Round after round, starting with the initiator, everyone takes the top card of the game deck, until everyone holds 7 cards or the deck runs out. A player with 7 skips.
     • If the top card is a smuta, the Feast ends at once for everyone; the smuta is not taken and stays face up on top.
     • No discarding during the Feast.
     • The initiator's turn ends (unless they have a permanent Castle of Power).
@@ -220,6 +220,7 @@ about-prophet =
     The initiator chooses any smuta from the smuta discard and resolves it at once, fully, as its initiator. It is then laid on the Prophet — these cards can never be chosen again (not by a Jester either).
     • An empty smuta discard: no effect.
     • The Prophet cannot choose the Prophet.
+    • The initiator's turn then ends as usual (if Betrayal was chosen, it starts again).
 about-reformation =
     In turn, starting with the initiator, every castle owner flips all their castles to the other side. Castles are not removed.
     • The new side works at once; a one-time side fires the moment it turns up.

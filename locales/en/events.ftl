@@ -23,14 +23,14 @@ event-seat-human = 🙋 { $player } is back in the game.
 
 event-deck-drew = 🎴 { $player } draws a card from the deck.
 event-deck-drew-private = 🎴 You draw from the deck: { $card }.
-event-deck-drew-smuta = 🎴 { $player } draws the smuta { $smuta }!
+event-deck-drew-smuta = 🎴 { $player } draws the smuta { $smuta }.
 event-deck-empty = ⏳ { $player } draws the last card of the deck! This turn is played out, then every other player has one more turn.
 event-order-drawn = 📜 { $player } draws an order.
 event-order-drawn-private = 📜 You draw an order: { $card }.
 event-lay = 🏠 { $player } lays out { $card_acc } → { $target }.
 event-placed = { $card } goes into { $player }'s { $colour } house.
-event-discard = 🗑 { $player } discards { $card_acc }.
-event-discard-captured = 🗑 { $player } discards { $card_acc }, but { $owner } takes it into their hand ({ $castle }).
+event-discard = 🗑 { $card } is discarded from { $player }'s hand.
+event-discard-captured = 🗑 { $card } is discarded from { $player }'s hand, but { $owner } takes it ({ $castle }).
 event-order-played = ⚔️ { $player } plays the order «{ $order }».
 event-marriage-moved = 💍 { $player } moves { $card_acc } into their { $to } house.
 event-ball-took = 💃 Ball: { $player } takes { $card_acc } from { $source }'s house.
@@ -77,9 +77,9 @@ event-jester-replays = 🃏 Jester: { $player } plays the smuta { $smuta } again
 ## Smuty
 
 event-smuta-start = { $mode ->
-        [prophet] 🔮 The Prophet calls up the smuta { $smuta }. Initiator: { $initiator }.
-        [jester] 🃏 The Jester calls up the smuta { $smuta }. Initiator: { $initiator }.
-       *[drawn] ⚡ Smuta { $smuta }! Initiator: { $initiator }.
+        [prophet] 🔮 <b>Smuta { $smuta }</b>, called up by the Prophet. Initiator: { $initiator }.
+        [jester] 🃏 <b>Smuta { $smuta }</b>, called up by the Jester. Initiator: { $initiator }.
+       *[drawn] ⚡ <b>Smuta { $smuta }</b>. Initiator: { $initiator }.
     }
 event-smuta-end = The smuta { $smuta } is over.
 event-feast-took = 🍗 { $player } takes a card from the deck.
@@ -100,7 +100,7 @@ event-campaign-nothing = ⚔️ { $player } has nothing to take.
 event-campaign-took = ⚔️ { $player } takes { $card_acc } from { $source }'s right house.
 event-poison-passed = 🤢 { $player } discards nothing.
 event-earthquake-nothing = 🌎 { $player } has nothing to take.
-event-earthquake-took = 🌎 { $player } takes { $source }'s left house { $colour }: { $cards }.
+event-earthquake-took = 🌎 { $player } takes { $source }'s left { $colour } house: { $cards }.
 
 ## Questions (prompt-<decision kind>)
 
@@ -113,7 +113,7 @@ prompt-actions-left = { $n } { $n ->
        *[other] actions
     } left.
 prompt-timed-out = ⏰ <i>Time is up — the choice was made automatically.</i>
-prompt-lady-take = 👸 Lady ({ $card }): you may take a man of her colour from an opponent's house.
+prompt-lady-take = 👸 { $card }: you may take a man of her colour from an opponent's house.
 prompt-alchemist-kill = ⚗️ Alchemist: you may send one card from any house to the graveyard (not from castle houses or houses with an Alchemist).
 prompt-priest-kill = ✝️ Priest: you may send a Harlot or a Plague Carrier from any house without a castle to the graveyard.
 prompt-spy-target = 🕵️‍♀️ Spy: whose hand do you look at?

@@ -57,7 +57,7 @@ rules-text =
 
     <b>Orders.</b> Ball — take men from opponents' houses; Marriage — move a card between your houses; Infirmary — resurrect the top card of the graveyard; Merchant — pays for a castle.
 
-    <b>Smuty</b> are resolved as soon as they are drawn: everyone in turn, starting with the initiator. Normal actions are not allowed meanwhile. Then the initiator's turn ends (after Betrayal, or with a permanent Castle of Power, it starts again). The smuty: Great Feast, Conspiracy, Game of Thrones, Inquisition, New Era, Poison, Betrayal, Prophet, Reformation, Holy Grail, Lucky Campaign and the disasters — Drought, Earthquake, Fire, Pestilence.
+    <b>Smuty</b> are resolved as soon as they are drawn: everyone in turn, usually starting with the initiator. Normal actions are not allowed meanwhile. Then the initiator's turn ends (after Betrayal, or with a permanent Castle of Power, it starts again). The smuty: Great Feast, Conspiracy, Game of Thrones, Inquisition, New Era, Poison, Betrayal, Prophet, Reformation, Holy Grail, Lucky Campaign and the disasters — Drought, Earthquake, Fire, Pestilence.
 
     <b>Castles.</b> An action: your house of colour X with a Lord and at least 3 cards + a Merchant of colour X from your hand. The castle is laid permanent or one-time side up (a one-time side fires at once). A castle house is untouchable: nothing can be taken out of it, destroyed or slipped into it. Drought, Earthquake, Fire and Pestilence first return every castle to the supply.
     🔴 Power · 🔵 Intrigue · 🟢 Knowledge · 🟠 Trade

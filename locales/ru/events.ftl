@@ -26,14 +26,14 @@ event-seat-human = 🙋 { $player } снова в игре.
 
 event-deck-drew = 🎴 { $player } берёт карту из колоды.
 event-deck-drew-private = 🎴 Вы берёте из колоды: { $card }.
-event-deck-drew-smuta = 🎴 { $player } вытягивает смуту { $smuta }!
+event-deck-drew-smuta = 🎴 { $player } вытягивает смуту { $smuta }.
 event-deck-empty = ⏳ { $player } берёт последнюю карту колоды! Этот ход доигрывается, затем каждый из остальных делает ещё по одному ходу.
 event-order-drawn = 📜 { $player } берёт приказ.
 event-order-drawn-private = 📜 Вы берёте приказ: { $card }.
 event-lay = 🏠 { $player } выкладывает { $card_acc } → { $target }.
 event-placed = { $card } ложится в дом { $colour } игрока { $player }.
-event-discard = 🗑 { $player } сбрасывает { $card_acc }.
-event-discard-captured = 🗑 { $player } сбрасывает { $card_acc }, но карту забирает в руку { $owner } ({ $castle }).
+event-discard = 🗑 Из руки игрока { $player } сбрасывается { $card }.
+event-discard-captured = 🗑 Из руки игрока { $player } сбрасывается { $card }, но карту забирает себе { $owner } ({ $castle }).
 event-order-played = ⚔️ { $player } играет приказ «{ $order }».
 event-marriage-moved = 💍 { $player } перекладывает { $card_acc } в свой дом { $to }.
 event-ball-took = 💃 Бал: { $player } забирает { $card_acc } из дома игрока { $source }.
@@ -80,9 +80,9 @@ event-jester-replays = 🃏 Шут: { $player } снова разыгрывае�
 ## Смуты
 
 event-smuta-start = { $mode ->
-        [prophet] 🔮 Пророк вызывает смуту { $smuta }. Инициатор — { $initiator }.
-        [jester] 🃏 Шут вызывает смуту { $smuta }. Инициатор — { $initiator }.
-       *[drawn] ⚡ Смута { $smuta }! Инициатор — { $initiator }.
+        [prophet] 🔮 <b>Смута { $smuta }</b> по воле Пророка. Инициатор — { $initiator }.
+        [jester] 🃏 <b>Смута { $smuta }</b> по воле Шута. Инициатор — { $initiator }.
+       *[drawn] ⚡ <b>Смута { $smuta }</b>. Инициатор — { $initiator }.
     }
 event-smuta-end = Смута { $smuta } завершена.
 event-feast-took = 🍗 { $player } берёт карту из колоды.
@@ -117,7 +117,7 @@ prompt-actions-left = Осталось { $n } { $n ->
        *[many] действий
     }.
 prompt-timed-out = ⏰ <i>Время вышло — выбор сделан автоматически.</i>
-prompt-lady-take = 👸 Миледи ({ $card }): можно забрать к себе мужчину её цвета из дома соперника.
+prompt-lady-take = 👸 { $card }: можно забрать к себе мужчину её цвета из дома соперника.
 prompt-alchemist-kill = ⚗️ Алхимик: можно отправить в колоду сгинувших одну карту из любого дома (кроме домов с замком и с Алхимиком).
 prompt-priest-kill = ✝️ Священник: можно отправить в колоду сгинувших Блудницу или Чумового из любого дома без замка.
 prompt-spy-target = 🕵️‍♀️ Лазутчица: чью руку посмотреть?

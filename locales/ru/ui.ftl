@@ -45,10 +45,10 @@ hand-title = 🃏 <b>Ваша рука</b> — { $n } { $n ->
        *[many] карт
     }
 private-header = 💬 <b>{ $chat }</b>
-remind = ⏰ Вас ждут! Осталось { $seconds } { $seconds ->
-        [one] секунда
-        [few] секунды
-       *[many] секунд
+remind = ⏰ Вас ждут! { $seconds ->
+        [one] Осталась { $seconds } секунда
+        [few] Осталось { $seconds } секунды
+       *[many] Осталось { $seconds } секунд
     }, потом выбор сделает компьютер.
 
 ## Стол

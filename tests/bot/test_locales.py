@@ -144,8 +144,8 @@ def parsed(lang: str) -> tuple[dict[str, Entry], tuple[str, ...], tuple[str, ...
         resource = FluentParser().parse(path.read_text(encoding="utf-8"))
         for item in resource.body:
             if isinstance(item, fl.Junk):
-                notes = "; ".join(a.message for a in item.annotations)
-                errors.append(f"{path.name}: {notes}: {item.content[:60]!r}")
+                notes = "; ".join(str(a.message) for a in item.annotations)
+                errors.append(f"{path.name}: {notes}: {(item.content or '')[:60]!r}")
             elif isinstance(item, fl.Message):
                 name = item.id.name
                 if name in entries:
@@ -220,9 +220,8 @@ def bot_keys() -> BotKeys:
 # ====================================================================== keys in the engine
 @dataclass
 class EngineKeys:
-    #: event key → the parameter names of each emit site, and whether it is private
+    #: event key → the parameter names of each emit site
     events: dict[str, list[set[str]]] = field(default_factory=dict)
-    private: set[str] = field(default_factory=set)
     #: decision kind → the parameter names of each Ask site
     asks: dict[str, list[set[str]]] = field(default_factory=dict)
     reasons: set[str] = field(default_factory=set)
@@ -259,8 +258,6 @@ def engine_keys() -> EngineKeys:
                 params = {k.arg for k in node.keywords if k.arg and k.arg != "audience"}
                 for name in names:
                     keys.events.setdefault(name, []).append(params)
-                    if any(k.arg == "audience" for k in node.keywords):
-                        keys.private.add(name)
             elif isinstance(func, ast.Name) and func.id == "Ask":
                 keys.ask_calls += 1
                 kind = node.args[1] if len(node.args) >= 2 else None
@@ -270,11 +267,11 @@ def engine_keys() -> EngineKeys:
                     continue
                 given = node.args[3] if len(node.args) >= 4 else None
                 given = given or next((k.value for k in node.keywords if k.arg == "params"), None)
-                params: set[str] = set()
+                asked: set[str] = set()
                 if isinstance(given, ast.Dict):
-                    params = {k.value for k in given.keys if isinstance(k, ast.Constant)}
+                    asked = {str(k.value) for k in given.keys if isinstance(k, ast.Constant)}
                 for name in names:
-                    keys.asks.setdefault(name, []).append(params)
+                    keys.asks.setdefault(name, []).append(asked)
             elif isinstance(func, ast.Name) and func.id == "Refused" and node.args:
                 reason = _literals(node.args[0])
                 if reason is not None:
@@ -352,7 +349,7 @@ def samples(entry: Entry) -> Iterator[dict[str, Any]]:
         if _numeric(keys):
             choices[var] = list(NUMBERS)
         else:
-            choices[var] = sorted(str(k) for k in keys) + ["unexpected"]
+            choices[var] = [*sorted(str(k) for k in keys), "unexpected"]
         base[var] = choices[var][0]
     yield dict(base)
     for var, values in choices.items():
@@ -576,7 +573,7 @@ def _table(players: int, lang: str) -> Table:
         game_no=1,
         title="Группа <тест> & co",
         creator_id=1,
-        lang=lang,  # type: ignore[arg-type]
+        lang=lang,
         seats=[Seat(user_id=i + 1, name=names[i]) for i in range(players)],
     )
 

@@ -631,13 +631,22 @@ class Games:
                 await self.messenger.edit(seat.user_id, ids[key], text)
                 updates[key] = None
 
-        # ---- private lines
+        # ---- private lines: in the next prompt when it is theirs, else a message
+        upcoming = pending(state)
+        prompted = (
+            upcoming.seat
+            if upcoming is not None and not state.players[upcoming.seat].computer
+            else None
+        )
+        news: list[str] = []
         for i, seat in enumerate(table.seats):
             if seat.user_id is None or seat.left:
                 continue
             lang = await self._lang_of(seat)
             lines = self.render.private_lines(lang, table, state, events, i)
-            if lines:
+            if i == prompted:
+                news = lines
+            elif lines:
                 await self._send_private(
                     table, i, self.render.header(lang, table) + "\n" + "\n".join(lines)
                 )
@@ -659,11 +668,10 @@ class Games:
                 updates["table"] = await self._send_group(table, text)
 
         # ---- game over, or the next prompt
-        upcoming = pending(state)
         if state.result is not None:
             await self._finish(table)
-        elif upcoming is not None and not state.players[upcoming.seat].computer:
-            sent = await self._send_prompt(table, upcoming)
+        elif upcoming is not None and prompted is not None:
+            sent = await self._send_prompt(table, upcoming, news)
             if sent is not None:
                 updates[f"prompt:{upcoming.seat}"] = sent
         if new_game_started:
@@ -701,8 +709,9 @@ class Games:
         decision: Decision,
         path: tuple[str, ...],
         answered: tuple[str, ...] | None = None,
+        news: list[str] | None = None,
     ) -> str:
-        lines = [self.render.header(lang, table)]
+        lines = [self.render.header(lang, table), *(news or [])]
         lines.append(self.render.prompt(lang, table, state, decision))
         if decision.kind == "action":
             lines.append(self.tr.t(lang, "prompt-actions-left", n=state.actions_left))
@@ -737,13 +746,17 @@ class Games:
             self.tr.t(lang, "btn-back"),
         )
 
-    async def _send_prompt(self, table: Table, decision: Decision) -> int | None:
+    async def _send_prompt(
+        self, table: Table, decision: Decision, news: list[str] | None = None
+    ) -> int | None:
+        """Send a decision's buttons to its player; `news` (their private lines
+        of the move just made) come first, so one message tells it all."""
         assert table.state is not None
         seat = table.seats[decision.seat]
         if seat.user_id is None:
             return None
         lang = await self._lang_of(seat)
-        text = self._prompt_text(lang, table, table.state, decision, ())
+        text = self._prompt_text(lang, table, table.state, decision, (), news=news)
         markup = self._prompt_markup(lang, table, table.state, decision, 0, 0)
         return await self._send_private(table, decision.seat, text, markup)
 

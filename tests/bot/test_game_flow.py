@@ -9,6 +9,7 @@ chat, stale and foreign buttons change nothing, a restart mid-game carries on.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -223,3 +224,32 @@ async def test_a_player_who_never_answers_is_played_by_the_computer(store: Store
     assert seen_away, "three timeouts in a row should hand the seat to the computer"
     texts = "\n".join(group_texts(h.tg, GROUP))
     assert "Анна" in texts or "Борис" in texts
+
+
+async def test_the_same_answer_pressed_twice_at_once_is_applied_once(store: Store) -> None:
+    """Two bot processes (two dispatchers, one store) get the same button press at once."""
+    first = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    await open_lobby(first, anna, [boris], computers=0)
+    await start(first, anna)
+    second = Harness(store, tg=first.tg, clock=first.clock)
+    for _ in range(5):
+        table = await first.table(GROUP)
+        assert table.state is not None
+        decision = pending(table.state)
+        assert decision is not None
+        user = (anna, boris)[decision.seat]
+        prompt = (await store.messages(GROUP))[f"prompt:{decision.seat}"]
+        leaf = 0  # a button naming a whole option answers at once
+        data = PromptCb(
+            chat=GROUP,
+            game=table.game_no,
+            decision=decision.id,
+            option=leaf,
+            depth=len(decision.options[leaf]),
+        ).pack()
+        log_before = len(await store.log(GROUP))
+        await asyncio.gather(
+            first.press(user, user.id, prompt, data), second.press(user, user.id, prompt, data)
+        )
+        assert len(await store.log(GROUP)) == log_before + 1, "one press applied, one refused"

@@ -28,8 +28,9 @@ async def main() -> None:
             computer_pause=settings.computer_pause,
         ),
     )
-    await register_commands(bot, app.games.tr)
     ticker = asyncio.create_task(app.ticker.run())
+    # the commands menu is optional: a slow or refusing server never delays serving
+    menu = asyncio.create_task(register_commands(bot, app.games.tr))
     try:
         if settings.webhook_url:
             from bot.webhook import serve
@@ -39,6 +40,7 @@ async def main() -> None:
             await bot.delete_webhook(drop_pending_updates=False)
             await app.dispatcher.start_polling(bot)
     finally:
+        menu.cancel()
         ticker.cancel()
         await store.close()
         await bot.session.close()

@@ -67,6 +67,7 @@ class Reply:
     key: str
     alert: bool = False
     url: str | None = None
+    lang: Lang | None = None  # the reader's language when the service knows it
 
 
 class Refusal(Exception):
@@ -114,16 +115,29 @@ class Games:
         self.seeds = seeds or random.SystemRandom()
 
     # ================================================================== plumbing
-    async def _change(self, chat_id: int, change: Change) -> Table:
-        """Load, apply `change`, save with compare-and-set; retry on a lost race."""
+    async def _change(
+        self,
+        chat_id: int,
+        change: Change,
+        loaded: tuple[Table, dict[str, int]] | None = None,
+    ) -> tuple[Table, dict[str, int]]:
+        """Load, apply `change`, save with compare-and-set; retry on a lost race.
+
+        Returns the saved record and the chat's message ids (read in the same
+        round trip as the record). `loaded` — a record the caller has just read —
+        saves the first load."""
         for _ in range(8):
-            table = await self.store.load(chat_id)
-            if table is None:
-                raise Refusal("err-no-game")
+            if loaded is not None:
+                (table, ids), loaded = loaded, None
+            else:
+                found, ids = await self.store.load_with_messages(chat_id)
+                if found is None:
+                    raise Refusal("err-no-game")
+                table = found
             commands = change(table)
             table.updated_at = self.clock.now()
             if await self.store.save(table, commands):
-                return table
+                return table, ids
         raise Conflict(chat_id)
 
     async def _may_manage(self, table: Table, user_id: int) -> bool:
@@ -133,10 +147,9 @@ class Games:
         return await self.store.user(actor.user_id)
 
     async def _lang_of(self, seat: Seat) -> Lang:
-        if seat.user_id is None:
-            return self.defaults.lang
-        prefs = await self.store.user(seat.user_id)
-        return prefs.lang or seat.lang
+        """A seat's private language: kept in the seat (set at joining, changed by
+        /lang), so rendering needs no extra look-up."""
+        return seat.lang
 
     async def deep_link(self, payload: str) -> str:
         return f"https://t.me/{await self.bot_username()}?start={payload}"
@@ -198,7 +211,7 @@ class Games:
             return []
 
         try:
-            table = await self._change(chat_id, add)
+            table, _ids = await self._change(chat_id, add)
         except Refusal as r:
             return Reply(r.key, alert=True)
         await self.store.link_user(actor.user_id, chat_id)
@@ -239,7 +252,7 @@ class Games:
                 return []
 
             try:
-                table = await self._change(chat_id, remove)
+                table, _ids = await self._change(chat_id, remove)
             except Refusal as r:
                 return Reply(r.key, alert=True)
             await self.store.link_user(actor.user_id, chat_id, linked=False)
@@ -264,7 +277,7 @@ class Games:
             return []
 
         try:
-            table = await self._change(chat_id, add)
+            table, _ids = await self._change(chat_id, add)
         except Refusal as r:
             return Reply(r.key, alert=True)
         await self._show_lobby(table)
@@ -288,7 +301,7 @@ class Games:
                 ]
             return []
 
-        table = await self._change(chat_id, set_option)
+        table, _ids = await self._change(chat_id, set_option)
         await self._show_lobby(table)
         return Reply("lobby-updated")
 
@@ -303,10 +316,9 @@ class Games:
             t.status = "finished"
             return []
 
-        table = await self._change(chat_id, close)
+        table, ids = await self._change(chat_id, close)
         for user_id in table.humans:
             await self.store.link_user(user_id, chat_id, linked=False)
-        ids = await self.store.messages(chat_id)
         text = self.tr.t(table.lang, "lobby-cancelled")
         if "lobby" in ids and await self.messenger.edit(chat_id, ids["lobby"], text):
             return Reply("lobby-cancelled")
@@ -393,10 +405,9 @@ class Games:
             return []
 
         try:
-            table = await self._change(chat_id, start)
+            table, ids = await self._change(chat_id, start)
         except Refusal as r:
             return Reply(r.key, alert=True)
-        ids = await self.store.messages(chat_id)
         if "lobby" in ids:
             await self.messenger.edit(
                 chat_id,
@@ -405,13 +416,13 @@ class Games:
                 + "\n"
                 + "\n".join(f"• {html.escape(s.name)}" for s in table.seats),
             )
-        await self._after(table, started, answered=None, new_game_started=True)
+        await self._after(table, ids, started, answered=None, new_game_started=True)
         return Reply("game-started")
 
     # ================================================================== play
     async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
         """A prompt button in a private chat: open a menu level, or answer."""
-        table = await self.store.load(cb.chat)
+        table, ids = await self.store.load_with_messages(cb.chat)
         if table is None or table.game_no != cb.game or table.status != "playing":
             return Reply("err-old-game", alert=True)
         state = table.state
@@ -438,10 +449,18 @@ class Games:
             )
             return Reply("ok")
         option = decision.options[cb.option]
-        return await self.answer(table.chat_id, seat, decision.id, option, human=True)
+        return await self.answer(
+            table.chat_id, seat, decision.id, option, human=True, loaded=(table, ids)
+        )
 
     async def answer(
-        self, chat_id: int, seat: int, decision_id: int, option: tuple[str, ...], human: bool
+        self,
+        chat_id: int,
+        seat: int,
+        decision_id: int,
+        option: tuple[str, ...],
+        human: bool,
+        loaded: tuple[Table, dict[str, int]] | None = None,
     ) -> Reply:
         events: list[Event] = []
         answered: list[Decision] = []
@@ -467,10 +486,10 @@ class Games:
             return [Command(seat=seat, decision=decision_id, option=option)]
 
         try:
-            table = await self._change(chat_id, act)
+            table, ids = await self._change(chat_id, act, loaded)
         except Refusal as r:
             return Reply(r.key, alert=True)
-        await self._after(table, events, answered=(answered[0], option))
+        await self._after(table, ids, events, answered=(answered[0], option))
         return Reply("ok")
 
     async def on_timer(self, chat_id: int) -> None:
@@ -549,10 +568,10 @@ class Games:
             return commands
 
         try:
-            table = await self._change(table.chat_id, act)
+            table, ids = await self._change(table.chat_id, act)
         except Refusal:
             return
-        await self._after(table, events, answered=(decision, option), by_timer=True)
+        await self._after(table, ids, events, answered=(decision, option), by_timer=True)
 
     def _settle(self, t: Table, events: list[Event], notes: list[str] | None = None) -> None:
         """After the engine moved: the turn's log lines, the game's end, the timer.
@@ -606,6 +625,7 @@ class Games:
     async def _after(
         self,
         table: Table,
+        ids: dict[str, int],
         events: list[Event],
         answered: tuple[Decision, tuple[str, ...]] | None,
         new_game_started: bool = False,
@@ -615,7 +635,6 @@ class Games:
         lines, the answered prompt and the next one."""
         state = table.state
         assert state is not None
-        ids = await self.store.messages(table.chat_id)
         updates: dict[str, int | None] = {}
 
         # ---- the answered prompt loses its buttons and shows the choice
@@ -835,14 +854,14 @@ class Games:
             return [Command(seat=seat, computer=True)]
 
         try:
-            table = await self._change(chat_id, leave)
+            table, ids = await self._change(chat_id, leave)
         except Refusal as r:
             return Reply(r.key, alert=True)
         await self.store.link_user(actor.user_id, chat_id, linked=False)
         if not table.humans:
             await self._stop(table, "stop-everyone-left")
             return Reply("game-left")
-        await self._after(table, events, answered=None)
+        await self._after(table, ids, events, answered=None)
         return Reply("game-left")
 
     async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | InlineKeyboardMarkup:
@@ -882,10 +901,9 @@ class Games:
             self._clear_timer(t)
             return []
 
-        table = await self._change(table.chat_id, close)
+        table, ids = await self._change(table.chat_id, close)
         for user_id in table.humans:
             await self.store.link_user(user_id, table.chat_id, linked=False)
-        ids = await self.store.messages(table.chat_id)
         for name, message_id in ids.items():
             if name.startswith("prompt:"):
                 seat = table.seats[int(name.split(":")[1])]
@@ -921,10 +939,10 @@ class Games:
                 return [Command(seat=seat, computer=False)]
 
             try:
-                table = await self._change(chat_id, come_back)
+                table, ids = await self._change(chat_id, come_back)
             except Refusal:
                 continue
-            await self._after(table, events, answered=None)
+            await self._after(table, ids, events, answered=None)
             returned = True
         return Reply("back-done" if returned else "back-nothing")
 
@@ -956,10 +974,23 @@ class Games:
                 await self.store.set_messages(new_chat_id, {f"prompt:{decision.seat}": sent})
 
     async def set_lang(self, actor: Actor, lang: Lang) -> Reply:
+        """/lang: the user's private language, now and in the games they sit in."""
         prefs = await self._prefs(actor)
         prefs.lang = lang
         await self.store.save_user(prefs)
-        return Reply("lang-set")
+
+        def relang(t: Table) -> list[Command]:
+            seat = t.seat_of(actor.user_id)
+            if seat is not None:
+                t.seats[seat].lang = lang
+            return []
+
+        for chat_id in await self.store.user_tables(actor.user_id):
+            try:
+                await self._change(chat_id, relang)
+            except (Refusal, Conflict):
+                log.info("could not set the language of %s in %s", actor.user_id, chat_id)
+        return Reply("lang-set", lang=lang)
 
 
 def _next(values: tuple[int, ...], current: int) -> int:

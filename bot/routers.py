@@ -67,12 +67,14 @@ async def say(message: Message, games: Games, tr: Translator, reply: Reply | Non
 
 
 async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, reply: Reply) -> None:
-    lang = await user_lang(games, query.from_user)
     if reply.url:
         await query.answer(url=reply.url)
         return
-    text = None if reply.key == "ok" else tr.t(lang, reply.key)[:200]
-    await query.answer(text=text, show_alert=reply.alert)
+    if reply.key == "ok":
+        await query.answer()
+        return
+    lang = reply.lang or await user_lang(games, query.from_user)
+    await query.answer(text=tr.t(lang, reply.key)[:200], show_alert=reply.alert)
 
 
 # ====================================================================== lobby (group)

@@ -64,6 +64,10 @@ class Store(ABC):
         """Chats whose timer is at or before `now`, earliest first."""
 
     @abstractmethod
+    async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
+        """`load` and `messages` together, in one round trip."""
+
+    @abstractmethod
     async def messages(self, chat_id: int) -> dict[str, int]:
         """Message ids kept for later edits, by name (``table``, ``prompt:<seat>``, …)."""
 

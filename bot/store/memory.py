@@ -99,6 +99,10 @@ class MemoryStore(Store):
         )
         return [chat for _, _, chat in ready[:limit]]
 
+    async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
+        table = await self.load(chat_id)
+        return table, dict(self._msgs.get(chat_id, {}))
+
     async def messages(self, chat_id: int) -> dict[str, int]:
         await asyncio.sleep(0)
         return dict(self._msgs.get(chat_id, {}))

@@ -139,6 +139,19 @@ class RedisStore(Store):
         table.version = int(_str(v))
         return table
 
+    async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
+        with _guard():
+            async with self._r.pipeline(transaction=False) as pipe:
+                pipe.hmget(self._table_key(chat_id), ["v", "data"])
+                pipe.hgetall(self._msgs_key(chat_id))
+                (v, data), raw = await pipe.execute()
+        ids = {_str(k): int(_str(m)) for k, m in raw.items()}
+        if data is None:
+            return None, ids
+        table = Table.model_validate_json(data)
+        table.version = int(_str(v))
+        return table, ids
+
     async def save(self, table: Table, commands: Sequence[Command] = ()) -> bool:
         chat = table.chat_id
         expected = table.version

@@ -10,11 +10,13 @@ Every call is recorded, and the messages the bot sent are kept (text and
 buttons, as edited since) so the test can press their buttons.
 
 ``setMyCommands`` is refused (400), as a server may refuse an optional call.
+`hold` keeps a method's calls waiting, as a server that hangs would.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
@@ -76,7 +78,8 @@ class FakeBotAPI:
             "supports_inline_queries": False,
         }
         self.calls: list[Call] = []  # answered calls, in the order they were answered
-        self.arrivals: list[str] = []  # every method called, in the order calls arrived
+        self.arrivals: list[tuple[str, float]] = []  # (method, time.time()) as calls arrive
+        self._held: dict[str, asyncio.Event] = {}
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # as sent, then edited
         self.sent: list[dict[str, Any]] = []  # every message the bot sent, in order, as sent
         self._updates: list[dict[str, Any]] = []  # not yet confirmed by an offset
@@ -102,15 +105,31 @@ class FakeBotAPI:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = int(self._runner.addresses[0][1])  # the free port the OS gave
 
     async def stop(self) -> None:
         self._closing = True
+        for method in list(self._held):
+            self.release(method)
         await self._notify()
         if self._runner is not None:
             await self._runner.cleanup()
+
+    def hold(self, method: str) -> None:
+        """Keep every call of `method` waiting, unanswered, until `release`."""
+        self._held.setdefault(method.lower(), asyncio.Event())
+
+    def release(self, method: str) -> None:
+        held = self._held.pop(method.lower(), None)
+        if held is not None:
+            held.set()
+
+    def arrived(self, method: str, since: int = 0) -> float | None:
+        """When the first call of `method` at or after arrival number `since` arrived."""
+        for name, at in self.arrivals[since:]:
+            if name.lower() == method.lower():
+                return at
+        return None
 
     async def __aenter__(self) -> FakeBotAPI:
         await self.start()
@@ -125,7 +144,9 @@ class FakeBotAPI:
 
     async def _handle(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
-        self.arrivals.append(method)
+        self.arrivals.append((method, time.time()))
+        if method.lower() in self._held:
+            await self._held[method.lower()].wait()
         if request.match_info["token"] != self.token:
             return web.json_response(
                 {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
@@ -165,10 +186,8 @@ class FakeBotAPI:
 
         if not ready() and wait > 0:
             async with self._changed:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._changed.wait_for(ready), wait)
-                except TimeoutError:
-                    pass
         return _ok(list(self._updates[:limit]))
 
     async def _m_sendmessage(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
@@ -313,10 +332,8 @@ class FakeBotAPI:
             if left <= 0:
                 raise AssertionError(f"timed out after {timeout}s waiting for {what}")
             async with self._changed:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._changed.wait(), min(left, 0.1))
-                except TimeoutError:
-                    pass
 
 
 def _ok(result: Any) -> tuple[int, dict[str, Any]]:

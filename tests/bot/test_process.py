@@ -1,0 +1,427 @@
+"""The real entry point, `python -m bot`, as a separate process against a fake Bot API.
+
+Proves that the bot
+- talks to whatever Bot API server ``BOT_API_URL`` names;
+- starts and serves although that server refuses ``setMyCommands`` (optional);
+- loses nothing to a restart: killed with SIGKILL mid-game and started again
+  (only after the old process is dead), a prompt's button sent before the kill
+  still answers it, and a person's deadline set before the kill fires in the
+  new process and moves the game on.
+
+Starting `python -m bot` takes seconds (importing aiogram builds hundreds of
+pydantic models), about as long as the shortest deadline Settings allow (10 s).
+So the game whose old button is pressed after a restart is opened by a bot
+running with 60 s timeouts (a game keeps the timeouts it was opened with), and
+the game whose deadline must fire after a restart by one running with 10 s.
+
+Games live in a Redis database of their own (13, or the next free one of a few;
+claimed with a lock so two test runs never share one), flushed before and
+after. No Redis: skipped — or failed when ``CI`` is set (see conftest.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+from redis.asyncio import Redis
+
+from bot.i18n import Translator
+from bot.keyboards import PromptCb
+from bot.models import Table
+from bot.store.redis import RedisStore
+from engine import Decision, pending
+from tests.bot.conftest import REDIS_URL, _reachable
+from tests.bot.fake_bot_api import FakeBotAPI, user
+
+ROOT = Path(__file__).resolve().parents[2]
+TOKEN = "123456:TEST"
+GROUP_A = -100777  # opened with 60 s timeouts: its old button is pressed after a restart
+GROUP_B = -100888  # opened with 10 s timeouts: its deadline fires after a restart
+ANNA, BORIS = user(101, "Анна"), user(102, "Борис")  # play in A
+VERA, GLEB = user(103, "Вера"), user(104, "Глеб")  # play in B
+PEOPLE = {u["id"]: u for u in (ANNA, BORIS, VERA, GLEB)}
+LONG, SHORT = 60, 10  # TURN_TIMEOUT = CHOICE_TIMEOUT; 10 is the least Settings allow
+DATABASES = (13, 14, 15, 12)
+T = TypeVar("T")
+
+
+# ====================================================================== a Redis database
+def _with_db(url: str, db: int) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", parts.query, parts.fragment))
+
+
+@pytest.fixture
+async def redis_db() -> AsyncIterator[str]:
+    """The URL of an empty Redis database this test alone uses; flushed afterwards."""
+    base = Redis.from_url(REDIS_URL, socket_connect_timeout=2, socket_timeout=10)
+    await _reachable(base)  # skip, or fail under CI
+    token = uuid.uuid4().hex
+    lock = ""
+    try:
+        for _ in range(120):  # another run holds them all: wait for one (≤ 60 s)
+            for db in DATABASES:
+                key = f"smuta-test:process-db:{db}"
+                if await base.set(key, token, nx=True, ex=180):
+                    lock = key
+                    break
+            if lock:
+                break
+            await asyncio.sleep(0.5)
+        assert lock, f"Redis databases {DATABASES} all stayed claimed by other test runs"
+        url = _with_db(REDIS_URL, int(lock.rsplit(":", 1)[1]))
+        client = Redis.from_url(url)
+        await client.flushdb()
+        try:
+            yield url
+        finally:
+            await client.flushdb()
+            await client.aclose()
+    finally:
+        if lock and (await base.get(lock)) == token.encode():
+            await base.delete(lock)
+        await base.aclose()
+
+
+# ====================================================================== the bot process
+class BotProcess:
+    """`python -m bot` with its output (logging goes to stderr) kept line by line."""
+
+    def __init__(self, name: str, env: dict[str, str]) -> None:
+        self.name = name
+        self.env = env
+        self.lines: list[str] = []
+        self.proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot",
+            cwd=ROOT,
+            env=self.env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        self._reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        async for raw in self.proc.stdout:
+            self.lines.append(raw.decode(errors="replace").rstrip())
+
+    @property
+    def output(self) -> str:
+        return "\n".join(self.lines)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    async def kill(self) -> int:
+        """SIGKILL: no shutdown code runs."""
+        assert self.proc is not None
+        if self.proc.returncode is None:
+            self.proc.kill()
+        return await self._reap()
+
+    async def stop(self, grace: float = 10.0) -> int:
+        """SIGTERM, then SIGKILL if it has not exited within `grace` seconds."""
+        assert self.proc is not None
+        if self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), grace)
+            except TimeoutError:
+                self.proc.kill()
+        return await self._reap()
+
+    async def _reap(self) -> int:
+        assert self.proc is not None
+        code = await self.proc.wait()
+        if self._reader is not None:
+            await asyncio.wait_for(self._reader, 5)
+        return code
+
+
+def bot_env(api_url: str, redis_url: str, timeout: int) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        BOT_TOKEN=TOKEN,
+        BOT_API_URL=api_url,
+        REDIS_URL=redis_url,
+        WEBHOOK_URL="",  # polling, whatever a local .env says
+        DEFAULT_LANG="ru",
+        TURN_TIMEOUT=str(timeout),
+        CHOICE_TIMEOUT=str(timeout),
+        COMPUTER_PAUSE="0.2",
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+# ====================================================================== driving a game
+async def until(check: Callable[[], Awaitable[T | None]], timeout: float, what: str) -> T:
+    """Poll an async check every 50 ms until it returns something truthy."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = await check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        await asyncio.sleep(0.05)
+
+
+class Game:
+    """One group's game, played through the fake Bot API; its state read from Redis."""
+
+    def __init__(self, api: FakeBotAPI, store: RedisStore, chat_id: int) -> None:
+        self.api = api
+        self.store = store
+        self.chat_id = chat_id
+
+    async def table(self) -> Table:
+        table = await self.store.load(self.chat_id)
+        assert table is not None, f"no game in {self.chat_id}"
+        return table
+
+    async def decision(self) -> Decision | None:
+        table = await self.table()
+        if table.status != "playing" or table.state is None:
+            return None
+        return pending(table.state)
+
+    async def press(self, who: dict[str, Any], chat_id: int, message_id: int, data: str) -> Any:
+        """Press a button and wait until the bot answers the callback query (its handler
+        answers last, after every message it sends); returns that answer's parameters."""
+        query = self.api.press(who, chat_id, message_id, data)
+        call = await self.api.wait_for(
+            lambda: self.api.answer_to(query), 15, f"the answer to {data!r}"
+        )
+        return call.params
+
+    async def say(self, who: dict[str, Any], chat_id: int, text: str) -> None:
+        before = len(self.api.sent)
+        self.api.say(chat_id, who, text)
+        await self.api.wait_for(
+            lambda: any(m["chat"]["id"] == chat_id for m in self.api.sent[before:]),
+            15,
+            f"the bot's reply to {text!r}",
+        )
+
+    async def open(self, host: dict[str, Any], guest: dict[str, Any]) -> Table:
+        """Both /start the bot; host: /newgame; guest: Join; host: + computer, Start."""
+        for who in (host, guest):
+            await self.say(who, who["id"], "/start")
+        await self.say(host, self.chat_id, "/newgame")
+        lobby = max(m for (c, m) in self.api.messages if c == self.chat_id)
+
+        def button(action: str) -> str:
+            found = [b for b in self.api.buttons(self.chat_id, lobby) if b.startswith("lb:")]
+            assert found, "the lobby has no buttons"
+            return next(b for b in found if b.startswith(f"lb:{action}:"))
+
+        for who, action in ((guest, "join"), (host, "bot"), (host, "go")):
+            answer = await self.press(who, self.chat_id, lobby, button(action))
+            assert not answer.get("show_alert"), answer
+        table = await self.table()
+        assert table.status == "playing"
+        assert [s.user_id for s in table.seats] == [host["id"], guest["id"], None]
+        return table
+
+    async def human_decision(self, timeout: float = 15) -> tuple[Decision, dict[str, Any], int]:
+        """Wait (computer seats play on their own timers) for a person's decision whose
+        prompt has been delivered: the decision, the person, the prompt's message id."""
+
+        async def check() -> tuple[Decision, dict[str, Any], int] | None:
+            table = await self.table()
+            assert table.status == "playing", f"the game is {table.status}"
+            assert table.state is not None
+            decision = pending(table.state)
+            if decision is None:
+                return None
+            uid = table.seats[decision.seat].user_id
+            if uid is None or table.state.players[decision.seat].computer:
+                return None
+            prompt = self.prompt_of(uid, decision.id)
+            return None if prompt is None else (decision, PEOPLE[uid], prompt)
+
+        return await until(check, timeout, f"a person's prompt in {self.chat_id}")
+
+    def answers(self, data: str, decision_id: int) -> bool:
+        if not data.startswith("p:"):
+            return False
+        cb = PromptCb.unpack(data)
+        return cb.chat == self.chat_id and cb.decision == decision_id
+
+    def prompt_of(self, uid: int, decision_id: int) -> int | None:
+        """The private message whose buttons (as they are now) answer `decision_id`."""
+        for message in reversed(self.api.sent):
+            if message["chat"]["id"] == uid and any(
+                self.answers(d, decision_id) for d in self.api.buttons(uid, message["message_id"])
+            ):
+                return int(message["message_id"])
+        return None
+
+    async def answer(
+        self, decision: Decision, who: dict[str, Any], message_id: int, first: str | None = None
+    ) -> None:
+        """Press through the prompt's menu (the first button of each level; `first`, if
+        given, is the first press) until the decision is answered."""
+        uid = who["id"]
+        data = first
+        for _ in range(10):
+            if data is None:
+                buttons = self.api.buttons(uid, message_id)
+                choices = [d for d in buttons if self.answers(d, decision.id)]
+                assert choices, f"prompt {message_id} has no buttons for decision {decision.id}"
+                data = choices[0]
+            answer = await self.press(who, uid, message_id, data)
+            assert not answer.get("show_alert"), f"button {data!r} refused: {answer.get('text')}"
+            now = await self.decision()
+            if now is None or now.id != decision.id:
+                return
+            data = None
+        raise AssertionError(f"ten presses did not answer decision {decision.id}")
+
+    async def play(self, answers: int) -> None:
+        """Answer `answers` people's prompts; the computer seat plays in between."""
+        for _ in range(answers):
+            decision, who, prompt = await self.human_decision()
+            await self.answer(decision, who, prompt)
+
+
+# ====================================================================== the test
+async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
+    started = time.monotonic()
+    tr = Translator()
+    store = RedisStore.from_url(redis_db)
+    bots: list[BotProcess] = []
+    api = FakeBotAPI(TOKEN)
+    await api.start()
+    a = Game(api, store, GROUP_A)
+    b = Game(api, store, GROUP_B)
+    timings: dict[str, float] = {}
+
+    async def launch(name: str, timeout: int) -> BotProcess:
+        """Start `python -m bot` and wait until it polls for updates (its ticker runs
+        by then)."""
+        t0 = time.monotonic()
+        mark = len(api.arrivals)
+        proc = BotProcess(name, bot_env(api.url, redis_db, timeout))
+        bots.append(proc)
+        await proc.start()
+        await api.wait_for(
+            lambda: api.arrived("getUpdates", mark) or not proc.alive(), 60, f"{name} to poll"
+        )
+        assert proc.alive(), f"{name} exited with {proc.proc and proc.proc.returncode}"
+        timings[f"{name} up"] = time.monotonic() - t0
+        return proc
+
+    async def kill(proc: BotProcess) -> None:
+        """SIGKILL once every update is handled and confirmed (none is in flight)."""
+        await api.wait_for(lambda: api.unconfirmed == 0, 10, "the updates to be confirmed")
+        assert await proc.kill() == -signal.SIGKILL
+
+    try:
+        async with asyncio.timeout(150):
+            # ---------------------------------------------------------- (a), (b): it serves
+            first = await launch("bot #1", LONG)
+            assert api.of("setMyCommands"), "the bot never asked for its commands menu"
+            assert all(not c.ok for c in api.of("setMyCommands"))
+
+            table = await a.open(ANNA, BORIS)
+            assert (table.turn_timeout, table.choice_timeout) == (LONG, LONG)
+            await a.play(3)
+
+            # ---------------------------------------------------------- (c) SIGKILL, buttons
+            decision, who, old_prompt = await a.human_decision()
+            old_button = next(
+                d for d in api.buttons(who["id"], old_prompt) if a.answers(d, decision.id)
+            )
+            await kill(first)
+            second = await launch("bot #2", SHORT)
+            assert await a.decision() == decision, "game A moved while no bot ran"
+            await a.answer(decision, who, old_prompt, first=old_button)
+            assert api.buttons(who["id"], old_prompt) == [], "the answered prompt kept buttons"
+            await a.play(2)
+
+            # ---------------------------------------------------------- (c) SIGKILL, timers
+            table = await b.open(VERA, GLEB)
+            assert (table.turn_timeout, table.choice_timeout) == (SHORT, SHORT)
+            await b.play(2)
+            decision, who, prompt = await b.human_decision()
+            table = await b.table()
+            assert table.deadline is not None and table.deadline_decision == decision.id
+            deadline = table.deadline
+            await kill(second)
+
+            calls, mark = len(api.calls), len(api.arrivals)
+            t0 = time.monotonic()
+            third = await launch("bot #3", SHORT)
+
+            # nobody answers: bot #3 fires the deadline bot #2 set, the game moves on ...
+            async def moved() -> bool:
+                now = await b.decision()
+                return now is None or now.id != decision.id
+
+            await until(moved, SHORT + 10, f"decision {decision.id} to time out")
+            timings["B's deadline fired, after bot #3 started"] = time.monotonic() - t0
+            # ... and tells: the group, and the player on the prompt (saved first, then told)
+            told = tr.t("ru", "log-timeout", player=who["first_name"])
+            await api.wait_for(
+                lambda: any(told in t for t in api.texts(GROUP_B, calls)), 10, "the group told"
+            )
+            timed_out = tr.t("ru", "prompt-timed-out")
+            await api.wait_for(
+                lambda: any(timed_out in t for t in api.texts(who["id"], calls)),
+                10,
+                "the prompt marked as timed out",
+            )
+            assert api.buttons(who["id"], prompt) == []
+            assert (await b.table()).seats[decision.seat].strikes == 1
+            ticking = api.arrived("deleteWebhook", mark)  # bot #3's ticker starts just before
+            if ticking is not None and ticking < deadline - 1:
+                # bot #3 ran before the deadline: the reminder (also bot #2's timer) came first
+                texts = api.texts(who["id"], calls)
+                reminders = [tr.t("ru", "remind", seconds=s) for s in range(SHORT + 1)]
+                assert any(r in t for t in texts for r in reminders), f"no reminder: {texts}"
+
+            # bot #3 serves both games' buttons
+            await b.play(1)
+            await a.play(1)
+
+            # (b) every refusal was logged, none was fatal; nothing else went wrong
+            assert all(not c.ok for c in api.of("setMyCommands"))
+            assert await third.stop() == 0, "bot #3 did not exit cleanly on SIGTERM"
+            for proc in bots:
+                assert "could not set the commands menu" in proc.output, proc.output
+                bad = [ln for ln in proc.lines if " ERROR " in ln or "Traceback" in ln]
+                assert not bad, f"{proc.name} logged errors:\n" + "\n".join(bad)
+            timings["total"] = time.monotonic() - started
+            print("timings:", {k: round(v, 2) for k, v in timings.items()})
+    except BaseException:
+        for proc in bots:
+            print(f"----- {proc.name} output -----\n{proc.output}\n")
+        print("----- the last Bot API calls -----")
+        for c in api.calls[-60:]:
+            print(c.method, c.ok, {k: v for k, v in c.params.items() if k != "text"})
+        raise
+    finally:
+        for proc in bots:
+            if proc.alive():
+                await proc.stop(5)
+        await api.stop()
+        await store.close()

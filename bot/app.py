@@ -18,6 +18,7 @@ from bot.config import Settings
 from bot.games import Clock, Defaults, Games
 from bot.i18n import LANGS, Translator
 from bot.messenger import Messenger
+from bot.pace import Pace
 from bot.routers import build_dispatcher
 from bot.store import Store
 from bot.store.memory import MemoryStore
@@ -80,6 +81,7 @@ def build_app(
     defaults: Defaults,
     clock: Clock | None = None,
     tr: Translator | None = None,
+    pace: Pace | None = None,
 ) -> App:
     tr = tr or Translator()
 
@@ -96,7 +98,7 @@ def build_app(
 
     games = Games(
         store=store,
-        messenger=Messenger(bot),
+        messenger=Messenger(bot, pace=pace),
         tr=tr,
         clock=clock or SystemClock(),
         bot_username=username,

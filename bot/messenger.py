@@ -1,4 +1,6 @@
-"""Sending to Telegram: retries, the harmless errors, and unreachable people.
+"""Sending to Telegram: pace, retries, the harmless errors, and unreachable people.
+
+- Every request first waits for its slot in the outbound pace (`bot.pace`).
 
 - `RetryAfter` (429): wait as told and send again; messages to one chat are
   sent one at a time, so they keep their order.
@@ -25,6 +27,8 @@ from aiogram.exceptions import (
 )
 from aiogram.types import InlineKeyboardMarkup, Message
 
+from bot.pace import Pace
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
@@ -39,16 +43,21 @@ class Messenger:
         bot: Bot,
         attempts: int = 5,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        pace: Pace | None = None,
     ) -> None:
         self.bot = bot
         self.attempts = attempts
         self.sleep = sleep
+        self.pace = pace or Pace()
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
-    async def _call(self, chat_id: int, call: Callable[[], Awaitable[T]]) -> T:
+    async def _call(
+        self, chat_id: int, call: Callable[[], Awaitable[T]], new_message: bool = False
+    ) -> T:
         async with self._locks[chat_id]:
             delay = 0.5
             for attempt in range(self.attempts):
+                await self.pace.wait(chat_id, new_message)
                 try:
                     return await call()
                 except TelegramRetryAfter as e:
@@ -70,6 +79,7 @@ class Messenger:
         message: Message = await self._call(
             chat_id,
             lambda: self.bot.send_message(chat_id, text, reply_markup=markup),
+            new_message=True,
         )
         return message.message_id
 

@@ -18,14 +18,20 @@ log = logging.getLogger(__name__)
 
 
 class Ticker:
-    def __init__(self, games: Games, interval: float = 0.5) -> None:
+    def __init__(self, games: Games, interval: float = 0.5, parallel: int = 64) -> None:
         self.games = games
         self.interval = interval
+        self._slots = asyncio.Semaphore(parallel)
 
     async def tick(self) -> int:
-        """Fire every due timer once; returns how many chats were handled."""
+        """Fire every due timer once, chats side by side (one chat waiting for
+        its pace does not hold up the others); returns how many were due."""
         due = await self.games.store.due(self.games.clock.now())
-        for chat_id in due:
+        await asyncio.gather(*(self._fire(chat_id) for chat_id in due))
+        return len(due)
+
+    async def _fire(self, chat_id: int) -> None:
+        async with self._slots:
             try:
                 await self.games.on_timer(chat_id)
             except Conflict:
@@ -34,7 +40,6 @@ class Ticker:
                 raise
             except Exception:
                 log.exception("timer of %s failed", chat_id)
-        return len(due)
 
     async def run(self) -> None:
         while True:

@@ -21,6 +21,7 @@ from bot.games import Defaults
 from bot.i18n import Case, Translator
 from bot.keyboards import PromptCb
 from bot.models import Table
+from bot.pace import Pace
 from bot.store import Store
 from engine import Decision, pending
 from engine.cards import Card
@@ -38,6 +39,26 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self.t += seconds
+
+
+class InstantPace(Pace):
+    """The real pace on a make-believe clock: waits are counted, not slept."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+        self.waited = 0.0
+
+        async def sleep(seconds: float) -> None:
+            self.t += seconds
+            self.waited += seconds
+
+        super().__init__(clock=lambda: self.t, sleep=sleep)
+        self.booked: list[tuple[int, float, bool]] = []  # (chat, moment, new message)
+
+    def reserve(self, chat_id: int, new_message: bool) -> float:
+        slot = super().reserve(chat_id, new_message)
+        self.booked.append((chat_id, slot, new_message))
+        return slot
 
 
 class MarkedTranslator(Translator):
@@ -63,7 +84,10 @@ class Harness:
             session=self.tg,
             default=DefaultBotProperties(parse_mode="HTML"),
         )
-        return build_app(bot, self.store, self.defaults, clock=self.clock, tr=self.tr)
+        self.pace = InstantPace()
+        return build_app(
+            bot, self.store, self.defaults, clock=self.clock, tr=self.tr, pace=self.pace
+        )
 
     def restart(self) -> None:
         """A new process: fresh bot, services and dispatcher over the same store."""

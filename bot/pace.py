@@ -1,0 +1,79 @@
+"""The outbound pace: stay inside Telegram's limits before Telegram has to say so.
+
+- a group receives at most `group_per_minute` new messages a minute (20), and
+  no two requests to one group come closer than `group_gap` seconds (about one
+  a second, edits included);
+- all chats together get at most `overall_per_second` requests a second (30).
+
+A request *reserves* its slot at once (no await between looking and booking),
+then sleeps until the slot; the messenger holds a chat's lock meanwhile, so
+requests to one chat keep their order. Time and sleep are injected for tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import time
+from collections import defaultdict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+
+def is_group(chat_id: int) -> bool:
+    return chat_id < 0
+
+
+@dataclass
+class Pace:
+    group_per_minute: int = 20
+    group_gap: float = 1.0
+    overall_per_second: int = 30
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    _overall: list[float] = field(default_factory=list)  # booked moments, sorted
+    _group_sends: defaultdict[int, deque[float]] = field(default_factory=lambda: defaultdict(deque))
+    _group_last: dict[int, float] = field(default_factory=dict)
+
+    def reserve(self, chat_id: int, new_message: bool) -> float:
+        """Book the earliest moment this request may go; returns that moment."""
+        now = self.clock()
+        slot = now
+        if is_group(chat_id):
+            last = self._group_last.get(chat_id)
+            if last is not None:
+                slot = max(slot, last + self.group_gap)
+            if new_message:
+                sends = self._group_sends[chat_id]
+                while sends and sends[0] <= now - 60.0:
+                    sends.popleft()
+                if len(sends) >= self.group_per_minute:
+                    slot = max(slot, sends[-self.group_per_minute] + 60.0)
+        slot = self._overall_slot(now, slot)
+        if is_group(chat_id):
+            if new_message:
+                self._group_sends[chat_id].append(slot)
+            self._group_last[chat_id] = slot
+        return slot
+
+    def _overall_slot(self, now: float, slot: float) -> float:
+        """The first moment from `slot` on with room in every one-second window around it."""
+        booked = self._overall
+        del booked[: bisect.bisect_right(booked, now - 1.0)]
+        limit = self.overall_per_second
+        while True:
+            before = bisect.bisect_right(booked, slot) - bisect.bisect_left(booked, slot - 1.0)
+            after = bisect.bisect_right(booked, slot + 1.0) - bisect.bisect_left(booked, slot)
+            if before < limit and after < limit:
+                break
+            # move past the earliest booking of the crowded window
+            crowded = bisect.bisect_left(booked, slot - 1.0 if before >= limit else slot)
+            slot = booked[crowded] + 1.0 + 1e-6
+        bisect.insort(booked, slot)
+        return slot
+
+    async def wait(self, chat_id: int, new_message: bool) -> None:
+        slot = self.reserve(chat_id, new_message)
+        delay = slot - self.clock()
+        if delay > 0:
+            await self.sleep(delay)

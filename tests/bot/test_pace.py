@@ -1,0 +1,103 @@
+"""The outbound pace: ≤ 20 new messages a minute and about one request a second
+to a group, ≤ 30 requests a second overall — before Telegram has to say so."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.keyboards import LobbyCb
+from bot.pace import Pace
+from bot.store import Store
+from tests.bot.harness import Harness, people
+
+GROUP = -100321
+
+
+def fake_pace() -> tuple[Pace, list[float]]:
+    now = [0.0]
+
+    async def sleep(seconds: float) -> None:
+        now[0] += seconds
+
+    return Pace(clock=lambda: now[0], sleep=sleep), now
+
+
+async def test_a_group_gets_at_most_twenty_new_messages_a_minute_one_a_second() -> None:
+    pace, now = fake_pace()
+    moments = []
+    for _ in range(45):
+        await pace.wait(GROUP, new_message=True)
+        moments.append(now[0])
+    assert all(b - a >= 1.0 for a, b in zip(moments, moments[1:], strict=False))
+    for i, start in enumerate(moments):
+        in_window = [m for m in moments[i:] if m < start + 60.0]
+        assert len(in_window) <= 20
+    assert moments[20] >= 60.0  # the 21st message waits for the minute to pass
+
+
+async def test_edits_to_a_group_keep_the_gap_but_do_not_use_the_minute_budget() -> None:
+    pace, now = fake_pace()
+    for _ in range(30):
+        await pace.wait(GROUP, new_message=False)
+    assert now[0] == 29.0  # one a second, no minute-long pause
+
+
+async def test_all_chats_together_get_at_most_thirty_requests_a_second() -> None:
+    pace, _ = fake_pace()
+    moments = sorted(pace.reserve(10_000 + i, new_message=True) for i in range(200))
+    for i, start in enumerate(moments):
+        assert len([m for m in moments[i:] if m < start + 1.0]) <= 30
+    assert moments[-1] < 200 / 30 + 1  # and no slower than that
+
+
+async def test_one_group_waiting_does_not_hold_up_private_chats() -> None:
+    pace, _ = fake_pace()
+    for _ in range(25):
+        pace.reserve(GROUP, new_message=True)
+    assert pace.reserve(555, new_message=True) == 0.0
+
+
+async def test_a_whole_game_stays_inside_the_group_limits(store: Store) -> None:
+    """One person and five computer seats: computer moves come every 1.5 s, yet
+    the group never gets more than 20 new messages a minute or one a second."""
+    h = Harness(store)
+    (anna,) = people("Анна")
+    await h.say(anna.id, anna, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    table = await h.table(GROUP)
+    lobby = h.last_with_button(GROUP, "lb:")
+    for _ in range(5):
+        await h.press(anna, GROUP, lobby, LobbyCb(action="bot", game=table.game_no).pack())
+    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=table.game_no).pack())
+    # Анна never answers: her seat goes by timeouts, then to the computer
+    for _ in range(3000):
+        if (await h.table(GROUP)).status == "finished":
+            break
+        await h.tick(91)
+    table = await h.table(GROUP)
+    assert table.status == "finished" and table.state is not None and table.state.turn > 20
+    group = [(t, new) for chat, t, new in h.pace.booked if chat == GROUP]
+    news = [t for t, new in group if new]
+    for i, start in enumerate(news):
+        assert len([t for t in news[i:] if t < start + 60.0]) <= 20
+    moments = [t for t, _ in group]
+    assert all(b - a >= 1.0 - 1e-9 for a, b in zip(moments, moments[1:], strict=False))
+
+
+async def test_timers_of_many_chats_fire_side_by_side(store: Store) -> None:
+    h = Harness(store)
+    users = people(*(f"Игрок{i}" for i in range(6)))
+    chats = [-200 - i for i in range(3)]
+    for user in users:
+        await h.say(user.id, user, "/start")
+    for chat, (host, guest) in zip(chats, [users[0:2], users[2:4], users[4:6]], strict=True):
+        await h.say(chat, host, "/newgame")
+        table = await h.table(chat)
+        lobby = h.last_with_button(chat, "lb:")
+        await h.press(guest, chat, lobby, LobbyCb(action="join", game=table.game_no).pack())
+        await h.press(host, chat, lobby, LobbyCb(action="go", game=table.game_no).pack())
+    before = {c: (await h.table(c)).version for c in chats}
+    await h.tick((await h.table(chats[0])).turn_timeout + 1)
+    after = {c: (await h.table(c)).version for c in chats}
+    assert all(after[c] > before[c] for c in chats), "every due chat was handled in one tick"
+    await asyncio.sleep(0)

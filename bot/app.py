@@ -58,12 +58,17 @@ def make_bot(settings: Settings) -> Bot:
 
 
 def make_store(settings: Settings) -> Store:
+    store: Store
     if settings.redis_url:
         from bot.store.redis import RedisStore
 
-        return RedisStore.from_url(settings.redis_url)
-    log.warning("REDIS_URL is not set: games live in this process only")
-    return MemoryStore()
+        store = RedisStore.from_url(settings.redis_url)
+    else:
+        log.warning("REDIS_URL is not set: games live in this process only")
+        store = MemoryStore()
+    store.lobby_ttl = round(settings.lobby_ttl_hours * 3600)
+    store.finished_ttl = round(settings.finished_ttl_hours * 3600)
+    return store
 
 
 @dataclass

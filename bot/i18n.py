@@ -48,6 +48,7 @@ def pick_lang(code: str | None, default: Lang = "ru") -> Lang:
 class Translator:
     def __init__(self, directory: Path = LOCALES_DIR) -> None:
         self.bundles: dict[str, FluentBundle] = {}
+        self._cards: dict[tuple[str, str, str, str | None], str] = {}  # names never change
         for lang in LANGS:
             bundle = FluentBundle([lang], use_isolating=False)
             for path in sorted((directory / lang).glob("*.ftl")):
@@ -83,6 +84,13 @@ class Translator:
     # ------------------------------------------------------------------ cards
     def card(self, lang: str, card: Card, case: Case = "nom", side: str | None = None) -> str:
         """A card's name with its colour: ``🔴 Лорд``, ``🔴/🔵 Слуга``, ``🍗 Великий Пир``."""
+        memo = (lang, card.type_key, case, side)
+        name = self._cards.get(memo)
+        if name is None:
+            name = self._cards[memo] = self._card(lang, card, case, side)
+        return name
+
+    def _card(self, lang: str, card: Card, case: Case, side: str | None) -> str:
         key = f"card-{card.type}" + ("" if case == "nom" else f".{case}")
         name = self.t(lang, key)
         if card.kind == "smuta":

@@ -34,7 +34,24 @@ class StoreUnavailable(Exception):
     """The store cannot be reached right now."""
 
 
+#: how long a record outlives its last change: an open lobby nobody starts, a
+#: finished game (kept with its players, scores and command log until then)
+LOBBY_TTL = 24 * 3600
+FINISHED_TTL = 7 * 24 * 3600
+
+
 class Store(ABC):
+    lobby_ttl: int = LOBBY_TTL
+    finished_ttl: int = FINISHED_TTL
+
+    def ttl_of(self, table: Table) -> int | None:
+        """Seconds the chat's game is kept after this save; None: while it runs, for good."""
+        if table.status == "lobby":
+            return self.lobby_ttl
+        if table.status == "finished":
+            return self.finished_ttl
+        return None
+
     @abstractmethod
     async def load(self, chat_id: int) -> Table | None:
         """The chat's table record, or None."""
@@ -46,7 +63,9 @@ class Store(ABC):
         grows by one, `commands` are appended to the game's log and the chat's
         timer is set to the earlier of `table.reminder` and `table.deadline`
         (or cleared when both are None). Returns False, changing nothing, when
-        someone else saved first. The log belongs to the record's `game_no`: a
+        someone else saved first. A lobby or a finished game expires (record,
+        log and message ids) `ttl_of(table)` seconds after its last save; a
+        running game never does. The log belongs to the record's `game_no`: a
         save that changes `game_no` (a new lobby in the same chat) starts a
         fresh log."""
 

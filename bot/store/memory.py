@@ -10,7 +10,8 @@ is therefore atomic within the one event loop that owns the store.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -35,7 +36,9 @@ def _timer(table: Table) -> float | None:
 
 
 class MemoryStore(Store):
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self._clock = clock
+        self._expires: dict[int, float] = {}  # chat → when its lobby or finished game goes
         self._tables: dict[int, _Record] = {}
         self._logs: dict[int, list[str]] = {}
         self._msgs: dict[int, dict[str, int]] = {}
@@ -43,8 +46,18 @@ class MemoryStore(Store):
         self._users: dict[int, str] = {}  # UserPrefs JSON
         self._links: dict[int, set[int]] = {}
 
+    def _expire(self, chat_id: int) -> None:
+        """Forget a lobby or finished game whose time is up (Redis: key expiry)."""
+        until = self._expires.get(chat_id)
+        if until is not None and until <= self._clock():
+            del self._expires[chat_id]
+            self._tables.pop(chat_id, None)
+            self._logs.pop(chat_id, None)
+            self._msgs.pop(chat_id, None)
+
     async def load(self, chat_id: int) -> Table | None:
         await asyncio.sleep(0)
+        self._expire(chat_id)
         rec = self._tables.get(chat_id)
         if rec is None:
             return None
@@ -60,6 +73,7 @@ class MemoryStore(Store):
         timer = _timer(table)
         await asyncio.sleep(0)
         # from here to the end: no await, so nothing interleaves
+        self._expire(chat)
         rec = self._tables.get(chat)
         if (0 if rec is None else rec.version) != expected:
             return False
@@ -72,6 +86,11 @@ class MemoryStore(Store):
             self._timers.pop(chat, None)
         else:
             self._timers[chat] = float(timer)
+        ttl = self.ttl_of(table)
+        if ttl:
+            self._expires[chat] = self._clock() + ttl
+        else:
+            self._expires.pop(chat, None)
         table.version = expected + 1
         return True
 
@@ -87,6 +106,7 @@ class MemoryStore(Store):
 
     async def log(self, chat_id: int) -> list[Command]:
         await asyncio.sleep(0)
+        self._expire(chat_id)
         return [Command.model_validate_json(line) for line in self._logs.get(chat_id, [])]
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
@@ -100,7 +120,7 @@ class MemoryStore(Store):
         return [chat for _, _, chat in ready[:limit]]
 
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
-        table = await self.load(chat_id)
+        table = await self.load(chat_id)  # expires first
         return table, dict(self._msgs.get(chat_id, {}))
 
     async def messages(self, chat_id: int) -> dict[str, int]:

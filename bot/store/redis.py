@@ -30,9 +30,10 @@ from bot.models import Table
 from bot.store import Store, StoreUnavailable, UserPrefs
 from engine import Command
 
-# KEYS: 1 table hash, 2 log list, 3 deadlines zset
+# KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash
 # ARGV: 1 expected version, 2 record JSON (already carrying version + 1), 3 game_no,
-#       4 chat id (the zset member), 5 timer score or "" to clear, 6.. command JSONs
+#       4 chat id (the zset member), 5 timer score or "" to clear,
+#       6 seconds the game's keys live on ("0": for good), 7.. command JSONs
 _SAVE_LUA = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
@@ -43,13 +44,44 @@ if g and g ~= ARGV[3] then
   redis.call('DEL', KEYS[2])
 end
 redis.call('HSET', KEYS[1], 'v', tostring(v + 1), 'data', ARGV[2], 'g', ARGV[3])
-for i = 6, #ARGV, 500 do
+for i = 7, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
+end
+local ttl = tonumber(ARGV[6])
+for k = 1, 4, 3 do
+  if ttl > 0 then
+    redis.call('EXPIRE', KEYS[k], ttl)
+  else
+    redis.call('PERSIST', KEYS[k])
+  end
+end
+if ttl > 0 then
+  redis.call('EXPIRE', KEYS[2], ttl)
+else
+  redis.call('PERSIST', KEYS[2])
 end
 if ARGV[5] == '' then
   redis.call('ZREM', KEYS[3], ARGV[4])
 else
   redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
+end
+return 1
+"""
+
+# KEYS: 1 message ids hash, 2 table hash
+# ARGV: 1 how many names to forget, 2.. those names, then name/id pairs to set.
+# The ids live as long as the record does (a lobby or finished game expires).
+_MESSAGES_LUA = """
+local n = tonumber(ARGV[1])
+if n > 0 then
+  redis.call('HDEL', KEYS[1], unpack(ARGV, 2, n + 1))
+end
+if #ARGV > n + 1 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, n + 2, #ARGV))
+end
+local ttl = redis.call('PTTL', KEYS[2])
+if ttl > 0 then
+  redis.call('PEXPIRE', KEYS[1], ttl)
 end
 return 1
 """
@@ -101,11 +133,16 @@ class RedisStore(Store):
         self.prefix = prefix  # every key starts with "<prefix>:"
         self._owns = owns_client
         self._save_script = client.register_script(_SAVE_LUA)
+        self._messages_script = client.register_script(_MESSAGES_LUA)
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = "smuta") -> RedisStore:
-        """A store with its own client; `close` closes it."""
-        return cls(Redis.from_url(url), prefix, owns_client=True)
+    def from_url(cls, url: str, prefix: str = "smuta", timeout: float = 5.0) -> RedisStore:
+        """A store with its own client; `close` closes it. A Redis that stops
+        answering (a network cut that sends no reset) fails a call after
+        `timeout` seconds with `StoreUnavailable`, instead of hanging the update,
+        or every timer, until TCP gives up (``?socket_timeout=`` in the URL wins)."""
+        client = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        return cls(client, prefix, owns_client=True)
 
     # keys --------------------------------------------------------------
 
@@ -163,9 +200,15 @@ class RedisStore(Store):
             str(table.game_no),
             str(chat),
             "" if timer is None else repr(float(timer)),
+            str(self.ttl_of(table) or 0),
             *(c.model_dump_json() for c in commands),
         ]
-        keys = [self._table_key(chat), self._log_key(chat), self._deadlines_key]
+        keys = [
+            self._table_key(chat),
+            self._log_key(chat),
+            self._deadlines_key,
+            self._msgs_key(chat),
+        ]
         with _guard():
             ok = await self._save_script(keys=keys, args=args)
         if int(ok) != 1:
@@ -216,14 +259,13 @@ class RedisStore(Store):
         drop = [k for k, v in ids.items() if v is None]
         if not keep and not drop:
             return
-        key = self._msgs_key(chat_id)
+        args = [str(len(drop)), *drop]
+        for name, value in keep.items():
+            args += [name, value]
         with _guard():
-            async with self._r.pipeline(transaction=True) as pipe:
-                if drop:
-                    pipe.hdel(key, *drop)
-                if keep:
-                    pipe.hset(key, mapping=keep)
-                await pipe.execute()
+            await self._messages_script(
+                keys=[self._msgs_key(chat_id), self._table_key(chat_id)], args=args
+            )
 
     # users -------------------------------------------------------------
 

@@ -512,7 +512,10 @@ class Games:
             and now >= table.reminder
             and (table.deadline is None or now < table.deadline)
         ):
-            await self._change(chat_id, self._reminded)
+            try:
+                await self._change(chat_id, lambda t: self._reminded(t, decision.id))
+            except Refusal:
+                return  # another process reminded first, or the decision was answered
             await self._remind(table, decision)
             return
         if table.deadline is None or now < table.deadline:
@@ -527,7 +530,9 @@ class Games:
         self._set_deadline(t)
         return []
 
-    def _reminded(self, t: Table) -> list[Command]:
+    def _reminded(self, t: Table, decision_id: int) -> list[Command]:
+        if t.reminder is None or t.deadline_decision != decision_id:
+            raise Refusal("err-old-button")
         t.reminder = None
         return []
 
@@ -573,8 +578,15 @@ class Games:
             return
         await self._after(table, ids, events, answered=(decision, option), by_timer=True)
 
-    def _settle(self, t: Table, events: list[Event], notes: list[str] | None = None) -> None:
+    def _settle(
+        self,
+        t: Table,
+        events: list[Event],
+        notes: list[str] | None = None,
+        handed: int | None = None,
+    ) -> None:
         """After the engine moved: the turn's log lines, the game's end, the timer.
+        `handed`: the seat just handed to the computer or back to its player.
 
         Runs inside the compare-and-set change, so all of it is saved at once."""
         state = t.state
@@ -592,15 +604,23 @@ class Games:
             t.turn_log = t.turn_log + notes + self.render.public_lines(t, state, events)
         if state.result is not None:
             t.status = "finished"
-        self._set_deadline(t)
+        self._set_deadline(t, handed)
 
-    def _set_deadline(self, t: Table) -> None:
+    def _set_deadline(self, t: Table, handed: int | None = None) -> None:
         """The timer of the pending decision: the chat's timeout for a person,
-        a short pause for a computer seat."""
+        a short pause for a computer seat. A decision still waiting for the same
+        player keeps its timer (someone else's /back or leaving moves nobody's
+        deadline and reminds nobody twice)."""
         state = t.state
         decision = pending(state) if state is not None and t.status == "playing" else None
         if decision is None or state is None:
             self._clear_timer(t)
+            return
+        if (
+            t.deadline_decision == decision.id
+            and t.deadline is not None
+            and decision.seat != handed
+        ):
             return
         now = self.clock.now()
         t.deadline_decision = decision.id
@@ -735,7 +755,13 @@ class Games:
         if decision.kind == "action":
             lines.append(self.tr.t(lang, "prompt-actions-left", n=state.actions_left))
         shown = answered if answered is not None else path
-        labels = [self.render.option_part(lang, table, state, p) for p in shown if p != "-"]
+        # option parts are button labels (plain text: a player's name unescaped);
+        # in the message's HTML they are escaped
+        labels = [
+            html.escape(self.render.option_part(lang, table, state, p), quote=False)
+            for p in shown
+            if p != "-"
+        ]
         if answered is not None:
             lines.append("✔️ " + " → ".join(labels))
         else:
@@ -784,26 +810,31 @@ class Games:
         chats = await self.store.user_tables(actor.user_id)
         sent = False
         for chat_id in sorted(chats):
-            table = await self.store.load(chat_id)
+            table, ids = await self.store.load_with_messages(chat_id)
             if table is None or table.status != "playing" or table.state is None:
                 continue
             seat = table.seat_of(actor.user_id)
             if seat is None:
                 continue
+            # reachable again: a later block is told to the group again
+            told = f"unreachable:{actor.user_id}"
+            forget: dict[str, int | None] = {told: None} if told in ids else {}
             decision = pending(table.state)
             if decision is not None and decision.seat == seat:
                 message_id = await self._send_prompt(table, decision)
                 if message_id is not None:
-                    await self.store.set_messages(chat_id, {f"prompt:{seat}": message_id})
+                    await self.store.set_messages(chat_id, {f"prompt:{seat}": message_id, **forget})
             else:
                 lang = await self._lang_of(table.seats[seat])
-                await self._send_private(
+                message_id = await self._send_private(
                     table,
                     seat,
                     self.render.header(lang, table)
                     + "\n"
                     + self.render.hand(lang, table, table.state, seat),
                 )
+                if message_id is not None and forget:
+                    await self.store.set_messages(chat_id, forget)
             sent = True
         return Reply("ok" if sent else "err-no-games")
 
@@ -826,8 +857,13 @@ class Games:
         try:
             return await self.messenger.send(user_id, text, markup)
         except Unreachable:
+            # the group is told once a game (kept with the chat's message ids, so
+            # every process knows); /start or /hand in the private chat forgets it
+            told = f"unreachable:{user_id}"
+            if (await self.store.messages(table.chat_id)).get(told) == table.game_no:
+                return None
             link = await self.deep_link("play")
-            await self._send_group(
+            notice = await self._send_group(
                 table,
                 self.tr.t(
                     table.lang,
@@ -836,6 +872,8 @@ class Games:
                     link=link,
                 ),
             )
+            if notice is not None:
+                await self.store.set_messages(table.chat_id, {told: table.game_no})
             return None
 
     # ================================================================== leaving, stopping, back
@@ -850,7 +888,7 @@ class Games:
             events[:] = set_computer(t.state, seat, True)
             if t.humans:
                 note = self.tr.t(t.lang, "log-left", player=html.escape(actor.name))
-                self._settle(t, events, [note])
+                self._settle(t, events, [note], handed=seat)
             return [Command(seat=seat, computer=True)]
 
         try:
@@ -935,7 +973,7 @@ class Games:
                 t.seats[seat].strikes = 0
                 events[:] = set_computer(t.state, seat, False)
                 note = self.tr.t(t.lang, "log-back", player=html.escape(actor.name))
-                self._settle(t, events, [note])
+                self._settle(t, events, [note], handed=seat)
                 return [Command(seat=seat, computer=False)]
 
             try:

@@ -90,7 +90,8 @@ class Messenger:
         text: str,
         markup: InlineKeyboardMarkup | None = None,
     ) -> bool:
-        """Edit a message; False when it is gone (deleted, too old) and must be sent anew."""
+        """Edit a message; False when it is gone (deleted, too old) and must be sent
+        anew, or the chat cannot be reached (403: a send will say so)."""
         try:
             await self._call(
                 chat_id,
@@ -105,6 +106,9 @@ class Messenger:
             if "not modified" in e.message:
                 return True
             log.info("cannot edit %s/%s: %s", chat_id, message_id, e.message)
+            return False
+        except Unreachable as e:
+            log.info("cannot edit %s/%s: %s", chat_id, message_id, e)
             return False
         return True
 

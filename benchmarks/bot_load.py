@@ -106,7 +106,9 @@ async def main(games: int, players: int, seed: int, redis_url: str) -> dict[str,
         lobby = max(mid for (c, mid) in tg.texts if c == chat)
         game_no = (await store.load(chat)).game_no  # type: ignore[union-attr]
         for user in users[1:]:
-            await feed(updates.press(user, chat, lobby, LobbyCb(action="join", game=game_no).pack()))
+            await feed(
+                updates.press(user, chat, lobby, LobbyCb(action="join", game=game_no).pack())
+            )
         await feed(updates.press(users[0], chat, lobby, LobbyCb(action="go", game=game_no).pack()))
         tables.append((chat, users))
 

@@ -6,9 +6,28 @@ import asyncio
 import logging
 import sys
 
+from aiogram import Bot
+from aiogram.exceptions import TelegramNetworkError, TelegramServerError
+
 from bot.app import build_app, make_bot, make_store, register_commands
 from bot.config import Settings
 from bot.games import Defaults
+
+
+async def reach_api(bot: Bot) -> None:
+    """Wait, with backoff, until the Bot API answers: a network blip at start is
+    no reason to die (polling itself retries once it runs)."""
+    delay = 1.0
+    while True:
+        try:
+            await bot.me()
+            return
+        except (TelegramNetworkError, TelegramServerError) as e:
+            logging.getLogger("bot").warning(
+                "Bot API not reachable (%s); retrying in %.0fs", e, delay
+            )
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 60.0)
 
 
 async def main() -> None:
@@ -37,6 +56,7 @@ async def main() -> None:
 
             await serve(app, settings)
         else:
+            await reach_api(bot)
             await bot.delete_webhook(drop_pending_updates=False)
             await app.dispatcher.start_polling(bot)
     finally:

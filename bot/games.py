@@ -45,6 +45,8 @@ MIN_SEATS = 2
 STRIKES_TO_AWAY = 3
 TURN_TIMEOUTS = (60, 90, 120, 180, 300)
 CHOICE_TIMEOUTS = (30, 60, 90, 120)
+KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps
+MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, which is longer)
 
 
 class Clock(Protocol):
@@ -602,6 +604,8 @@ class Games:
         else:
             t.closed_log = None
             t.turn_log = t.turn_log + notes + self.render.public_lines(t, state, events)
+        # computer turns share one table message: keep the record small all the same
+        t.turn_log = t.turn_log[-KEPT_LOG_LINES:]
         if state.result is not None:
             t.status = "finished"
         self._set_deadline(t, handed)
@@ -731,7 +735,21 @@ class Games:
         return self.render.table(table, table.state, table.turn_log)
 
     def _closed_turn_text(self, table: Table, lines: list[str]) -> str:
-        return "\n".join(lines) if lines else self.tr.t(table.lang, "log-empty-turn")
+        if not lines:
+            return self.tr.t(table.lang, "log-empty-turn")
+        text = "\n".join(lines)
+        if len(text) <= MAX_TEXT:
+            return text
+        # a long run of computer turns would pass Telegram's 4096 characters and
+        # the edit would fail: the turn's first line, then the latest lines that fit
+        kept: list[str] = []
+        size = len(lines[0]) + 2  # the first line and "…"
+        for line in reversed(lines[1:]):
+            size += len(line) + 1
+            if size > MAX_TEXT:
+                break
+            kept.append(line)
+        return "\n".join([lines[0], "…", *reversed(kept)])
 
     async def _finish(self, table: Table) -> None:
         assert table.state is not None

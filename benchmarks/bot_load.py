@@ -1,20 +1,40 @@
 """Load: many games at once through the real dispatcher and real Redis.
 
-    python -m benchmarks.bot_load --games 200 --players 4 [--seed 1] [--redis URL]
+    python -m benchmarks.bot_load --games 200 --players 4 [--rate 300] [--seconds 60]
+                                  [--seed 1] [--redis URL]
 
-Scripted people (one per seat, no computer seats) press the buttons of their
-prompts as a person would — menu level by level, a random button each time —
-in all games at once, with a fake Telegram that answers instantly. Prints one
-JSON line:
+`--games` groups play at once for `--seconds`, each starting a new game when
+one ends, so the load stays the same throughout. Scripted people (one per
+seat, no computer seats) play:
+each waits for a prompt in their private chat, thinks, and presses one of its
+buttons — menu level by level, a random button each time. Updates reach the
+bot as Telegram delivers them to a webhook (raw JSON-like dicts, validated by
+aiogram), and the bot's requests go to a stand-in Telegram session that
+answers at once.
 
-- `updates_per_sec`: button presses handled per second, all games together;
-- `p50_ms`, `p99_ms`: time to handle one press;
+`--rate R` paces the people: each game's presses fall due at random moments
+(a Poisson process with a mean gap of games / R seconds), so the presses of
+all games together arrive at about R a second, as from many independent
+chats — latency is then what a person waits at that load.
+`--rate 0` drops the thinking: every game always has a press waiting, which
+shows the most the process can do (and latency that is mostly queueing).
+
+Prints one JSON line:
+
+- `updates_per_sec`: updates (presses and the commands of new games) handled
+  per second, all games together;
+- `p50_ms`, `p99_ms`: time from an update's arrival to the bot having handled
+  it (its messages sent, its record saved);
 - `redis_roundtrips_per_update`: network round trips to Redis while handling
   a press (a pipeline or a script is one);
 - `group_messages_per_turn`: new messages the groups received per turn;
-- `errors`: presses that failed or ended in the bot's error handler.
+- `errors`: presses that failed or ended in the bot's error handler;
+- `cpu_ms_per_update`: the process's CPU time (bot and scripted people
+  together) per press.
 
-The driver's own reads (whose turn it is) are not counted as round trips.
+The pace limiter runs on a make-believe clock: it still orders each chat's
+messages, but its waits (Telegram's per-group limits, which people playing at
+this rate would hit) are not slept, so the figures are the bot's own work.
 """
 
 from __future__ import annotations
@@ -22,30 +42,42 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextvars
+import itertools
 import json
 import logging
 import random
 import statistics
 import time
 import uuid
+from collections import defaultdict
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
-from aiogram.methods import SendMessage
-from aiogram.types import InlineKeyboardMarkup, User
+from aiogram.client.session.base import BaseSession
+from aiogram.methods import (
+    EditMessageReplyMarkup,
+    EditMessageText,
+    GetMe,
+    SendMessage,
+    TelegramMethod,
+)
+from aiogram.types import Chat, InlineKeyboardMarkup, Message, User
 from redis.asyncio.connection import AbstractConnection
 
-from bot.app import SystemClock, build_app
+from bot.app import SystemClock, build_app, freeze_startup_objects
 from bot.games import Defaults
-from bot.keyboards import LobbyCb, PromptCb
+from bot.keyboards import LobbyCb
+from bot.pace import Pace
 from bot.store.redis import RedisStore
-from engine import pending
-from tests.bot.fake_telegram import FakeTelegram, Updates
-from tests.bot.harness import InstantPace
 
 IN_UPDATE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_update", default=False)
 ROUNDTRIPS = [0]
+BOT_USER = User(id=42, is_bot=True, first_name="Смута", username="smuta_bench_bot")
+NOW = datetime(2026, 11, 29, tzinfo=UTC)
+EPOCH = int(NOW.timestamp())
 
 
 def count_roundtrips() -> None:
@@ -68,7 +100,127 @@ class ErrorCount(logging.Handler):
         self.count += 1
 
 
-async def main(games: int, players: int, seed: int, redis_url: str) -> dict[str, Any]:
+class NoWaitPace(Pace):
+    """The real pace on a make-believe clock: order kept, waits not slept."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+        async def sleep(seconds: float) -> None:
+            self.t += seconds
+
+        super().__init__(clock=lambda: self.t, sleep=sleep)
+
+
+class BenchTelegram(BaseSession):
+    """Answers the bot's requests at once and keeps, for each person, the
+    message whose buttons they can press now (a prompt loses its buttons when
+    it is answered)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.message_ids = itertools.count(1000)
+        self.group_sends = 0
+        self.keyboards: dict[int, tuple[int, InlineKeyboardMarkup]] = {}
+        self.arrived: defaultdict[int, asyncio.Event] = defaultdict(asyncio.Event)
+        self.lobbies: dict[int, int] = {}  # group → its latest message (the lobby)
+
+    async def close(self) -> None:
+        pass
+
+    async def stream_content(
+        self,
+        url: str,
+        headers: dict[str, Any] | None = None,
+        timeout: int = 30,
+        chunk_size: int = 65536,
+        raise_for_status: bool = True,
+    ) -> AsyncGenerator[bytes, None]:
+        yield b""
+
+    def _buttons(self, chat_id: int, message_id: int, markup: Any) -> None:
+        if isinstance(markup, InlineKeyboardMarkup) and chat_id > 0:
+            self.keyboards[chat_id] = (message_id, markup)
+            self.arrived[chat_id].set()
+        elif chat_id > 0 and self.keyboards.get(chat_id, (None,))[0] == message_id:
+            del self.keyboards[chat_id]
+
+    async def make_request(
+        self, bot: Bot, method: TelegramMethod[Any], timeout: int | None = None
+    ) -> Any:
+        if isinstance(method, GetMe):
+            return BOT_USER
+        if isinstance(method, SendMessage):
+            assert isinstance(method.chat_id, int)
+            message_id = next(self.message_ids)
+            if method.chat_id < 0:
+                self.group_sends += 1
+                self.lobbies[method.chat_id] = message_id
+            self._buttons(method.chat_id, message_id, method.reply_markup)
+            return Message(
+                message_id=message_id,
+                date=NOW,
+                chat=Chat(id=method.chat_id, type="private" if method.chat_id > 0 else "group"),
+                from_user=BOT_USER,
+                text=method.text,
+            )
+        if isinstance(method, EditMessageText | EditMessageReplyMarkup):
+            assert isinstance(method.chat_id, int) and method.message_id is not None
+            self._buttons(method.chat_id, method.message_id, method.reply_markup)
+        return True
+
+
+class Updates:
+    """Raw updates as Telegram posts them to a webhook."""
+
+    def __init__(self) -> None:
+        self.ids = itertools.count(1)
+
+    @staticmethod
+    def _user(user: User) -> dict[str, Any]:
+        return {"id": user.id, "is_bot": False, "first_name": user.first_name}
+
+    @staticmethod
+    def _chat(chat_id: int) -> dict[str, Any]:
+        if chat_id > 0:
+            return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
+        return {"id": chat_id, "type": "supergroup", "title": f"Bench {chat_id}"}
+
+    def message(self, chat_id: int, user: User, text: str) -> dict[str, Any]:
+        entities = [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}]
+        return {
+            "update_id": next(self.ids),
+            "message": {
+                "message_id": next(self.ids),
+                "date": EPOCH,
+                "chat": self._chat(chat_id),
+                "from": self._user(user),
+                "text": text,
+                "entities": entities,
+            },
+        }
+
+    def press(self, user: User, chat_id: int, message_id: int, data: str) -> dict[str, Any]:
+        return {
+            "update_id": next(self.ids),
+            "callback_query": {
+                "id": str(next(self.ids)),
+                "from": self._user(user),
+                "chat_instance": "ci",
+                "data": data,
+                "message": {
+                    "message_id": message_id,
+                    "date": EPOCH,
+                    "chat": self._chat(chat_id),
+                    "from": self._user(BOT_USER),
+                },
+            },
+        }
+
+
+async def main(
+    games: int, players: int, rate: float, seconds: float, seed: int, redis_url: str
+) -> dict[str, Any]:
     count_roundtrips()
     errors = ErrorCount()
     logging.getLogger("bot").addHandler(errors)
@@ -76,23 +228,38 @@ async def main(games: int, players: int, seed: int, redis_url: str) -> dict[str,
     rng = random.Random(seed)
     prefix = f"smuta-bench:{uuid.uuid4().hex[:8]}"
     store = RedisStore.from_url(redis_url, prefix=prefix)
-    tg = FakeTelegram()
+    tg = BenchTelegram()
     bot = Bot("42:BENCH", session=tg, default=DefaultBotProperties(parse_mode="HTML"))
     app = build_app(
         bot,
         store,
         Defaults(turn_timeout=3600, choice_timeout=3600),
         clock=SystemClock(),
-        pace=InstantPace(),
+        pace=NoWaitPace(),
     )
     updates = Updates()
     dp = app.dispatcher
-    back_label = {app.games.tr.t(lang, "btn-back") for lang in ("ru", "en")}
+    back_labels = {app.games.tr.t(lang, "btn-back") for lang in ("ru", "en")}
 
-    async def feed(update: Any) -> None:
-        await dp.feed_update(bot, update)
+    async def feed(update: dict[str, Any]) -> None:
+        await dp.feed_raw_update(bot, update)
 
-    # ---- lobbies (not measured)
+    async def open_game(
+        chat: int, users: list[User], feed: Callable[[dict[str, Any]], Awaitable[None]] = feed
+    ) -> None:
+        await feed(updates.message(chat, users[0], "/newgame"))
+        lobby = tg.lobbies[chat]
+        table = await store.load(chat)
+        assert table is not None
+        for user in users[1:]:
+            await feed(
+                updates.press(user, chat, lobby, LobbyCb(action="join", game=table.game_no).pack())
+            )
+        await feed(
+            updates.press(users[0], chat, lobby, LobbyCb(action="go", game=table.game_no).pack())
+        )
+
+    # ---- people and their first games (not measured)
     tables: list[tuple[int, list[User]]] = []
     for g in range(games):
         chat = -(10**12) - g
@@ -102,64 +269,85 @@ async def main(games: int, players: int, seed: int, redis_url: str) -> dict[str,
         ]
         for user in users:
             await feed(updates.message(user.id, user, "/start"))
-        await feed(updates.message(chat, users[0], "/newgame"))
-        lobby = max(mid for (c, mid) in tg.texts if c == chat)
-        game_no = (await store.load(chat)).game_no  # type: ignore[union-attr]
-        for user in users[1:]:
-            await feed(
-                updates.press(user, chat, lobby, LobbyCb(action="join", game=game_no).pack())
-            )
-        await feed(updates.press(users[0], chat, lobby, LobbyCb(action="go", game=game_no).pack()))
+        await open_game(chat, users)
         tables.append((chat, users))
 
-    # ---- play (measured)
+    freeze_startup_objects()  # as `python -m bot` does once it is up
+
+    # ---- play (measured): every chat plays game after game until the time is up
     latencies: list[float] = []
     failures = [0]
-    group_sends_before = sum(1 for r in tg.requests if isinstance(r, SendMessage) and r.chat_id < 0)  # type: ignore[operator]
+    turns = [0]
+    mean_think = games / rate if rate > 0 else 0.0
+    stop_at = time.perf_counter() + seconds
 
-    async def press(user: User, chat_id: int, message_id: int, data: str) -> None:
+    async def measured(update: dict[str, Any]) -> None:
         token = IN_UPDATE.set(True)
         start = time.perf_counter()
         try:
-            await feed(updates.press(user, chat_id, message_id, data))
+            await feed(update)
         except Exception:
             failures[0] += 1
         finally:
             latencies.append((time.perf_counter() - start) * 1000)
             IN_UPDATE.reset(token)
 
-    async def play(chat: int, users: list[User]) -> int:
-        for _ in range(20_000):
-            table, ids = await store.load_with_messages(chat)
-            assert table is not None
-            if table.status == "finished" or table.state is None:
-                return table.state.turn if table.state else 0
-            decision = pending(table.state)
-            assert decision is not None
-            user = users[decision.seat]
-            message_id = ids.get(f"prompt:{decision.seat}")
-            markup = tg.markups.get((user.id, message_id)) if message_id else None
-            if not isinstance(markup, InlineKeyboardMarkup):
-                await asyncio.sleep(0)
+    async def think(due: list[float]) -> bool:
+        """Wait until this game's next press is due; False once the time is up.
+        Presses are due at the moments of a Poisson process of the game's own
+        (mean gap games / rate), whether the bot was quick or slow with the last
+        one, so the load offered does not drop when the bot slows down."""
+        if mean_think:
+            due[0] += rng.expovariate(1 / mean_think)
+            await asyncio.sleep(max(0.0, min(due[0], stop_at) - time.perf_counter()))
+        return time.perf_counter() < stop_at
+
+    async def play(chat: int, users: list[User]) -> None:
+        ids = [u.id for u in users]
+        due = [time.perf_counter()]
+        while time.perf_counter() < stop_at:
+            prompted = [u for u in users if u.id in tg.keyboards]
+            if not prompted:
+                table = await store.load(chat)
+                if table is not None and table.status == "finished":
+                    assert table.state is not None
+                    turns[0] += table.state.turn
+                    if not await think(due):
+                        break
+                    await open_game(chat, users, measured)  # the group plays again
+                    continue
+                # nobody holds buttons yet: wait for the next prompt
+                waits = [asyncio.ensure_future(tg.arrived[i].wait()) for i in ids]
+                for i in ids:
+                    tg.arrived[i].clear()
+                done, rest = await asyncio.wait(waits, timeout=5, return_when="FIRST_COMPLETED")
+                for w in rest:
+                    w.cancel()
+                if not done:
+                    raise RuntimeError(f"game {chat} stalled")
                 continue
+            user = prompted[0]
+            message_id, markup = tg.keyboards[user.id]
             buttons = [
                 b.callback_data
                 for row in markup.inline_keyboard
                 for b in row
-                if b.callback_data and b.text not in back_label
+                if b.callback_data and b.text not in back_labels
             ]
-            data = rng.choice(buttons)
-            assert PromptCb.unpack(data).decision == decision.id
-            await press(user, user.id, message_id, data)  # type: ignore[arg-type]
-        raise RuntimeError(f"game {chat} did not end")
+            if not await think(due):
+                break
+            await measured(updates.press(user, user.id, message_id, rng.choice(buttons)))
+        table = await store.load(chat)  # the turns of the game left running
+        if table is not None and table.state is not None and table.status != "finished":
+            turns[0] += table.state.turn
 
+    group_sends_before = tg.group_sends
     started = time.perf_counter()
-    turns = await asyncio.gather(*(play(chat, users) for chat, users in tables))
+    cpu_started = time.process_time()
+    await asyncio.gather(*(play(chat, users) for chat, users in tables))
     elapsed = time.perf_counter() - started
-    group_sends = (
-        sum(1 for r in tg.requests if isinstance(r, SendMessage) and r.chat_id < 0)  # type: ignore[operator]
-        - group_sends_before
-    )
+    cpu = time.process_time() - cpu_started
+    group_sends = tg.group_sends - group_sends_before
     await store.close()
     cleanup = RedisStore.from_url(redis_url, prefix=prefix)
     keys = [k async for k in cleanup._r.scan_iter(match=f"{prefix}:*", count=1000)]
@@ -170,14 +358,16 @@ async def main(games: int, players: int, seed: int, redis_url: str) -> dict[str,
     return {
         "games": games,
         "players": players,
+        "offered_per_sec": rate or None,
         "updates": len(latencies),
         "updates_per_sec": round(len(latencies) / elapsed, 1),
         "p50_ms": round(statistics.median(ordered), 2),
         "p99_ms": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 2),
         "redis_roundtrips_per_update": round(ROUNDTRIPS[0] / max(len(latencies), 1), 2),
-        "group_messages_per_turn": round(group_sends / max(sum(turns), 1), 2),
-        "turns": sum(turns),
+        "group_messages_per_turn": round(group_sends / max(turns[0], 1), 2),
+        "turns": turns[0],
         "errors": failures[0] + errors.count,
+        "cpu_ms_per_update": round(cpu * 1000 / max(len(latencies), 1), 2),
         "seconds": round(elapsed, 1),
     }
 
@@ -186,8 +376,14 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description="Load benchmark of the bot (one process).")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument(
+        "--rate", type=float, default=300.0, help="presses a second, all games (0: no thinking)"
+    )
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long to play")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args()
-    result = asyncio.run(main(args.games, args.players, args.seed, args.redis))
+    result = asyncio.run(
+        main(args.games, args.players, args.rate, args.seconds, args.seed, args.redis)
+    )
     print(json.dumps(result))

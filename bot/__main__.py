@@ -9,7 +9,7 @@ import sys
 from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError, TelegramServerError
 
-from bot.app import build_app, make_bot, make_store, register_commands
+from bot.app import build_app, freeze_startup_objects, make_bot, make_store, register_commands
 from bot.config import Settings
 from bot.games import Defaults
 
@@ -47,6 +47,7 @@ async def main() -> None:
             computer_pause=settings.computer_pause,
         ),
     )
+    freeze_startup_objects()
     ticker = asyncio.create_task(app.ticker.run())
     # the commands menu is optional: a slow or refusing server never delays serving
     menu = asyncio.create_task(register_commands(bot, app.games.tr))

@@ -10,6 +10,7 @@ receive a card already in the case they need (``$card``, ``$card_acc``, …).
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,6 +33,7 @@ def _locales_dir() -> Path:
 
 
 LOCALES_DIR = _locales_dir()
+TEXTS_KEPT = 50_000  # formatted texts kept in memory (a few MB at most)
 COLOUR_EMOJI = {"red": "🔴", "blue": "🔵", "green": "🟢", "orange": "🟠"}
 
 
@@ -54,12 +56,26 @@ class Translator:
             for path in sorted((directory / lang).glob("*.ftl")):
                 bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
             self.bundles[lang] = bundle
+        # a text is a pure function of its key and arguments, and a table repeats
+        # most of its lines from one move to the next: formatting (Fluent, and
+        # Babel for every number) is most of a move's rendering, so keep the
+        # recent results
+        self._formatted = lru_cache(maxsize=TEXTS_KEPT)(self._uncached)
 
     def has(self, lang: str, key: str) -> bool:
         return self.bundles[lang].has_message(key.split(".")[0])
 
     def t(self, lang: str, key: str, **args: Any) -> str:
         """The text of `key` (``message`` or ``message.attribute``) in `lang`."""
+        items = tuple(sorted(args.items()))
+        try:
+            hash(items)
+        except TypeError:  # an unhashable argument (a list): format it afresh
+            return self._uncached(lang, key, items)
+        return self._formatted(lang, key, items)
+
+    def _uncached(self, lang: str, key: str, items: tuple[tuple[str, Any], ...]) -> str:
+        args = dict(items)
         for tongue in (lang, "ru"):
             text = self._format(tongue, key, args)
             if text is not None:

@@ -628,3 +628,16 @@ def test_computer_games_render_cleanly_in_both_languages(players: int, seed: int
     assert not errors.records, "\n".join(errors.records[:20])
     assert not problems, "\n".join(problems[:20])
     assert {"turn.start", "smuta.start"} <= seen_events
+
+
+def test_kept_texts_follow_their_arguments() -> None:
+    """Formatted texts are kept for reuse: the same key with other arguments
+    (a number that picks another plural form, another language) is its own text,
+    and an argument that cannot be kept (a list, which Fluent cannot show
+    either) still gives the rest of the line instead of an exception."""
+    tr = Translator()
+    assert tr.t("ru", "hand-title", n=1) != tr.t("ru", "hand-title", n=5)
+    assert tr.t("ru", "hand-title", n=5) == tr.t("ru", "hand-title", n=5)
+    assert tr.t("en", "hand-title", n=5) != tr.t("ru", "hand-title", n=5)
+    listed = tr.t("en", "table-castles", castles=["🔴", "🔵"])
+    assert listed.startswith("🏰 Castles in supply")

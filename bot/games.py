@@ -20,7 +20,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.i18n import Translator, pick_lang
 from bot.keyboards import LobbyCb, PromptCb, StopCb, menu_level, prompt_keyboard
-from bot.messenger import Messenger, Unreachable
+from bot.messenger import Messenger, Undelivered, Unreachable
 from bot.models import Lang, Seat, Table
 from bot.render import Renderer
 from bot.store import Store, UserPrefs
@@ -47,6 +47,9 @@ TURN_TIMEOUTS = (60, 90, 120, 180, 300)
 CHOICE_TIMEOUTS = (30, 60, 90, 120)
 KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps
 MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, which is longer)
+# how long after a move its process may still be telling it (the pace can hold
+# a group's message a few seconds); a prompt still missing after that was lost
+ANNOUNCE_GRACE = 5.0
 
 
 class Clock(Protocol):
@@ -91,6 +94,17 @@ class Defaults:
 
 
 Change = Callable[[Table], list[Command]]
+
+
+def shown(decision: Decision, message_id: int | None) -> dict[str, int | None]:
+    """The chat's message ids after `decision`'s prompt went out as `message_id`:
+    the seat's prompt, and which decision it shows (so a prompt that never went
+    out can be told from one that did: see `Games._catch_up`)."""
+    if message_id is None:
+        return {}
+    return {f"prompt:{decision.seat}": message_id, f"shown:{decision.seat}": decision.id}
+
+
 IsAdmin = Callable[[int, int], Awaitable[bool]]
 
 
@@ -434,6 +448,8 @@ class Games:
         if seat is None:
             return Reply("err-not-seated", alert=True)
         if decision is None or decision.id != cb.decision:
+            if await self._catch_up(table, ids):
+                return Reply("prompt-resent", alert=True)
             return Reply("err-old-button", alert=True)
         if decision.seat != seat:
             return Reply("err-not-your-turn", alert=True)
@@ -496,7 +512,7 @@ class Games:
 
     async def on_timer(self, chat_id: int) -> None:
         """The chat's timer is due: remind, or answer for a computer seat or an absent player."""
-        table = await self.store.load(chat_id)
+        table, ids = await self.store.load_with_messages(chat_id)
         if table is None:
             return
         now = self.clock.now()
@@ -518,6 +534,7 @@ class Games:
                 await self._change(chat_id, lambda t: self._reminded(t, decision.id))
             except Refusal:
                 return  # another process reminded first, or the decision was answered
+            await self._catch_up(table, ids)  # a prompt that never arrived comes first
             await self._remind(table, decision)
             return
         if table.deadline is None or now < table.deadline:
@@ -672,7 +689,7 @@ class Games:
                 if by_timer:
                     text += "\n" + self.tr.t(lang, "prompt-timed-out")
                 await self.messenger.edit(seat.user_id, ids[key], text)
-                updates[key] = None
+                updates[key] = updates[f"shown:{decision.seat}"] = None
 
         # ---- private lines: in the next prompt when it is theirs, else a message
         upcoming = pending(state)
@@ -714,9 +731,7 @@ class Games:
         if state.result is not None:
             await self._finish(table)
         elif upcoming is not None and prompted is not None:
-            sent = await self._send_prompt(table, upcoming, news)
-            if sent is not None:
-                updates[f"prompt:{upcoming.seat}"] = sent
+            updates.update(shown(upcoming, await self._send_prompt(table, upcoming, news)))
         if new_game_started:
             for i, seat in enumerate(table.seats):
                 if seat.user_id is not None and (upcoming is None or upcoming.seat != i):
@@ -823,6 +838,36 @@ class Games:
         markup = self._prompt_markup(lang, table, table.state, decision, 0, 0)
         return await self._send_private(table, decision.seat, text, markup)
 
+    async def _catch_up(self, table: Table, ids: dict[str, int]) -> bool:
+        """Show the pending decision's prompt if its player never got it — the
+        move before it was saved but not told (the process died, Redis's answer
+        to the save was lost, Telegram kept failing). Old prompts lose their
+        buttons, the table is brought up to date, the prompt is sent. Not while
+        the move is fresh: the process that made it may still be telling it.
+        True when it caught up."""
+        state = table.state
+        decision = pending(state) if state is not None and table.status == "playing" else None
+        if decision is None or state is None or state.players[decision.seat].computer:
+            return False
+        if ids.get(f"shown:{decision.seat}") == decision.id:
+            return False
+        if self.clock.now() - table.updated_at < ANNOUNCE_GRACE:
+            return False
+        log.info("chat %s: the prompt of decision %s was never shown", table.chat_id, decision.id)
+        updates: dict[str, int | None] = {}
+        for key, message_id in ids.items():
+            if key.startswith("prompt:"):
+                user_id = table.seats[int(key.split(":")[1])].user_id
+                if user_id is not None:
+                    await self.messenger.drop_buttons(user_id, message_id)
+                updates[key] = None
+        text = self._table_text(table)
+        if "table" not in ids or not await self.messenger.edit(table.chat_id, ids["table"], text):
+            updates["table"] = await self._send_group(table, text)
+        updates.update(shown(decision, await self._send_prompt(table, decision)))
+        await self.store.set_messages(table.chat_id, updates)
+        return True
+
     async def resend(self, actor: Actor) -> Reply:
         """/hand in the private chat: the hand and any pending prompt of every game."""
         chats = await self.store.user_tables(actor.user_id)
@@ -841,7 +886,9 @@ class Games:
             if decision is not None and decision.seat == seat:
                 message_id = await self._send_prompt(table, decision)
                 if message_id is not None:
-                    await self.store.set_messages(chat_id, {f"prompt:{seat}": message_id, **forget})
+                    await self.store.set_messages(
+                        chat_id, {**shown(decision, message_id), **forget}
+                    )
             else:
                 lang = await self._lang_of(table.seats[seat])
                 message_id = await self._send_private(
@@ -865,6 +912,11 @@ class Games:
         except Unreachable:
             log.warning("cannot write to group %s", table.chat_id)
             return None
+        except Undelivered as e:
+            # the rest of the move's messages still go; the table is edited
+            # (or sent anew) with the next move
+            log.warning("gave up sending to group %s: %s", table.chat_id, e)
+            return None
 
     async def _send_private(
         self, table: Table, seat: int, text: str, markup: InlineKeyboardMarkup | None = None
@@ -874,6 +926,10 @@ class Games:
             return None
         try:
             return await self.messenger.send(user_id, text, markup)
+        except Undelivered as e:
+            # a prompt that never arrived is sent again (see `_catch_up`)
+            log.warning("gave up sending to %s: %s", user_id, e)
+            return None
         except Unreachable:
             # the group is told once a game (kept with the chat's message ids, so
             # every process knows); /start or /hand in the private chat forgets it
@@ -966,7 +1022,7 @@ class Games:
                 if seat.user_id is not None:
                     await self.messenger.drop_buttons(seat.user_id, message_id)
         await self.store.set_messages(
-            table.chat_id, {n: None for n in ids if n.startswith("prompt:")}
+            table.chat_id, {n: None for n in ids if n.startswith(("prompt:", "shown:"))}
         )
         await self._send_group(table, self.tr.t(table.lang, key, player=html.escape(by)))
 
@@ -1027,7 +1083,7 @@ class Games:
         if decision is not None and not table.state.players[decision.seat].computer:
             sent = await self._send_prompt(table, decision)
             if sent is not None:
-                await self.store.set_messages(new_chat_id, {f"prompt:{decision.seat}": sent})
+                await self.store.set_messages(new_chat_id, shown(decision, sent))
 
     async def set_lang(self, actor: Actor, lang: Lang) -> Reply:
         """/lang: the user's private language, now and in the games they sit in."""

@@ -4,7 +4,9 @@
 
 - `RetryAfter` (429): wait as told and send again; messages to one chat are
   sent one at a time, so they keep their order.
-- A 5xx answer or a network error: retried with backoff.
+- A 5xx answer or a network error: retried with backoff; when the last try
+  fails too, a send raises `Undelivered` (the caller goes on with the rest of
+  its messages) and an edit is given up (the next edit brings it up to date).
 - "message is not modified": nothing to do.
 - 403 (the person blocked the bot or never started it): `Unreachable`.
 """
@@ -37,6 +39,10 @@ class Unreachable(Exception):
     """The bot may not write to this chat (403)."""
 
 
+class Undelivered(Exception):
+    """Telegram kept failing (5xx, network) through every retry."""
+
+
 class Messenger:
     def __init__(
         self,
@@ -65,7 +71,7 @@ class Messenger:
                     await self.sleep(e.retry_after)
                 except (TelegramServerError, TelegramNetworkError) as e:
                     if attempt == self.attempts - 1:
-                        raise
+                        raise Undelivered(str(e)) from e
                     log.warning("telegram failed (%s), retrying in %.1fs", e, delay)
                     await self.sleep(delay)
                     delay *= 2
@@ -91,7 +97,9 @@ class Messenger:
         markup: InlineKeyboardMarkup | None = None,
     ) -> bool:
         """Edit a message; False when it is gone (deleted, too old) and must be sent
-        anew, or the chat cannot be reached (403: a send will say so)."""
+        anew, or the chat cannot be reached (403: a send will say so). True also
+        when Telegram kept failing: the message is still there, and the next
+        edit brings it up to date."""
         try:
             await self._call(
                 chat_id,
@@ -110,6 +118,8 @@ class Messenger:
         except Unreachable as e:
             log.info("cannot edit %s/%s: %s", chat_id, message_id, e)
             return False
+        except Undelivered as e:
+            log.warning("gave up editing %s/%s: %s", chat_id, message_id, e)
         return True
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
@@ -120,5 +130,5 @@ class Messenger:
                     chat_id=chat_id, message_id=message_id, reply_markup=None
                 ),
             )
-        except (TelegramBadRequest, Unreachable) as e:
+        except (TelegramBadRequest, Unreachable, Undelivered) as e:
             log.info("cannot drop buttons of %s/%s: %s", chat_id, message_id, e)

@@ -117,6 +117,7 @@ err-seats = A game needs 2 to 6 players.
 err-no-humans = At least one human player is needed.
 err-old-game = That game is over.
 err-old-button = This button is out of date.
+prompt-resent = The game has moved on: fresh buttons went to whoever chooses now.
 err-not-your-turn = Another player is choosing now.
 err-bad-button = Unknown button.
 err-bad-link = The link is broken — ask for a new one in the group.

@@ -3,7 +3,8 @@ and answers as Telegram would (after aiogram's own tests/mocked_bot.py), plus
 builders for the updates people send.
 
 Failures can be scripted: `blocked` users answer 403, `flood` makes the next
-sends to a chat answer 429, `server_errors` makes the next calls answer 5xx.
+sends to a chat answer 429, `server_errors` makes the next calls answer 5xx,
+and every call about a chat in `down` answers 5xx until it is taken out.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class FakeTelegram(BaseSession):
         self.blocked: set[int] = set()
         self.flood: defaultdict[int, int] = defaultdict(int)  # chat → how many 429s to answer
         self.server_errors = 0
+        self.down: set[int] = set()  # chats whose every request answers 5xx
         self.texts: dict[tuple[int, int], str] = {}  # (chat, message) → current text
         self.markups: dict[tuple[int, int], InlineKeyboardMarkup | None] = {}
         self.message_id_of: dict[int, int] = {}  # id(SendMessage request) → message id
@@ -80,6 +82,8 @@ class FakeTelegram(BaseSession):
             self.server_errors -= 1
             raise TelegramServerError(method=method, message="Internal Server Error")
         chat_id = getattr(method, "chat_id", None)
+        if chat_id in self.down:
+            raise TelegramServerError(method=method, message="Bad Gateway")
         if isinstance(chat_id, int):
             if chat_id in self.blocked:
                 raise TelegramForbiddenError(

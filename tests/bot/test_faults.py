@@ -13,6 +13,11 @@
 4. A player blocks the bot mid-game: the group is told once, with a link; the
    seat goes on by timeouts, is handed to the computer after three, and the
    game still finishes.
+5. A move is saved but not told: Redis's answer to the save is lost, or
+   Telegram keeps failing for one chat through every retry. The rest of the
+   move's messages still go, and a prompt that never arrived is sent once the
+   move is no longer fresh — at the next press of any old button, or with the
+   reminder.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup, User
 
+from bot.games import ANNOUNCE_GRACE
 from bot.keyboards import LobbyCb, PromptCb
 from bot.models import Table
 from bot.store import Store, StoreUnavailable
@@ -795,3 +801,175 @@ async def test_a_player_who_blocks_the_bot_is_named_once_timed_out_and_replaced(
     notice = h.tr.t(table.lang, "err-unreachable", player="Борис", link=link)
     told = [t for t in group_texts(h.tg, GROUP, since) if t == notice]
     assert len(told) == 1, f"the group was told {len(told)} times that Борис cannot be reached"
+
+
+# ====================================================================== 5. saved but not told
+class LostReplyStore:
+    """Any store whose next `save` is made, but its answer never comes back (a
+    timeout after Redis did the write): the caller sees the store unavailable."""
+
+    def __init__(self, inner: Store) -> None:
+        self._inner = inner
+        self.lose_next = False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def save(self, *args: Any, **kwargs: Any) -> bool:
+        saved = await self._inner.save(*args, **kwargs)
+        if self.lose_next:
+            self.lose_next = False
+            raise StoreUnavailable("timeout reading the answer")
+        return saved
+
+
+def has_buttons(h: Harness, chat_id: int, message_id: int) -> bool:
+    return any(data.startswith("p:") for _, data in h.buttons(chat_id, message_id))
+
+
+async def lost_move(h: Harness, lossy: LostReplyStore) -> tuple[Table, User, int, str, int]:
+    """A seeded game whose next move is saved with its answer lost. Returns the
+    record after it, who pressed, their prompt and button, and where the move's
+    requests begin."""
+    users = await seeded_game(h)
+    table = await h.table(GROUP)
+    decision, decider = decider_of(table, users)
+    prompt, data, _ = await leaf_press(h, table, decision)
+    since = len(h.tg.requests)
+    lossy.lose_next = True
+    await h.press(decider, decider.id, prompt, data)
+    after = await h.table(GROUP)
+    assert after.version == table.version + 1, "the move was saved"
+    return after, decider, prompt, data, since
+
+
+async def test_a_move_whose_save_answer_is_lost_is_told_at_the_next_old_button(
+    store: Store,
+) -> None:
+    lossy = LostReplyStore(store)
+    h = Harness(lossy)  # type: ignore[arg-type]
+    after, decider, prompt, data, since = await lost_move(h, lossy)
+    unavailable = h.tr.t("ru", "err-unavailable")
+    assert any(a.text == unavailable for a in h.tg.answers()[-1:]), "the presser was told"
+    now, next_decider = decider_of(after, people("Анна", "Борис"))  # type: ignore[arg-type]
+    assert not prompts_since(h.tg, next_decider.id, since), "nobody was told of the move"
+
+    # pressed again at once: the move is fresh (its process may still be telling it)
+    pressed = len(h.tg.requests)
+    await h.press(decider, decider.id, prompt, data)
+    assert h.tg.answers()[-1].text == h.tr.t("ru", "err-old-button")
+    assert not [r for r in h.tg.requests[pressed:] if isinstance(r, SendMessage)]
+
+    # a little later the same old button brings the game up to date
+    h.clock.advance(ANNOUNCE_GRACE + 1)
+    pressed = len(h.tg.requests)
+    await h.press(decider, decider.id, prompt, data)
+    assert h.tg.answers()[-1].text == h.tr.t("ru", "prompt-resent")
+    sent = prompts_since(h.tg, next_decider.id, pressed)
+    assert len(sent) == 1, "the pending prompt went to its player, once"
+    assert (
+        PromptCb.unpack(
+            sent[0].reply_markup.inline_keyboard[0][0].callback_data  # type: ignore[union-attr]
+        ).decision
+        == now.id
+    )
+    assert not has_buttons(h, decider.id, prompt), "the old prompt lost its buttons"
+    assert group_texts(h.tg, GROUP, pressed), "the group's table was brought up to date"
+    # told once: another old press changes nothing more
+    pressed = len(h.tg.requests)
+    await h.press(decider, decider.id, prompt, data)
+    assert h.tg.answers()[-1].text == h.tr.t("ru", "err-old-button")
+    assert not prompts_since(h.tg, next_decider.id, pressed)
+    # and the game goes on
+    await h.answer(next_decider, GROUP, now.options[0])
+    assert (await h.table(GROUP)).version == after.version + 1
+
+
+async def test_a_move_whose_save_answer_is_lost_is_told_with_the_reminder(store: Store) -> None:
+    lossy = LostReplyStore(store)
+    h = Harness(lossy)  # type: ignore[arg-type]
+    after, _, _, _, since = await lost_move(h, lossy)
+    now, next_decider = decider_of(after, people("Анна", "Борис"))  # type: ignore[arg-type]
+    assert after.reminder is not None
+    h.clock.advance(after.reminder - h.clock.now() + 0.1)
+    await h.app.ticker.tick()
+    sent = prompts_since(h.tg, next_decider.id, since)
+    assert len(sent) == 1, "the prompt came with the reminder"
+    assert after.deadline is not None
+    reminder = h.tr.t("ru", "remind", seconds=round(after.deadline - h.clock.now()))
+    assert any(reminder in r.text for r in h.tg.sent(next_decider.id)[-2:])
+    await h.answer(next_decider, GROUP, now.options[0])
+    moved = await h.table(GROUP)
+    assert moved.state is not None and after.state is not None
+    assert moved.state.version == after.state.version + 1
+
+
+async def test_telegram_failing_for_the_group_does_not_hold_back_the_prompt(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    h = Harness(store)
+    h.app.games.messenger.sleep = Waits()
+    users = await seeded_game(h)
+    h.tg.down.add(GROUP)
+    # moves while every request about the group fails, until one of them both
+    # edited the table and sent a new one (a person's turn began)
+    for _ in range(60):
+        table = await h.table(GROUP)
+        decision, decider = decider_of(table, users)
+        prompt, data, _ = await leaf_press(h, table, decision)
+        since = len(h.tg.requests)
+        with caplog.at_level(logging.WARNING):
+            await h.press(decider, decider.id, prompt, data)
+        after = await h.table(GROUP)
+        assert after.version == table.version + 1
+        now, next_decider = decider_of(after, users)
+        assert len(prompts_since(h.tg, next_decider.id, since)) == 1, "the prompt still went"
+        assert not has_buttons(h, decider.id, prompt)
+        tried = {type(r) for r in h.tg.requests[since:] if getattr(r, "chat_id", None) == GROUP}
+        if {SendMessage, EditMessageText} <= tried:
+            break
+    else:
+        raise AssertionError("no move sent the group a new table")
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], "nothing crashed"
+    # Telegram serves the group again: the next move brings its table up to date
+    h.tg.down.clear()
+    since = len(h.tg.requests)
+    await h.answer(next_decider, GROUP, now.options[0])
+    final = await h.table(GROUP)
+    assert final.version == after.version + 1
+    assert any(final.turn_log[-1] in t for t in group_texts(h.tg, GROUP, since))
+
+
+async def test_a_prompt_telegram_never_delivered_is_sent_again(store: Store) -> None:
+    h = Harness(store)
+    h.app.games.messenger.sleep = Waits()
+    users = await seeded_game(h)
+    # find a move after which the other person decides, so only their chat fails
+    for _ in range(40):
+        table = await h.table(GROUP)
+        decision, decider = decider_of(table, users)
+        prompt, data, _ = await leaf_press(h, table, decision)
+        other = next(u for u in users if u.id != decider.id)
+        h.tg.down.add(other.id)
+        since = len(h.tg.requests)
+        await h.press(decider, decider.id, prompt, data)
+        h.tg.down.clear()
+        after = await h.table(GROUP)
+        now, next_decider = decider_of(after, users)
+        if next_decider.id == other.id:
+            break
+    else:
+        raise AssertionError("the turn never passed to the other person")
+    assert [
+        r for r in h.tg.requests[since:] if isinstance(r, SendMessage) and r.chat_id == other.id
+    ], "the prompt was tried"
+    assert f"shown:{now.seat}" not in await h.store.messages(GROUP) or (
+        (await h.store.messages(GROUP))[f"shown:{now.seat}"] != now.id
+    )
+    # the person presses an old button of theirs (or waits for the reminder)
+    h.clock.advance(ANNOUNCE_GRACE + 1)
+    pressed = len(h.tg.requests)
+    await h.press(decider, decider.id, prompt, data)
+    assert len(prompts_since(h.tg, other.id, pressed)) == 1
+    await h.answer(other, GROUP, now.options[0])
+    assert (await h.table(GROUP)).version == after.version + 1

@@ -713,6 +713,7 @@ class Games:
 
         # ---- the group: log lines go into the table message, edited in place;
         # a turn that ends gets its last lines, and the new turn a new message
+        edited = "table" in ids and not new_game_started  # the table message is edited
         if table.closed_log is not None and not new_game_started:
             if "table" in ids:
                 await self.messenger.edit(
@@ -721,7 +722,7 @@ class Games:
             updates["table"] = await self._send_group(table, self._table_text(table))
         else:
             text = self._table_text(table)
-            if "table" in ids and not new_game_started:
+            if edited:
                 if not await self.messenger.edit(table.chat_id, ids["table"], text):
                     updates["table"] = await self._send_group(table, text)
             else:
@@ -743,7 +744,17 @@ class Games:
                         + "\n"
                         + self.render.hand(lang, table, state, i),
                     )
-        await self.store.set_messages(table.chat_id, updates)
+        latest = await self.store.set_messages(table.chat_id, updates)
+        if edited and latest > table.version:
+            await self._refresh_table(table.chat_id)
+
+    async def _refresh_table(self, chat_id: int) -> None:
+        """A newer move was saved while this one was being told (by another
+        update, maybe in another process): this edit of the table may have
+        landed after the newer move's own, so show the newest record."""
+        table, ids = await self.store.load_with_messages(chat_id)
+        if table is not None and table.state is not None and "table" in ids:
+            await self.messenger.edit(chat_id, ids["table"], self._table_text(table))
 
     def _table_text(self, table: Table) -> str:
         assert table.state is not None

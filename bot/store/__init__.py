@@ -91,8 +91,11 @@ class Store(ABC):
         """Message ids kept for later edits, by name (``table``, ``prompt:<seat>``, …)."""
 
     @abstractmethod
-    async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> None:
-        """Set (or, with None, forget) some message ids."""
+    async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> int:
+        """Set (or, with None, forget) some message ids. Returns the version of
+        the chat's record at that moment (0: none), in the same round trip: a
+        caller that has just edited the table can tell whether a newer move
+        was saved meanwhile (its edit may then have landed after the newer one)."""
 
     @abstractmethod
     async def user(self, user_id: int) -> UserPrefs:

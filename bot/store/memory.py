@@ -127,7 +127,7 @@ class MemoryStore(Store):
         await asyncio.sleep(0)
         return dict(self._msgs.get(chat_id, {}))
 
-    async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> None:
+    async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> int:
         await asyncio.sleep(0)
         kept = self._msgs.setdefault(chat_id, {})
         for name, mid in ids.items():
@@ -137,6 +137,8 @@ class MemoryStore(Store):
                 kept[name] = int(mid)
         if not kept:
             del self._msgs[chat_id]
+        rec = self._tables.get(chat_id)
+        return rec.version if rec is not None else 0
 
     async def user(self, user_id: int) -> UserPrefs:
         await asyncio.sleep(0)

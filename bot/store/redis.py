@@ -71,6 +71,7 @@ return 1
 # KEYS: 1 message ids hash, 2 table hash
 # ARGV: 1 how many names to forget, 2.. those names, then name/id pairs to set.
 # The ids live as long as the record does (a lobby or finished game expires).
+# Returns the record's version.
 _MESSAGES_LUA = """
 local n = tonumber(ARGV[1])
 if n > 0 then
@@ -83,7 +84,7 @@ local ttl = redis.call('PTTL', KEYS[2])
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)
 end
-return 1
+return tonumber(redis.call('HGET', KEYS[2], 'v') or '0')
 """
 
 _UNAVAILABLE = (
@@ -254,18 +255,17 @@ class RedisStore(Store):
             raw = await _a(self._r.hgetall(self._msgs_key(chat_id)))
         return {_str(k): int(_str(v)) for k, v in raw.items()}
 
-    async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> None:
+    async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> int:
         keep = {k: str(v) for k, v in ids.items() if v is not None}
         drop = [k for k, v in ids.items() if v is None]
-        if not keep and not drop:
-            return
         args = [str(len(drop)), *drop]
         for name, value in keep.items():
             args += [name, value]
         with _guard():
-            await self._messages_script(
+            version = await self._messages_script(
                 keys=[self._msgs_key(chat_id), self._table_key(chat_id)], args=args
             )
+        return int(version)
 
     # users -------------------------------------------------------------
 

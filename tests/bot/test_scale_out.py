@@ -515,3 +515,76 @@ async def test_someone_coming_back_does_not_move_another_players_deadline(store:
     assert [c for c in log if c.decision == decision.id] == [
         Command(seat=decision.seat, decision=decision.id, option=choose(table.state.seed, decision))  # type: ignore[union-attr]
     ]
+
+
+class SlowGroupEdits(FakeTelegram):
+    """Telegram, where the next edit of a group message once arms is held back
+    until released: the edit of a process that lost the race lands late."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.armed = False
+        self.held = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def make_request(self, bot: Any, method: Any, timeout: int | None = None) -> Any:
+        if self.armed and isinstance(method, EditMessageText) and method.chat_id == GROUP_LATE:
+            self.armed = False
+            self.held.set()
+            await self.release.wait()
+        return await super().make_request(bot, method, timeout)
+
+
+GROUP_LATE = -100505
+
+
+async def test_a_table_edit_that_lands_after_a_newer_one_is_put_right(store: Store) -> None:
+    """Process A tells move 1, but its edit of the table reaches Telegram only
+    after process B has made and shown move 2: A sees that a newer move was
+    saved meanwhile and shows the newest table again."""
+    tg, clock = SlowGroupEdits(), FakeClock()
+    a, b = Harness(store, tg=tg, clock=clock), Harness(store, tg=tg, clock=clock)
+    anna, boris = person(401, "Анна"), person(402, "Борис")
+    for user in (anna, boris):
+        await a.say(user.id, user, "/start")
+    await a.say(GROUP_LATE, anna, "/newgame")
+    game = (await a.table(GROUP_LATE)).game_no
+    lobby = (await a.store.messages(GROUP_LATE))["lobby"]
+    for user, action in ((boris, "join"), (anna, "go")):
+        await a.press(user, GROUP_LATE, lobby, LobbyCb(action=action, game=game).pack())
+    users = {anna.id: anna, boris.id: boris}
+
+    def leaf(table: Table) -> tuple[User, str]:
+        """Who decides now, and a button that answers at once."""
+        assert table.state is not None
+        decision = pending(table.state)
+        assert decision is not None
+        option = choose(table.state.seed, decision)
+        data = PromptCb(
+            chat=GROUP_LATE,
+            game=table.game_no,
+            decision=decision.id,
+            option=decision.options.index(option),
+            depth=len(option),
+        ).pack()
+        return users[table.seats[decision.seat].user_id], data  # type: ignore[index]
+
+    start = await a.table(GROUP_LATE)
+    table_message = (await a.store.messages(GROUP_LATE))["table"]
+    who, data = leaf(start)
+    tg.armed = True
+    move_1 = asyncio.create_task(a.press(who, who.id, 1, data))
+    await asyncio.wait_for(tg.held.wait(), 5)  # A saved move 1; its table edit hangs
+    after_1 = await b.table(GROUP_LATE)
+    assert after_1.version == start.version + 1
+    who, data = leaf(after_1)
+    await b.press(who, who.id, 1, data)  # B makes and shows move 2
+    after_2 = await b.table(GROUP_LATE)
+    assert after_2.version == after_1.version + 1
+    tg.release.set()
+    await asyncio.wait_for(move_1, 5)  # A's stale edit lands now
+
+    ids = await a.store.messages(GROUP_LATE)
+    assert ids["table"] == table_message, "both moves edit the same table message"
+    newest = a.app.games._table_text(await a.table(GROUP_LATE))
+    assert tg.texts[(GROUP_LATE, table_message)] == newest, "the group is left a stale table"

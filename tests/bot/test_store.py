@@ -261,6 +261,17 @@ async def test_message_ids_set_and_forget(store: Store) -> None:
     assert await store.messages(OTHER) == {}
 
 
+async def test_setting_message_ids_tells_the_records_version(store: Store) -> None:
+    """So a process that has just edited the table knows whether a newer move
+    was saved meanwhile."""
+    assert await store.set_messages(CHAT, {"lobby": 5}) == 0  # no record yet
+    table = await created(store)
+    assert await store.set_messages(CHAT, {"table": 6}) == table.version
+    assert await store.save(table, [cmd(0, 1)])
+    assert await store.set_messages(CHAT, {}) == table.version
+    assert await store.messages(CHAT) == {"lobby": 5, "table": 6}
+
+
 # --- users ------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 from aiogram import Bot
@@ -12,6 +13,8 @@ from aiogram.exceptions import TelegramNetworkError, TelegramServerError
 from bot.app import build_app, freeze_startup_objects, make_bot, make_store, register_commands
 from bot.config import Settings
 from bot.games import Defaults
+
+TICKER_GRACE = 5.0  # seconds a tick under way may take to finish at shutdown
 
 
 async def reach_api(bot: Bot) -> None:
@@ -55,16 +58,27 @@ async def main() -> None:
         if settings.webhook_url:
             from bot.webhook import serve
 
-            await serve(app, settings)
+            # `docker stop` sends SIGTERM: finish what is in hand, then exit
+            stop = asyncio.Event()
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, stop.set)
+            await serve(app, settings, stop)
         else:
+            # aiogram stops polling on SIGTERM / SIGINT and lets handlers finish
             await reach_api(bot)
             await bot.delete_webhook(drop_pending_updates=False)
             await app.dispatcher.start_polling(bot)
     finally:
         menu.cancel()
-        ticker.cancel()
+        app.ticker.stop()
+        try:
+            await asyncio.wait_for(ticker, TICKER_GRACE)
+        except TimeoutError:
+            logging.getLogger("bot").warning("a timer was still running at shutdown")
         await store.close()
         await bot.session.close()
+        logging.getLogger("bot").info("stopped")
 
 
 if __name__ == "__main__":

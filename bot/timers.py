@@ -9,6 +9,7 @@ past its deadline, and the compare-and-set save lets one process win.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from bot.games import Conflict, Games
@@ -22,6 +23,7 @@ class Ticker:
         self.games = games
         self.interval = interval
         self._slots = asyncio.Semaphore(parallel)
+        self._stopping = asyncio.Event()
 
     async def tick(self) -> int:
         """Fire every due timer once, chats side by side (one chat waiting for
@@ -42,9 +44,15 @@ class Ticker:
                 log.exception("timer of %s failed", chat_id)
 
     async def run(self) -> None:
-        while True:
+        """Tick until `stop`; a tick under way finishes first (its moves are
+        told, not cut off), and what is due later waits for the next process."""
+        while not self._stopping.is_set():
             try:
                 await self.tick()
             except StoreUnavailable:
                 log.warning("store unavailable: timers wait")
-            await asyncio.sleep(self.interval)
+            with contextlib.suppress(TimeoutError):  # the interval, or stop
+                await asyncio.wait_for(self._stopping.wait(), self.interval)
+
+    def stop(self) -> None:
+        self._stopping.set()

@@ -1,8 +1,15 @@
-"""Webhook mode: an aiohttp server that checks Telegram's secret token."""
+"""Webhook mode: an aiohttp server that checks Telegram's secret token.
+
+Telegram gets its answer at once and the update is handled in the background
+(aiogram's default: a chat waiting for its pace never holds up Telegram's
+connections). On shutdown the server stops taking updates, then lets the ones
+in hand finish (up to `DRAIN_SECONDS`) before the bot's session closes.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from urllib.parse import urlsplit
 
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
@@ -10,6 +17,23 @@ from aiohttp import web
 
 from bot.app import App
 from bot.config import Settings
+
+log = logging.getLogger(__name__)
+DRAIN_SECONDS = 8.0  # within `docker stop`'s default 10 s before it kills
+
+
+class DrainingRequestHandler(SimpleRequestHandler):
+    """aiogram's handler, but closing waits for the updates still being handled
+    instead of pulling the session from under them."""
+
+    async def close(self) -> None:
+        pending = set(self._background_feed_update_tasks)
+        if pending:
+            log.info("waiting for %d update(s) in hand", len(pending))
+            _, late = await asyncio.wait(pending, timeout=DRAIN_SECONDS)
+            if late:
+                log.warning("%d update(s) still running at shutdown", len(late))
+        await super().close()
 
 
 def webhook_path(settings: Settings) -> str:
@@ -27,14 +51,15 @@ def make_web_app(app: App, settings: Settings) -> web.Application:
         # (press any player's buttons): refuse to serve rather than accept them
         raise ValueError("webhook mode needs WEBHOOK_SECRET")
     web_app = web.Application()
-    SimpleRequestHandler(
+    DrainingRequestHandler(
         dispatcher=app.dispatcher, bot=app.bot, secret_token=settings.webhook_secret
     ).register(web_app, path=webhook_path(settings))
     setup_application(web_app, app.dispatcher, bot=app.bot)
     return web_app
 
 
-async def serve(app: App, settings: Settings) -> None:
+async def serve(app: App, settings: Settings, stop: asyncio.Event) -> None:
+    """Serve the webhook until `stop` is set, then shut down gracefully."""
     assert settings.webhook_url is not None
     web_app = make_web_app(app, settings)
     await app.bot.set_webhook(
@@ -47,6 +72,7 @@ async def serve(app: App, settings: Settings) -> None:
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()
     try:
-        await asyncio.Event().wait()
+        await stop.wait()
+        log.info("stopping: no new updates")
     finally:
         await runner.cleanup()

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 import time
 import uuid
@@ -32,6 +33,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+import aiohttp
 import pytest
 from redis.asyncio import Redis
 
@@ -425,3 +427,84 @@ async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
                 await proc.stop(5)
         await api.stop()
         await store.close()
+
+
+# ====================================================================== webhook mode, SIGTERM
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() -> None:
+    """`docker stop` sends SIGTERM: the webhook server stops taking updates, the
+    update in hand still finishes (its message goes out), and the process
+    exits cleanly. Games in the process's own store: no Redis needed."""
+    port = _free_port()
+    secret = "s3cret-Token_42"
+    hook = f"http://127.0.0.1:{port}/tg/hook"
+    # a new connection for every post: one kept alive would outlive the listening socket
+    fresh = aiohttp.TCPConnector(force_close=True)
+    async with FakeBotAPI(TOKEN) as api, aiohttp.ClientSession(connector=fresh) as http:
+        env = bot_env(api.url, "", LONG)
+        env.update(
+            WEBHOOK_URL=hook,
+            WEBHOOK_SECRET=secret,
+            WEBHOOK_HOST="127.0.0.1",
+            WEBHOOK_PORT=str(port),
+        )
+        proc = BotProcess("webhook bot", env)
+        await proc.start()
+        try:
+
+            async def post(update: dict[str, Any]) -> int:
+                async with http.post(
+                    hook, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret}
+                ) as response:
+                    return response.status
+
+            start = {
+                "update_id": 1,
+                "message": {
+                    "message_id": 1,
+                    "date": int(time.time()),
+                    "chat": {"id": ANNA["id"], "type": "private", "first_name": "Анна"},
+                    "from": ANNA,
+                    "text": "/start",
+                    "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+                },
+            }
+
+            async def serving() -> bool:
+                try:
+                    return await post({"update_id": 0}) == 200  # an empty update: ignored
+                except aiohttp.ClientConnectionError:
+                    return False
+
+            await until(serving, 60, "the webhook server to listen")
+            assert api.of("setWebhook") and api.of("setWebhook")[0].params["url"] == hook
+            api.hold("sendMessage")
+            assert await post(start) == 200  # answered at once, handled in the background
+            await api.wait_for(lambda: api.arrived("sendMessage"), 10, "the reply to be on its way")
+
+            assert proc.proc is not None
+            proc.proc.send_signal(signal.SIGTERM)
+
+            async def refused() -> bool:
+                return not await serving()
+
+            await until(refused, 10, "the server to stop taking updates")
+            assert proc.alive(), "it did not wait for the update in hand"
+            api.release("sendMessage")
+            assert await proc.stop(grace=20) == 0
+            replies = [c for c in api.of("sendMessage") if c.params.get("chat_id") == ANNA["id"]]
+            assert replies and all(c.ok for c in replies), "the update in hand was cut off"
+            assert "stopped" in proc.output
+            bad = [ln for ln in proc.lines if " ERROR " in ln or "Traceback" in ln]
+            assert not bad, "\n".join(bad)
+        except BaseException:
+            print(f"----- {proc.name} output -----\n{proc.output}\n")
+            raise
+        finally:
+            if proc.alive():
+                await proc.kill()

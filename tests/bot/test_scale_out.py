@@ -536,6 +536,7 @@ class SlowGroupEdits(FakeTelegram):
 
 
 GROUP_LATE = -100505
+LATE_SEED = 2  # a game whose first two moves fall in one turn (one table message)
 
 
 async def test_a_table_edit_that_lands_after_a_newer_one_is_put_right(store: Store) -> None:
@@ -550,6 +551,7 @@ async def test_a_table_edit_that_lands_after_a_newer_one_is_put_right(store: Sto
     await a.say(GROUP_LATE, anna, "/newgame")
     game = (await a.table(GROUP_LATE)).game_no
     lobby = (await a.store.messages(GROUP_LATE))["lobby"]
+    a.app.games.seeds = random.Random(LATE_SEED)  # two moves within one turn: no new table
     for user, action in ((boris, "join"), (anna, "go")):
         await a.press(user, GROUP_LATE, lobby, LobbyCb(action=action, game=game).pack())
     users = {anna.id: anna, boris.id: boris}

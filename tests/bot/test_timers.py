@@ -1,0 +1,47 @@
+"""The ticker stops between ticks: a timer firing when the process is told to
+stop finishes its move (and tells it) instead of being cut off."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.timers import Ticker
+
+
+class SlowTimers:
+    """Stands in for the game service: one chat is always due, and firing its
+    timer takes until `release` is set."""
+
+    def __init__(self) -> None:
+        self.started = asyncio.Event()
+        self.release = asyncio.Event()
+        self.fired: list[int] = []
+        self.finished: list[int] = []
+        self.clock = self
+        self.store = self
+
+    def now(self) -> float:
+        return 0.0
+
+    async def due(self, now: float) -> list[int]:
+        return [-100]
+
+    async def on_timer(self, chat_id: int) -> None:
+        self.fired.append(chat_id)
+        self.started.set()
+        await self.release.wait()
+        self.finished.append(chat_id)
+
+
+async def test_stop_lets_the_tick_under_way_finish_and_ends_the_loop() -> None:
+    games: Any = SlowTimers()
+    ticker = Ticker(games, interval=0.01)
+    running = asyncio.create_task(ticker.run())
+    await asyncio.wait_for(games.started.wait(), 5)
+    ticker.stop()
+    await asyncio.sleep(0.05)
+    assert not running.done(), "the loop left a timer half-fired"
+    games.release.set()
+    await asyncio.wait_for(running, 5)
+    assert games.fired == games.finished == [-100], "no timer fired again after stop"

@@ -68,13 +68,19 @@ class MarkedTranslator(Translator):
 
 class Harness:
     def __init__(
-        self, store: Store, tg: FakeTelegram | None = None, clock: FakeClock | None = None
+        self,
+        store: Store,
+        tg: FakeTelegram | None = None,
+        clock: FakeClock | None = None,
+        tr: MarkedTranslator | None = None,
     ):
+        """`tr`: a translator to share between harnesses (parsing the locales
+        is most of what building one costs); by default a new one."""
         self.store = store
         self.tg = tg or FakeTelegram()
         self.clock = clock or FakeClock()
         self.updates = Updates()
-        self.tr = MarkedTranslator()
+        self.tr = tr or MarkedTranslator()
         self.defaults = Defaults(turn_timeout=90, choice_timeout=60, computer_pause=1.0)
         self.app = self._build()
 

@@ -46,7 +46,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from html import escape as html_escape
 from html import unescape as html_unescape
 from typing import Any, NamedTuple
@@ -61,7 +61,6 @@ from hypothesis import strategies as st
 from redis.asyncio import Redis
 
 import bot.games
-import tests.bot.harness as harness_module
 from bot.keyboards import LangCb, LobbyCb, PromptCb, StopCb
 from bot.models import Table
 from bot.store import Store
@@ -87,22 +86,16 @@ DINA = person(202, "Dina", lang="en")  # an admin of OTHER, not of GAME or LOBBY
 EVE = person(203, "Ева")  # never started the bot
 USERS = {"anna": ANNA, "boris": BORIS, "vera": VERA, "carl": CARL, "dina": DINA, "eve": EVE}
 
-_TR: MarkedTranslator | None = None
+
+@cache
+def shared_translator() -> MarkedTranslator:
+    return MarkedTranslator()
 
 
 def fast_harness(store: Store) -> Harness:
     """A Harness that shares one translator (parsing the locales is most of a
     harness's cost), so a fresh world per example is cheap."""
-    global _TR
-    if _TR is None:
-        _TR = MarkedTranslator()
-    shared = _TR
-    real = harness_module.MarkedTranslator
-    harness_module.MarkedTranslator = lambda: shared  # type: ignore[assignment,misc]
-    try:
-        return Harness(store)
-    finally:
-        harness_module.MarkedTranslator = real  # type: ignore[misc]
+    return Harness(store, tr=shared_translator())
 
 
 # ====================================================================== the world

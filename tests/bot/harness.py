@@ -8,14 +8,17 @@ can tell exactly which cards a message shows.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import InlineKeyboardMarkup, User
 
+import bot.games
 from bot.app import App, build_app
 from bot.games import Defaults
 from bot.i18n import Case, Translator
@@ -23,8 +26,8 @@ from bot.keyboards import PromptCb
 from bot.models import Table
 from bot.pace import Pace
 from bot.store import Store
-from engine import Decision, pending
-from engine.cards import Card
+from engine import Decision, Event, GameState, pending
+from engine.cards import Card, catalog_for
 from tests.bot.fake_telegram import FakeTelegram, Updates, person
 
 MARK = re.compile(r"‹([hos]\d+)›")
@@ -68,13 +71,19 @@ class MarkedTranslator(Translator):
 
 class Harness:
     def __init__(
-        self, store: Store, tg: FakeTelegram | None = None, clock: FakeClock | None = None
+        self,
+        store: Store,
+        tg: FakeTelegram | None = None,
+        clock: FakeClock | None = None,
+        tr: MarkedTranslator | None = None,
     ):
+        """`tr`: a translator to share between harnesses (parsing the locales
+        is most of what building one costs); by default a new one."""
         self.store = store
         self.tg = tg or FakeTelegram()
         self.clock = clock or FakeClock()
         self.updates = Updates()
-        self.tr = MarkedTranslator()
+        self.tr = tr or MarkedTranslator()
         self.defaults = Defaults(turn_timeout=90, choice_timeout=60, computer_pause=1.0)
         self.app = self._build()
 
@@ -168,6 +177,103 @@ class Harness:
                 return
             assert len(self.tg.requests) > before
         raise AssertionError("the menu never reached the option")
+
+
+# ====================================================================== who may see which card
+def public_zones(state: GameState) -> set[str]:
+    """The card ids lying face up: in houses, the discards, the open deck top."""
+    seen = set(state.graveyard) | set(state.orders_discard) | set(state.smuta_discard)
+    seen |= set(state.prophet_stack)
+    for p in state.players:
+        for h in p.houses:
+            seen.update(h.cards)
+    if state.deck_top_open and state.deck:
+        seen.add(state.deck[0])
+    return seen
+
+
+def cards_named(params: Mapping[str, Any]) -> set[str]:
+    """The card ids an event's or a decision's parameters name."""
+    named: set[str] = set()
+    for key in ("card", "cards", "smuta"):
+        value = params.get(key)
+        if isinstance(value, str):
+            named.add(value)
+        elif isinstance(value, list):
+            named.update(value)
+    return named
+
+
+class Witness:
+    """What the engine has told, recorded as the bot's calls to it return.
+
+    `public`: every card id an event for everyone named, for as long as the
+    witness lives. `private`: the events told to some seats only, each with the
+    seed of its game, since the test last cleared the list."""
+
+    def __init__(self) -> None:
+        self.public: set[str] = set()
+        self.private: list[tuple[int, Event]] = []
+
+    def record(self, state: GameState, events: list[Event]) -> None:
+        for e in events:
+            if e.to is None:
+                self.public |= cards_named(e.params)
+            else:
+                self.private.append((state.seed, e))
+
+    def told(self, state: GameState, seat: int) -> list[Event]:
+        """The private events of `state`'s game told to `seat` since the last clear."""
+        return [e for seed, e in self.private if seed == state.seed and e.visible_to(seat)]
+
+    @contextmanager
+    def watching(self) -> Iterator[None]:
+        # the names the bot calls (another watcher's, if one watches already)
+        real_apply = getattr(bot.games, "apply")  # noqa: B009
+        real_new_game = getattr(bot.games, "new_game")  # noqa: B009
+
+        def apply(state: GameState, *args: Any, **kwargs: Any) -> list[Event]:
+            events: list[Event] = real_apply(state, *args, **kwargs)
+            self.record(state, events)
+            return events
+
+        def new_game(*args: Any, **kwargs: Any) -> tuple[GameState, list[Event]]:
+            state, events = real_new_game(*args, **kwargs)
+            self.record(state, events)
+            return state, events
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(bot.games, "apply", apply)
+            mp.setattr(bot.games, "new_game", new_game)
+            yield
+
+
+def may_see(state: GameState, seat: int, told: Iterable[Event] = ()) -> set[str]:
+    """The card ids the player on `seat` may be shown in private: their hand,
+    what lies face up, and what the decision asked of them (its options and
+    parameters) and the events `told` to them name — a hand looked at, a card
+    taken or handed over, a card drawn."""
+    seen = set(state.players[seat].hand) | public_zones(state)
+    decision = pending(state)
+    if decision is not None and decision.seat == seat:
+        cards = catalog_for(state.rules).cards
+        seen |= {part for option in decision.options for part in option if part in cards}
+        seen |= cards_named(decision.params)
+    for e in told:
+        if e.visible_to(seat):
+            seen |= cards_named(e.params)
+    return seen
+
+
+def cards_shown(request: SendMessage | EditMessageText) -> set[str]:
+    """The card ids a message shows, in its text and on its buttons."""
+    shown = set(MARK.findall(request.text or ""))
+    markup = request.reply_markup
+    if isinstance(markup, InlineKeyboardMarkup):
+        for row in markup.inline_keyboard:
+            for b in row:
+                shown.update(MARK.findall(b.text))
+    return shown
 
 
 def group_texts(tg: FakeTelegram, chat_id: int, since: int = 0) -> list[str]:

@@ -3,60 +3,45 @@
 Three people and one computer seat play to the end with a fake Telegram that
 records every request. Checked throughout: no card from a hand ever appears in
 a group message (every card a group text names is on the table or was shown
-publicly by the engine), each prompt goes only to the deciding player's private
-chat, stale and foreign buttons change nothing, a restart mid-game carries on.
+publicly by the engine), no player's private chat shows a card of another's
+hand or of the deck (unless the engine told that player of it), each prompt
+goes only to the deciding player's private chat, stale and foreign buttons
+change nothing, a restart mid-game carries on.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Iterator, Sequence
 
 import pytest
-from aiogram.methods import SendMessage
+from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import InlineKeyboardMarkup, User
 
-import bot.games
 from bot.keyboards import LobbyCb, PromptCb
 from bot.store import Store
-from engine import Event, GameState, pending
+from engine import GameState, pending
 from engine.policy import choose
-from tests.bot.harness import MARK, Harness, group_texts, people
+from tests.bot.harness import (
+    MARK,
+    Harness,
+    Witness,
+    cards_shown,
+    group_texts,
+    may_see,
+    people,
+    public_zones,
+)
 
 GROUP = -100777
 
 
-def public_zones(state: GameState) -> set[str]:
-    seen = set(state.graveyard) | set(state.orders_discard) | set(state.smuta_discard)
-    seen |= set(state.prophet_stack)
-    for p in state.players:
-        for h in p.houses:
-            seen.update(h.cards)
-    if state.deck_top_open and state.deck:
-        seen.add(state.deck[0])
-    return seen
-
-
 @pytest.fixture
-def shown_publicly(monkeypatch: pytest.MonkeyPatch) -> set[str]:
-    """Every card id the engine has named in a public event so far."""
-    named: set[str] = set()
-    real_apply = bot.games.apply
-
-    def recording_apply(*args: Any, **kwargs: Any) -> list[Event]:
-        events = real_apply(*args, **kwargs)
-        for e in events:
-            if e.to is None:
-                for key in ("card", "cards", "smuta"):
-                    value = e.params.get(key)
-                    if isinstance(value, str):
-                        named.add(value)
-                    elif isinstance(value, list):
-                        named.update(value)
-        return events
-
-    monkeypatch.setattr(bot.games, "apply", recording_apply)
-    return named
+def witness() -> Iterator[Witness]:
+    """What the engine tells, recorded for the whole test."""
+    seen = Witness()
+    with seen.watching():
+        yield seen
 
 
 async def open_lobby(h: Harness, host: User, guests: list[User], computers: int) -> None:
@@ -86,6 +71,24 @@ def check_private_stays_private(h: Harness, since: int, state: GameState, named:
             )
 
 
+def check_hands_stay_private(
+    h: Harness, since: int, states: Sequence[GameState], seen: Witness, seats: dict[int, int]
+) -> None:
+    """No private text shows a player a card of another's hand or of the deck:
+    each card it shows (text or buttons) is public, in their hand, or named by
+    the decision asked of them or an event told to them, before or after the step."""
+    for seat, user_id in seats.items():
+        allowed = set(seen.public)
+        for state in states:
+            allowed |= may_see(state, seat, seen.told(state, seat))
+        for request in h.tg.requests[since:]:
+            if isinstance(request, SendMessage | EditMessageText) and request.chat_id == user_id:
+                shown = cards_shown(request)
+                assert shown <= allowed, (
+                    f"{sorted(shown - allowed)} shown to seat {seat}: {request.text!r}"
+                )
+
+
 def check_prompts_go_to_the_decider(h: Harness, since: int, users: dict[int, int]) -> None:
     for request in h.tg.requests[since:]:
         if isinstance(request, SendMessage) and isinstance(
@@ -101,12 +104,13 @@ def check_prompts_go_to_the_decider(h: Harness, since: int, users: dict[int, int
 
 async def play_to_the_end(
     h: Harness,
-    named: set[str],
+    seen: Witness,
     restart_at: int | None = None,
     max_steps: int = 3000,
 ) -> int:
     table = await h.table(GROUP)
     seats = {i: s.user_id for i, s in enumerate(table.seats) if s.user_id is not None}
+    humans = {i: u for i, u in seats.items() if u}
     users = {
         s.user_id: User(id=s.user_id, is_bot=False, first_name=s.name)
         for s in table.seats
@@ -122,6 +126,7 @@ async def play_to_the_end(
         decision = pending(state)
         assert decision is not None
         since = len(h.tg.requests)
+        seen.private.clear()
         if state.players[decision.seat].computer:
             assert await h.tick(1.5) >= 1
         else:
@@ -129,7 +134,8 @@ async def play_to_the_end(
             await h.answer(user, GROUP, choose(state.seed + steps, decision))
         after = await h.table(GROUP)
         assert after.state is not None
-        check_private_stays_private(h, since, after.state, named)
+        check_private_stays_private(h, since, after.state, seen.public)
+        check_hands_stay_private(h, since, (state, after.state), seen, humans)
         check_prompts_go_to_the_decider(h, since, {s: u for s, u in seats.items() if u})
         steps += 1
         if restart_at is not None and steps == restart_at:
@@ -138,7 +144,7 @@ async def play_to_the_end(
 
 
 async def test_three_people_and_a_computer_play_a_whole_game(
-    store: Store, shown_publicly: set[str]
+    store: Store, witness: Witness
 ) -> None:
     h = Harness(store)
     anna, boris, vera = people("Анна", "Борис", "Вера")
@@ -146,8 +152,14 @@ async def test_three_people_and_a_computer_play_a_whole_game(
     table = await h.table(GROUP)
     assert [s.name for s in table.seats][:3] == ["Анна", "Борис", "Вера"]
     assert table.seats[3].user_id is None
+    since = len(h.tg.requests)
     await start(h, anna)
-    steps = await play_to_the_end(h, shown_publicly, restart_at=40)
+    started = await h.table(GROUP)
+    assert started.state is not None
+    humans = {i: s.user_id for i, s in enumerate(started.seats) if s.user_id is not None}
+    check_private_stays_private(h, since, started.state, witness.public)
+    check_hands_stay_private(h, since, (started.state,), witness, humans)
+    steps = await play_to_the_end(h, witness, restart_at=40)
     assert steps > 50
     table = await h.table(GROUP)
     assert table.status == "finished" and table.state is not None and table.state.result

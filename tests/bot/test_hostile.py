@@ -23,9 +23,11 @@ kinds of questions, and checks after every input:
     with which game number and decision) is exactly as before — for an
     illegal input, that is every record;
 (c) no card id reaches a group unless it lies in a public zone or a public
-    event named it, prompts go only to the decider's private chat, and someone
-    seated nowhere gets no card at all; every text is valid Telegram HTML of at
-    most 4096 characters;
+    event named it; a player's private chat shows no card of another's hand
+    or of the deck (only public cards, their own hand, and what the decision
+    asked of them or an event told to them names); prompts go only to the
+    decider's private chat, and someone seated nowhere gets no card at all;
+    every text is valid Telegram HTML of at most 4096 characters;
 (d) every callback query gets exactly one answer (no button spins forever).
 
 The permission tests below it check the refusals one by one: the short alert
@@ -46,7 +48,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from html import escape as html_escape
 from html import unescape as html_unescape
 from typing import Any, NamedTuple
@@ -60,24 +62,31 @@ from hypothesis import HealthCheck, event, example, given, note, settings
 from hypothesis import strategies as st
 from redis.asyncio import Redis
 
-import bot.games
-import tests.bot.harness as harness_module
 from bot.keyboards import LangCb, LobbyCb, PromptCb, StopCb
 from bot.models import Table
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
-from engine import Event, GameState, pending
+from engine import Event, pending
 from engine.policy import choose
 from tests.bot.conftest import REDIS_URL
 from tests.bot.fake_telegram import BOT_USER, NOW, chat, person
-from tests.bot.harness import MARK, Harness, MarkedTranslator
+from tests.bot.harness import (
+    MARK,
+    Harness,
+    MarkedTranslator,
+    Witness,
+    cards_shown,
+    may_see,
+    public_zones,
+)
 
 GAME = -100321  # a running game (number 2)
 LOBBY = -100654  # Вера's lobby
 OTHER = -1001234567890  # a supergroup with no game; Дина is an admin here
 GROUPS = {"GAME": GAME, "LOBBY": LOBBY, "OTHER": OTHER}
-TITLES = {OTHER: "<b>Клуб</b> «Смута» & Co"}
+# each group its own title: a private text names its game by it
+TITLES = {LOBBY: "Вечер у Веры", OTHER: "<b>Клуб</b> «Смута» & Co"}
 
 ANNA = person(101, "Анна <b>")  # GAME's creator, seated
 BORIS = person(102, "Борис & Ко")  # seated in GAME
@@ -87,22 +96,16 @@ DINA = person(202, "Dina", lang="en")  # an admin of OTHER, not of GAME or LOBBY
 EVE = person(203, "Ева")  # never started the bot
 USERS = {"anna": ANNA, "boris": BORIS, "vera": VERA, "carl": CARL, "dina": DINA, "eve": EVE}
 
-_TR: MarkedTranslator | None = None
+
+@cache
+def shared_translator() -> MarkedTranslator:
+    return MarkedTranslator()
 
 
 def fast_harness(store: Store) -> Harness:
     """A Harness that shares one translator (parsing the locales is most of a
     harness's cost), so a fresh world per example is cheap."""
-    global _TR
-    if _TR is None:
-        _TR = MarkedTranslator()
-    shared = _TR
-    real = harness_module.MarkedTranslator
-    harness_module.MarkedTranslator = lambda: shared  # type: ignore[assignment,misc]
-    try:
-        return Harness(store)
-    finally:
-        harness_module.MarkedTranslator = real  # type: ignore[misc]
+    return Harness(store, tr=shared_translator())
 
 
 # ====================================================================== the world
@@ -113,42 +116,16 @@ class World:
     lobby: int  # LOBBY's lobby message
     stop: int  # the open /stop confirmation in GAME
     stale_decision: int  # a decision of GAME already answered
-    named: set[str] = field(default_factory=set)  # card ids a public event named
+    seen: Witness = field(default_factory=Witness)  # what the engine told
+
+    @property
+    def named(self) -> set[str]:
+        """Card ids a public event named."""
+        return self.seen.public
 
     @property
     def store(self) -> Store:
         return self.h.store
-
-
-@contextmanager
-def recording_public_cards(named: set[str]) -> Iterator[None]:
-    """Every card id that the engine names in an event for everyone goes into `named`."""
-    real_apply, real_new_game = bot.games.apply, bot.games.new_game
-
-    def record(events: list[Event]) -> None:
-        for e in events:
-            if e.to is None:
-                for key in ("card", "cards", "smuta"):
-                    value = e.params.get(key)
-                    if isinstance(value, str):
-                        named.add(value)
-                    elif isinstance(value, list):
-                        named.update(value)
-
-    def apply(*args: Any, **kwargs: Any) -> list[Event]:
-        events = real_apply(*args, **kwargs)
-        record(events)
-        return events
-
-    def new_game(*args: Any, **kwargs: Any) -> tuple[GameState, list[Event]]:
-        state, events = real_new_game(*args, **kwargs)
-        record(events)
-        return state, events
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(bot.games, "apply", apply)
-        mp.setattr(bot.games, "new_game", new_game)
-        yield
 
 
 async def computer_decides(h: Harness) -> bool:
@@ -168,7 +145,7 @@ async def settle(h: Harness) -> None:
     raise AssertionError("the computer seats never stopped")
 
 
-async def build_world(store: Store, seed: int, named: set[str]) -> World:
+async def build_world(store: Store, seed: int, seen: Witness) -> World:
     h = fast_harness(store)
     h.app.games.seeds = random.Random(seed)
     h.tg.admins.add((OTHER, DINA.id))
@@ -193,7 +170,7 @@ async def build_world(store: Store, seed: int, named: set[str]) -> World:
     await h.answer(decider, GAME, choose(seed, first))
     await settle(h)
     # LOBBY: Вера's lobby; GAME: an open /stop confirmation
-    await h.say(LOBBY, VERA, "/newgame")
+    await h.feed(make_message(LOBBY, VERA, "/newgame"))
     await h.say(GAME, ANNA, "/stop")
     world = World(
         h=h,
@@ -201,7 +178,7 @@ async def build_world(store: Store, seed: int, named: set[str]) -> World:
         lobby=h.last_with_button(LOBBY, "lb:"),
         stop=h.last_with_button(GAME, "st:"),
         stale_decision=first.id,
-        named=named,
+        seen=seen,
     )
     game = await h.table(GAME)
     assert game.status == "playing" and game.game_no == 2
@@ -664,17 +641,6 @@ def telegram_length(text: str) -> int:
     return len(plain.encode("utf-16-le")) // 2
 
 
-def public_zones(state: GameState) -> set[str]:
-    seen = set(state.graveyard) | set(state.orders_discard) | set(state.smuta_discard)
-    seen |= set(state.prophet_stack)
-    for p in state.players:
-        for h in p.houses:
-            seen.update(h.cards)
-    if state.deck_top_open and state.deck:
-        seen.add(state.deck[0])
-    return seen
-
-
 class ErrorLog(logging.Handler):
     def __init__(self) -> None:
         super().__init__(logging.ERROR)
@@ -695,28 +661,50 @@ def errors_logged() -> Iterator[ErrorLog]:
         logger.removeHandler(handler)
 
 
-async def public_now(w: World) -> dict[int, set[str]]:
-    """The cards in public zones of each watched chat's game, now."""
-    out: dict[int, set[str]] = {}
-    for chat_id in WATCHED:
-        table = await w.store.load(chat_id)
-        if table is not None and table.state is not None:
-            out[chat_id] = public_zones(table.state)
+async def games_now(w: World) -> dict[int, Table]:
+    """The records of the watched chats, now."""
+    return {c: t for c in WATCHED if (t := await w.store.load(c)) is not None}
+
+
+def private_sights(w: World, *moments: dict[int, Table]) -> dict[int, list[tuple[str, set[str]]]]:
+    """For each person seated in a game at one of the `moments` (before and
+    after a step): per game, the header of its private texts, and every card
+    id they may be shown in one — seen from their seat at either moment, and
+    what the step's private events told that seat."""
+    render = w.h.app.games.render
+    sights: dict[tuple[int, str], set[str]] = {}
+    for tables in moments:
+        for table in tables.values():
+            if table.state is None:
+                continue
+            for seat, s in enumerate(table.seats):
+                if s.user_id is None:
+                    continue
+                told = w.seen.told(table.state, seat)
+                for lang in ("ru", "en"):
+                    key = (s.user_id, render.header(lang, table))
+                    sights.setdefault(key, set()).update(may_see(table.state, seat, told))
+    out: dict[int, list[tuple[str, set[str]]]] = {}
+    for (user_id, header), cards in sights.items():
+        out.setdefault(user_id, []).append((header, cards))
     return out
 
 
-async def check_output(
-    w: World, since: int, fired: Fired | None, public_before: dict[int, set[str]]
-) -> None:
+async def check_output(w: World, since: int, fired: Fired | None, before: dict[int, Table]) -> None:
     """What the bot sent since request `since`, for the input `fired` (None:
     time passing). A card counts as public if it lay in a public zone before or
-    after the step, or a public event named it."""
+    after the step, or a public event named it. A private text names its game
+    in its header; the cards it shows must be public, or in the hand of the
+    person's seat there, or named by the decision asked of that seat or by an
+    event told to it (before or after the step): never another player's hand
+    or the deck."""
     h = w.h
     tr = h.tr
     apologies = {
         tr.t(lang, key) for lang in ("ru", "en") for key in ("err-internal", "err-unavailable")
     }
-    tables = {c: await w.store.load(c) for c in WATCHED}
+    tables: dict[int, Table | None] = {c: await w.store.load(c) for c in WATCHED}
+    sights = private_sights(w, before, {c: t for c, t in tables.items() if t is not None})
     # a seat left or handed to the computer still counts: its last prompt is
     # edited to show what was chosen for it
     seated_anywhere = {
@@ -740,11 +728,11 @@ async def check_output(
             continue
         text = request.text
         chat_id = request.chat_id
-        assert isinstance(chat_id, int)
+        assert isinstance(text, str) and isinstance(chat_id, int)
         assert text not in apologies, f"{fired}: the error handler answered"
         assert 0 < telegram_length(text) <= 4096, f"too long for Telegram: {text!r}"
         check_html(text)
-        shown = set(MARK.findall(text))
+        shown = cards_shown(request)
         markup = request.reply_markup
         prompt = isinstance(markup, InlineKeyboardMarkup) and any(
             (b.callback_data or "").startswith("p:") for row in markup.inline_keyboard for b in row
@@ -752,15 +740,23 @@ async def check_output(
         if chat_id < 0:
             assert not prompt, f"a prompt in a group: {text!r}"
             table = tables.get(chat_id)
-            public = set(w.named) | public_before.get(chat_id, set())
-            if table is not None and table.state is not None:
-                public |= public_zones(table.state)
+            public = set(w.named)
+            for t in (before.get(chat_id), table):
+                if t is not None and t.state is not None:
+                    public |= public_zones(t.state)
             assert shown <= public, f"{shown - public} shown in {chat_id} while hidden: {text!r}"
         else:
             if prompt:
                 assert chat_id in deciders, f"a prompt to {chat_id}, who decides nothing"
             if chat_id not in seated_anywhere:
                 assert not shown, f"{shown} shown to {chat_id}, seated nowhere: {text!r}"
+            elif shown:
+                games = [c for header, c in sights.get(chat_id, []) if text.startswith(header)]
+                assert games, f"{shown} shown to {chat_id} in no game of theirs: {text!r}"
+                allowed = set(w.named).union(*games)
+                assert shown <= allowed, (
+                    f"{sorted(shown - allowed)} shown to {chat_id}, not theirs to see: {text!r}"
+                )
     if fired is not None and fired.query_id is not None:
         assert answers == 1, f"{fired.data!r} by {fired.user.id}: {answers} answers"
 
@@ -781,23 +777,24 @@ async def cached_world(cache: dict[int, Saved], seed: int) -> World:
     is built once and restored (store, fake Telegram, clock) for each example."""
     saved = cache.get(seed)
     if saved is None:
-        named: set[str] = set()
+        seen = Witness()
         store = MemoryStore()
-        with recording_public_cards(named):
-            world = await build_world(store, seed, named)
+        with seen.watching():
+            world = await build_world(store, seed, seen)
         cache[seed] = saved = Saved(
             world=world,
             store=copy.deepcopy(store.__dict__),
             tg={k: copy.copy(v) for k, v in vars(world.h.tg).items() if _container(v)},
             clock=world.h.clock.t,
-            named=set(named),
+            named=set(seen.public),
         )
     w = saved.world
     vars(w.store).update(copy.deepcopy(saved.store))
     vars(w.h.tg).update({k: copy.copy(v) for k, v in saved.tg.items()})
     w.h.clock.t = saved.clock
     w.h.app.games.seeds = random.Random(seed)
-    w.named = set(saved.named)
+    w.seen = Witness()
+    w.seen.public = set(saved.named)
     return w
 
 
@@ -838,11 +835,12 @@ async def checked(
     fired: Fired | None = None,
 ) -> None:
     """Run one step (an update fed, a timer tick) and check all it caused."""
-    public = await public_now(w)
+    before = await games_now(w)
+    w.seen.private.clear()
     since = len(w.h.tg.requests)
     await run()
     assert not errors.records, f"{what}: {errors.records[0].getMessage()}"
-    await check_output(w, since, fired, public)
+    await check_output(w, since, fired, before)
 
 
 async def computers_move(w: World, errors: ErrorLog, what: object) -> None:
@@ -855,7 +853,7 @@ async def computers_move(w: World, errors: ErrorLog, what: object) -> None:
 
 
 async def run_inputs(w: World, actions: list[Action]) -> None:
-    with recording_public_cards(w.named), errors_logged() as errors:
+    with w.seen.watching(), errors_logged() as errors:
         for action in actions:
             if isinstance(action, Wait):
                 await checked(w, errors, action, partial(w.h.tick, action.seconds))
@@ -949,9 +947,9 @@ async def redis_stores(redis_store: RedisStore) -> AsyncIterator[Callable[[], Re
 async def test_hostile_input_on_redis(
     redis_stores: Callable[[], RedisStore], seed: int, actions: list[Action]
 ) -> None:
-    named: set[str] = set()
-    with recording_public_cards(named):
-        world = await build_world(redis_stores(), seed, named)
+    seen = Witness()
+    with seen.watching():
+        world = await build_world(redis_stores(), seed, seen)
     await run_inputs(world, actions)
 
 
@@ -960,9 +958,9 @@ async def test_a_player_name_with_html_stays_escaped_in_the_prompt_path(store: S
     """Found by the fuzz: a prompt's path ("➡️ … → Анна <b> → …") and its answer
     ("✔️ …") named a player from the button label, unescaped — a name with "<"
     or "&" made the message invalid HTML, which Telegram refuses."""
-    named: set[str] = set()
-    with recording_public_cards(named):
-        w = await build_world(store, 1, named)
+    seen = Witness()
+    with seen.watching():
+        w = await build_world(store, 1, seen)
     table = await w.h.table(GAME)
     assert table.state is not None
     decision = pending(table.state)
@@ -987,9 +985,9 @@ async def test_a_long_run_of_turns_is_cut_to_fit_one_telegram_message(store: Sto
     characters, the edit failed and the group never saw those turns. The record
     keeps 60 lines, but 60 lines naming players with long names still pass the
     limit: the turn's first line and the latest lines that fit are shown."""
-    named: set[str] = set()
-    with recording_public_cards(named):
-        w = await build_world(store, 1, named)
+    seen = Witness()
+    with seen.watching():
+        w = await build_world(store, 1, seen)
     table = await w.h.table(GAME)
     long_name = html_escape("Анна-Мария <Королева> & Ко Смуты")  # 32 characters
     injected = [
@@ -1017,6 +1015,42 @@ async def test_a_long_run_of_turns_is_cut_to_fit_one_telegram_message(store: Sto
         check_html(text)
     # even the 60 lines the record keeps do not fit: cut, with "…" for what is left out
     assert "…" in closed[-1].split("\n"), "the log was not cut to fit"
+
+
+async def test_the_private_check_catches_another_players_hand(store: Store) -> None:
+    """The fuzz's check of private chats is not vacuous: a text showing Анна
+    her own hand passes, one showing her Борис's hand or a card of the deck
+    (under GAME's header, as the bot writes) fails, and Борис's hand passes
+    once an event told Анна of it (as Лазутчица's look does)."""
+    seen = Witness()
+    with seen.watching():
+        w = await build_world(store, 1, seen)
+    table = await w.h.table(GAME)
+    state = table.state
+    assert state is not None and state.players[1].hand and state.deck
+    render = w.h.app.games.render
+    header = render.header("ru", table)
+
+    async def check(text: str) -> None:
+        before = await games_now(w)
+        since = len(w.h.tg.requests)
+        await w.h.app.games.messenger.send(ANNA.id, header + "\n" + text)
+        await check_output(w, since, None, before)
+
+    await check(render.hand("ru", table, state, 0))
+    with pytest.raises(AssertionError, match="not theirs to see"):
+        await check(render.hand("ru", table, state, 1))
+    with pytest.raises(AssertionError, match="not theirs to see"):
+        await check(render.card("ru", state, state.deck[-1]))  # deep in the deck
+    # without the header the text belongs to no game of hers
+    with pytest.raises(AssertionError, match="in no game of theirs"):
+        before = await games_now(w)
+        since = len(w.h.tg.requests)
+        await w.h.app.games.messenger.send(ANNA.id, render.hand("ru", table, state, 0))
+        await check_output(w, since, None, before)
+    shown = Event(key="hand.shown", params={"cards": state.players[1].hand}, to=(0,))
+    seen.record(state, [shown])
+    await check(render.hand("ru", table, state, 1))
 
 
 # ====================================================================== permissions
@@ -1065,9 +1099,9 @@ async def refused_command(w: World, user: User, chat_id: int, text: str, key: st
 
 @pytest.fixture
 async def world(store: Store) -> AsyncIterator[World]:
-    named: set[str] = set()
-    with recording_public_cards(named):
-        yield await build_world(store, 1, named)
+    seen = Witness()
+    with seen.watching():
+        yield await build_world(store, 1, seen)
 
 
 async def test_only_the_creator_or_an_admin_of_the_chat_stops_a_game(world: World) -> None:

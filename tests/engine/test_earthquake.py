@@ -116,12 +116,8 @@ BYSTANDER: dict[str, Any] = {
 SPLIT_HOUSE = ["servant.red.green", "servant.red.orange", "knight.red", "treasurer.blue"]
 
 
-def test_ruling_a_taken_house_may_split_into_four_houses() -> None:
-    """Если у меня в красном доме Красно-зелёный слуга, Красно-рыжий слуга, Красный Рыцарь
-    и пожененный Синий Казначей, то соперник забрав их у меня может в теории распределить
-    их аж на 4 дома?
-
-    Теоретически да: at most four houses (green, orange, red, blue)."""
+def take_the_split_house() -> GameState:
+    """Землетрясение with seat 1's red house the SPLIT_HOUSE: seat 0 takes it."""
     state, _ = draw_smuta(
         "earthquake",
         players=[
@@ -132,6 +128,16 @@ def test_ruling_a_taken_house_may_split_into_four_houses() -> None:
         deck=["earthquake", "lord.green"],
     )
     play(state, "1")
+    return state
+
+
+def test_ruling_a_taken_house_may_split_into_four_houses() -> None:
+    """Если у меня в красном доме Красно-зелёный слуга, Красно-рыжий слуга, Красный Рыцарь
+    и пожененный Синий Казначей, то соперник забрав их у меня может в теории распределить
+    их аж на 4 дома?
+
+    Теоретически да: at most four houses (green, orange, red, blue)."""
+    state = take_the_split_house()
     assert asked(state) == (0, "servant_side")
     play(state, "green")  # the first card opens seat 0's row: no end to choose
     assert asked(state) == (0, "servant_side")
@@ -151,16 +157,7 @@ def test_ruling_a_taken_house_may_split_into_four_houses() -> None:
 
 def test_the_same_house_splits_into_at_least_two_houses() -> None:
     """… «как минимум на 2»: both Слуги red, Рыцарь red, the Казначей blue."""
-    state, _ = draw_smuta(
-        "earthquake",
-        players=[
-            {"hand": ["page.orange"]},
-            {"hand": ["page.blue"], "houses": [{"colour": "red", "cards": SPLIT_HOUSE}]},
-            BYSTANDER,
-        ],
-        deck=["earthquake", "lord.green"],
-    )
-    play(state, "1")
+    state = take_the_split_house()
     play(state, "red")
     play(state, "red")
     play(state, "left")  # the Казначей's blue house

@@ -11,17 +11,8 @@ from typing import Any
 import pytest
 
 from engine.cards import COLOURS
-from tests.engine.helpers import (
-    asked,
-    decision,
-    draw_smuta,
-    houses,
-    kinds,
-    play,
-    row,
-    setup,
-    smuta_over,
-)
+from engine.scenario import play
+from tests.engine.helpers import asked, decision, draw_smuta, houses, kinds, row, setup, smuta_over
 
 
 # ------------------------------------------------------------------ rulings

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import COLOURS
+from engine.scenario import play
 from engine.state import GameState
 from tests.engine.helpers import (
     asked,
@@ -20,7 +21,6 @@ from tests.engine.helpers import (
     hand,
     houses,
     kinds,
-    play,
     row,
     setup,
     smuta_over,

@@ -9,18 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import COLOURS
+from engine.scenario import play
 from engine.state import GameState
-from tests.engine.helpers import (
-    asked,
-    decision,
-    draw_smuta,
-    houses,
-    kind,
-    kinds,
-    play,
-    setup,
-    smuta_over,
-)
+from tests.engine.helpers import asked, decision, draw_smuta, houses, kind, kinds, setup, smuta_over
 
 RED_CASTLE: dict[str, Any] = {
     "colour": "red",

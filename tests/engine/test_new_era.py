@@ -9,16 +9,8 @@ from __future__ import annotations
 
 from engine import Event, GameState
 from engine.cards import catalog_for
-from tests.engine.helpers import (
-    decision,
-    draw_smuta,
-    hand,
-    houses,
-    options,
-    play,
-    setup,
-    smuta_over,
-)
+from engine.scenario import play
+from tests.engine.helpers import decision, draw_smuta, hand, houses, options, setup, smuta_over
 
 # Every position has an orders deck (a Лазарет): drawing is then not the only action,
 # which a player would take on their own.

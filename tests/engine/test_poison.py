@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.scenario import play
 from engine.state import GameState
 from tests.engine.helpers import (
     asked,
@@ -18,7 +19,6 @@ from tests.engine.helpers import (
     houses,
     kind,
     kinds,
-    play,
     setup,
     smuta_over,
 )

@@ -28,6 +28,7 @@ __all__ = [
     "play",
     "resolve",
     "row",
+    "secret_takes",
     "setup",
     "smuta_over",
 ]
@@ -117,6 +118,16 @@ def named(state: GameState, option: tuple[str, ...]) -> tuple[str, ...]:
 def options(state: GameState) -> set[tuple[str, ...]]:
     """The options of the pending decision, card ids read as kinds."""
     return {named(state, o) for o in decision(state).options}
+
+
+def secret_takes(
+    state: GameState, events: list[Event], key: str
+) -> list[tuple[tuple[int, ...] | None, str]]:
+    """Cards taken in secret: every public `key` event names no card, and each
+    ``key.private`` event gives (its audience, the kind taken), in order."""
+    public = [e for e in events if e.key == key]
+    assert all(e.to is None and "card" not in e.params for e in public)
+    return [(e.to, kind(state, e.params["card"])) for e in events if e.key == f"{key}.private"]
 
 
 def keys(events: list[Event]) -> list[str]:

@@ -13,7 +13,7 @@ import pytest
 
 from engine.invariants import violations
 from engine.view import view_for
-from tests.engine.helpers import decision, hand, keys, kind, kinds, play, setup
+from tests.engine.helpers import decision, hand, keys, kind, kinds, play, secret_takes, setup
 
 SEVEN = ["page.red", "page.blue", "page.green", "page.orange", "knight.red", "knight.blue", "ball"]
 
@@ -306,10 +306,7 @@ def test_only_the_taker_sees_the_card_taken() -> None:
         players=[{}, {}, {}], deck=["feast", "lord.red", "page.blue", "poison"], orders=["marriage"]
     )
     events = play(state, "draw")
-    public = [e for e in events if e.key == "feast.took"]
-    private = [e for e in events if e.key == "feast.took.private"]
-    assert all(e.to is None and "card" not in e.params for e in public)
-    assert [(e.to, kind(state, e.params["card"])) for e in private] == [
+    assert secret_takes(state, events, "feast.took") == [
         ((0,), "lord.red"),
         ((1,), "page.blue"),
     ]

@@ -8,38 +8,18 @@ on-appearing property fires for the taker (Миледи takes a man of her colou
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine import Event, GameState
 from engine.cards import catalog_for
-from tests.engine.helpers import decision, hand, houses, play, setup
+from tests.engine.helpers import decision, draw_smuta, hand, houses, options, play, smuta_over
 
-DECK = ["campaign", "healer.orange"]
 BLUE_CASTLE = {
     "colour": "blue",
     "cards": ["lord.blue", "page.blue", "page.blue"],
     "castle": "permanent",
 }
 
-
-def named(state: GameState, option: tuple[str, ...]) -> tuple[str, ...]:
-    """An option with its card ids read as kinds."""
-    cat = catalog_for(state.rules)
-    return tuple(cat[p].type_key if p in cat.cards else p for p in option)
-
-
-def options(state: GameState) -> set[tuple[str, ...]]:
-    return {named(state, o) for o in decision(state).options}
-
-
-def drawn(players: list[dict[str, Any]], **position: Any) -> tuple[GameState, list[Event]]:
-    """Build the position and let the current player draw Удачный Поход."""
-    position.setdefault("deck", DECK)
-    position.setdefault("orders", ["infirmary"])  # so drawing is not the only action
-    state = setup(players=players, **position)
-    assert decision(state).kind == "action"
-    assert decision(state).seat == position.get("current", 0)
-    return state, play(state, "draw")
+# Every position has an orders deck (a Лазарет): drawing is then not the only action,
+# which a player would take on their own.
 
 
 def takes(state: GameState, events: list[Event]) -> list[tuple[int, str, int]]:
@@ -56,23 +36,17 @@ def nothing(events: list[Event]) -> list[int]:
     return [e.params["seat"] for e in events if e.key == "campaign.nothing"]
 
 
-def smuta_over(state: GameState, initiator: int) -> None:
-    """The смута is in its discard and the turn has passed to the initiator's left."""
-    assert [catalog_for(state.rules)[c].type for c in state.smuta_discard] == ["campaign"]
-    assert state.current == (initiator + 1) % len(state.players)
-    assert state.turn == 2  # exactly one new turn began (a position starts at turn 1)
-    assert state.actions_left + state.actions_taken == 3
-
-
 # ------------------------------------------------------------------ the rulings
 def test_a_single_house_is_the_right_house() -> None:
     """Что, если у соперника только один дом?
     — Этот дом считается и левым, и правым одновременно. Можно брать карту из него."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [BLUE_CASTLE]},
             {"houses": [{"colour": "green", "cards": ["page.green", "knight.green"]}]},
         ],
+        orders=["infirmary"],
     )
     assert decision(state).seat == 0 and decision(state).kind == "campaign.take"
     assert options(state) == {("1", "page.green"), ("1", "knight.green")}
@@ -86,18 +60,20 @@ def test_a_single_house_is_the_right_house() -> None:
     assert houses(state, 1) == [("green", ["page.green"], None)]
     # seat 1's only possible prey is seat 0's right house, which has a castle
     assert nothing(events) == [1]
-    smuta_over(state, 0)
+    smuta_over(state, "campaign", 1)
 
 
 def test_a_castle_on_the_right_house_protects_it() -> None:
     """Что если в правом доме есть замок?
     — В этом случае дом защищён, и брать из него карту нельзя."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {},
             {"houses": [{"colour": "red", "cards": ["knight.red"]}, BLUE_CASTLE]},
             {"houses": [{"colour": "green", "cards": ["page.green", "lord.green"]}]},
         ],
+        orders=["infirmary"],
     )
     # seat 1's right house is its castle house: neither it nor its left house may be raided
     assert decision(state).seat == 0
@@ -112,27 +88,31 @@ def test_everyone_protected_means_nothing_is_taken() -> None:
         "cards": ["lord.red", "page.red", "page.red"],
         "castle": "one_time",
     }
-    state, events = drawn(
-        [
+    state, events = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [{"colour": "green", "cards": ["page.green"]}, red_castle]},
             {"houses": [{"colour": "orange", "cards": ["page.orange"]}, BLUE_CASTLE]},
         ],
+        orders=["infirmary"],
     )
     assert takes(state, events) == []
     assert nothing(events) == [0, 1]
     assert len(houses(state, 0)) == 2 and len(houses(state, 1)) == 2
-    smuta_over(state, 0)
+    smuta_over(state, "campaign", 1)
 
 
 def test_a_newcomer_laid_right_of_ones_castle_can_be_taken() -> None:
     """Что если в правом доме есть замок? — … если сам не заберёт какую-то карту у
     другого и не положит её себе справа от замка, тогда эту новоприбывшую карту
     можно будет забрать."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [BLUE_CASTLE]},
             {"houses": [{"colour": "green", "cards": ["page.green", "knight.green"]}]},
         ],
+        orders=["infirmary"],
     )
     play(state, "1", "knight.green")
     events = play(state, "right")  # the new green house goes right of the castle
@@ -140,14 +120,15 @@ def test_a_newcomer_laid_right_of_ones_castle_can_be_taken() -> None:
     assert takes(state, events) == [(1, "knight.green", 0)]
     assert houses(state, 0) == [("blue", ["lord.blue", "page.blue", "page.blue"], "permanent")]
     assert houses(state, 1) == [("green", ["page.green", "knight.green"], None)]
-    smuta_over(state, 0)
+    smuta_over(state, "campaign", 1)
 
 
 def test_the_taker_chooses_a_servants_house() -> None:
     """Что если забираю Слугу с двумя цветами?
     — Вы выбираете, в какой из двух своих домов (по цвету Слуги) его положить."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [{"colour": "red", "cards": ["page.red"]}]},
             {
                 "houses": [
@@ -155,6 +136,7 @@ def test_the_taker_chooses_a_servants_house() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     # «Вы можете забрать любого из них»
     assert options(state) == {("1", "lord.red"), ("1", "knight.red"), ("1", "servant.red.green")}
@@ -176,11 +158,13 @@ def test_the_taker_chooses_a_servants_house() -> None:
 def test_a_servant_may_join_the_house_of_its_other_colour() -> None:
     """Что если забираю Слугу с двумя цветами? — the taker may also lay it by the
     colour it did not show, into an existing house (no end to choose)."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [{"colour": "green", "cards": ["page.green"]}]},
             {"houses": [{"colour": "red", "cards": ["lord.red", "servant.red.green@red"]}]},
         ],
+        orders=["infirmary"],
     )
     play(state, "1", "servant.red.green")
     play(state, "green")
@@ -191,8 +175,9 @@ def test_a_servant_may_join_the_house_of_its_other_colour() -> None:
 
 def test_a_lord_taken_goes_into_the_takers_house_of_its_colour() -> None:
     """«Забранного Лорда или Рыцаря выкладываете в свой красный дом»."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {
                 "houses": [
                     {"colour": "blue", "cards": ["page.blue"]},
@@ -205,6 +190,7 @@ def test_a_lord_taken_goes_into_the_takers_house_of_its_colour() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     play(state, "1", "lord.red")
     assert houses(state, 0) == [
@@ -217,8 +203,9 @@ def test_a_lord_taken_goes_into_the_takers_house_of_its_colour() -> None:
 def test_a_lady_taken_takes_a_man_of_her_colour() -> None:
     """Срабатывают ли свойства «при появлении в доме»?
     — Да. Например, Миледи позволит вам тут же забрать мужчину нужного цвета из дома соперника."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {},
             {
                 "houses": [
@@ -245,6 +232,7 @@ def test_a_lady_taken_takes_a_man_of_her_colour() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     # the Миледи is seat 0's only prey (seat 2's right house is a castle): taken at once
     d = decision(state)
@@ -265,8 +253,9 @@ def test_a_lady_taken_takes_a_man_of_her_colour() -> None:
 def test_a_lady_taken_may_take_from_the_player_she_came_from() -> None:
     """Срабатывают ли свойства «при появлении в доме»? — Да: the Миледи's man may
     come from any house of any opponent — here her former owner's left house."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {},
             {
                 "houses": [
@@ -275,6 +264,7 @@ def test_a_lady_taken_may_take_from_the_player_she_came_from() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     # the right house holds two cards: seat 0 chooses the Миледи
     play(state, "1", "lady.red")
@@ -287,8 +277,9 @@ def test_a_lady_taken_may_take_from_the_player_she_came_from() -> None:
 def test_a_spy_taken_looks_for_orders_without_drawing() -> None:
     """Срабатывают ли свойства «при появлении в доме»? — Да … Лазутчица даст
     возможность проверить руки соперника на приказ (during a смута: no draw)."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {"hand": ["page.red"]},
             {
                 "hand": ["ball", "lord.blue"],
@@ -296,6 +287,7 @@ def test_a_spy_taken_looks_for_orders_without_drawing() -> None:
             },
             {"hand": ["marriage"]},
         ],
+        orders=["infirmary"],
     )
     # the Лазутчица is the only prey, so she is taken; then seat 0 picks a hand to see
     d = decision(state)
@@ -318,8 +310,9 @@ def test_a_spy_taken_looks_for_orders_without_drawing() -> None:
 # ------------------------------------------------------------------ the effect
 def test_only_the_right_house_may_be_raided() -> None:
     """«выбирают правый дом любого соперника»: the left and middle houses are safe."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {},
             {
                 "houses": [
@@ -329,19 +322,22 @@ def test_only_the_right_house_may_be_raided() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     assert options(state) == {("1", "page.blue"), ("1", "knight.blue")}
 
 
 def test_any_opponent_may_be_raided_and_taking_is_compulsory() -> None:
     """Each player chooses any opponent's right house; there is no option to pass."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [{"colour": "red", "cards": ["page.red"]}]},
             {"houses": [{"colour": "blue", "cards": ["page.blue"]}]},
             {"houses": [{"colour": "green", "cards": ["page.green"]}]},
             {"houses": [{"colour": "orange", "cards": ["page.orange"]}]},
         ],
+        orders=["infirmary"],
     )
     d = decision(state)
     assert d.seat == 0 and d.kind == "campaign.take"
@@ -350,8 +346,9 @@ def test_any_opponent_may_be_raided_and_taking_is_compulsory() -> None:
 
 def test_a_card_taken_may_go_into_the_takers_own_castle_house() -> None:
     """Cards the owner takes may join their own castle house (RULES.md §5)."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [BLUE_CASTLE]},
             {"houses": [{"colour": "blue", "cards": ["knight.blue", "treasurer.blue"]}]},
         ],
@@ -363,14 +360,15 @@ def test_a_card_taken_may_go_into_the_takers_own_castle_house() -> None:
     ]
     # and seat 1 cannot raid it back: the right house is a castle house
     assert houses(state, 1) == [("blue", ["treasurer.blue"], None)]
-    smuta_over(state, 0)
+    smuta_over(state, "campaign", 1)
 
 
 def test_a_treasurer_taken_draws_an_order_for_the_taker() -> None:
     """Срабатывают ли свойства «при появлении в доме»? — Да: a Казначей draws for the
     taker (the draw is not silenced during a смута)."""
-    state, events = drawn(
-        [{}, {"houses": [{"colour": "orange", "cards": ["treasurer.orange"]}]}],
+    state, events = draw_smuta(
+        "campaign",
+        players=[{}, {"houses": [{"colour": "orange", "cards": ["treasurer.orange"]}]}],
         orders=["infirmary", "ball"],
     )
     # seat 0 takes him and draws; seat 1 takes him back and draws in turn
@@ -380,7 +378,7 @@ def test_a_treasurer_taken_draws_an_order_for_the_taker() -> None:
     assert houses(state, 0) == []
     assert houses(state, 1) == [("orange", ["treasurer.orange"], None)]
     assert state.orders == []
-    smuta_over(state, 0)
+    smuta_over(state, "campaign", 1)
 
 
 def test_an_emptied_right_house_hands_the_role_to_the_next_house() -> None:
@@ -391,8 +389,9 @@ def test_an_emptied_right_house_hands_the_role_to_the_next_house() -> None:
         "cards": ["lord.green", "page.green", "page.green"],
         "castle": "one_time",
     }
-    state, events = drawn(
-        [
+    state, events = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [green_castle]},
             {
                 "houses": [
@@ -402,6 +401,7 @@ def test_an_emptied_right_house_hands_the_role_to_the_next_house() -> None:
             },
             {},
         ],
+        orders=["infirmary"],
     )
     # seat 0's one choice (seat 1's blue Паж) was made; it picks the end of its row
     assert decision(state).seat == 0 and decision(state).kind == "house_end"
@@ -411,18 +411,20 @@ def test_an_emptied_right_house_hands_the_role_to_the_next_house() -> None:
     assert houses(state, 1) == []
     assert houses(state, 2) == [("red", ["lord.red"], None)]
     assert houses(state, 0)[0] == ("blue", ["page.blue"], None)
-    smuta_over(state, 0)
+    smuta_over(state, "campaign", 1)
 
 
 def test_takers_go_from_the_initiator_clockwise() -> None:
     """«Игроки по очереди (начиная с инициатора смуты и далее по часовой стрелке)»:
     with seat 1 drawing among three, the takers are 1, 2, 0."""
-    state, events = drawn(
-        [
+    state, events = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [{"colour": "red", "cards": ["page.red", "page.red"]}]},
             {"houses": [{"colour": "red", "cards": ["knight.red", "lord.red"]}]},
             {"houses": [{"colour": "red", "cards": ["lord.red", "healer.red"]}]},
         ],
+        orders=["infirmary"],
         current=1,
     )
     seen = takes(state, events)
@@ -430,7 +432,7 @@ def test_takers_go_from_the_initiator_clockwise() -> None:
         seen += takes(state, play(state, *decision(state).options[0]))
     assert [taker for taker, _, _ in seen] == [1, 2, 0]
     assert all(taker != source for taker, _, source in seen)
-    smuta_over(state, 1)
+    smuta_over(state, "campaign", 2)
 
 
 def test_six_players_take_in_turn_round_the_table() -> None:
@@ -443,23 +445,27 @@ def test_six_players_take_in_turn_round_the_table() -> None:
         ("red", ["knight.red", "healer.red"]),
         ("blue", ["knight.blue", "healer.blue"]),
     ]
-    state, events = drawn(
-        [{"houses": [{"colour": colour, "cards": cards}]} for colour, cards in rows],
+    state, events = draw_smuta(
+        "campaign",
+        players=[{"houses": [{"colour": colour, "cards": cards}]} for colour, cards in rows],
+        orders=["infirmary"],
         current=4,
     )
     seen = takes(state, events)
     while decision(state).kind != "action":
         seen += takes(state, play(state, *decision(state).options[0]))
     assert [taker for taker, _, _ in seen] == [4, 5, 0, 1, 2, 3]
-    smuta_over(state, 4)
+    smuta_over(state, "campaign", 5)
 
 
 def test_nothing_to_take_and_the_turn_still_ends() -> None:
     """A смута with no effect still ends the turn (RULES.md §6)."""
-    state, events = drawn([{"hand": ["lord.red"]}, {"hand": ["page.blue"]}])
+    state, events = draw_smuta(
+        "campaign", players=[{"hand": ["lord.red"]}, {"hand": ["page.blue"]}], orders=["infirmary"]
+    )
     assert nothing(events) == [0, 1]
     assert hand(state, 0) == ["lord.red"] and hand(state, 1) == ["page.blue"]
-    smuta_over(state, 0)
+    smuta_over(state, "campaign", 1)
 
 
 def test_a_treasurer_taken_into_a_full_hand_draws_nothing() -> None:
@@ -473,8 +479,9 @@ def test_a_treasurer_taken_into_a_full_hand_draws_nothing() -> None:
         "knight.green",
         "ball",
     ]
-    state, events = drawn(
-        [
+    state, events = draw_smuta(
+        "campaign",
+        players=[
             {"hand": full, "houses": [BLUE_CASTLE]},
             {"houses": [{"colour": "blue", "cards": ["treasurer.blue"]}]},
         ],
@@ -485,18 +492,20 @@ def test_a_treasurer_taken_into_a_full_hand_draws_nothing() -> None:
     assert len(state.players[0].hand) == 7
     assert [catalog_for(state.rules)[c].type for c in state.orders] == ["marriage"]
     assert houses(state, 0)[0][1][-1] == "treasurer.blue"
-    smuta_over(state, 0)
+    smuta_over(state, "campaign", 1)
 
 
 def test_a_permanent_castle_of_power_gives_the_initiator_a_new_turn() -> None:
     """The смута ends the turn — except with a permanent Замок Власти, when a new
     turn of the initiator begins (RULES.md §4)."""
     power = {"colour": "red", "cards": ["lord.red", "page.red", "page.red"], "castle": "permanent"}
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [power]},
             {"houses": [{"colour": "green", "cards": ["page.green", "lord.green"]}]},
         ],
+        orders=["infirmary"],
         actions_left=2,
     )
     play(state, "1", "lord.green")
@@ -511,12 +520,14 @@ def test_a_permanent_castle_of_power_gives_the_initiator_a_new_turn() -> None:
 def test_a_harlot_taken_goes_into_the_takers_own_houses() -> None:
     """Cards taken always go into the taker's own houses (RULES.md §3.3): a Блудница
     taken is not planted elsewhere, and nobody is asked where she goes."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "campaign",
+        players=[
             {"houses": [BLUE_CASTLE]},
             {"houses": [{"colour": "green", "cards": ["page.green"]}]},
             {"houses": [{"colour": "red", "cards": ["harlot.red"]}]},
         ],
+        orders=["infirmary"],
     )
     play(state, "2", "harlot.red")
     d = decision(state)
@@ -527,4 +538,4 @@ def test_a_harlot_taken_goes_into_the_takers_own_houses() -> None:
     assert nothing(events) == [1]
     assert takes(state, events) == [(2, "page.green", 1)]
     assert houses(state, 2) == [("green", ["page.green"], None)]
-    smuta_over(state, 0)
+    smuta_over(state, "campaign", 1)

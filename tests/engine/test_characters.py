@@ -14,6 +14,12 @@ from tests.engine.helpers import decision, hand, houses, keys, kind, kinds, play
 
 # a castle house: a Лорд and at least three cards
 RED_CASTLE = {"colour": "red", "cards": ["lord.red", "page.red", "knight.red"]}
+# a permanent Замок Интриг: it captures other players' discarded orders
+BLUE_INTRIGUE = {
+    "colour": "blue",
+    "cards": ["lord.blue", "page.blue", "knight.blue"],
+    "castle": "permanent",
+}
 
 
 def of(events: list[Event], key: str) -> list[Event]:
@@ -416,15 +422,7 @@ def test_spy_discard_is_captured_by_a_permanent_intrigue_castle_of_another_playe
         players=[
             {"hand": ["spy.red"]},
             {"hand": ["ball"]},
-            {
-                "houses": [
-                    {
-                        "colour": "blue",
-                        "cards": ["lord.blue", "page.blue", "knight.blue"],
-                        "castle": "permanent",
-                    }
-                ]
-            },
+            {"houses": [BLUE_INTRIGUE]},
         ],
         deck=["page.orange"],
         orders=["infirmary"],
@@ -443,13 +441,7 @@ def test_spy_discard_is_captured_by_the_spys_own_intrigue_castle() -> None:
         players=[
             {
                 "hand": ["spy.red"],
-                "houses": [
-                    {
-                        "colour": "blue",
-                        "cards": ["lord.blue", "page.blue", "knight.blue"],
-                        "castle": "permanent",
-                    }
-                ],
+                "houses": [BLUE_INTRIGUE],
             },
             {"hand": ["ball"]},
         ],
@@ -490,13 +482,7 @@ def test_spy_discard_goes_to_the_discard_when_the_intrigue_owner_holds_seven() -
             {"hand": ["ball"]},
             {
                 "hand": seven,
-                "houses": [
-                    {
-                        "colour": "blue",
-                        "cards": ["lord.blue", "page.blue", "knight.blue"],
-                        "castle": "permanent",
-                    }
-                ],
+                "houses": [BLUE_INTRIGUE],
             },
         ],
         deck=["page.orange"],

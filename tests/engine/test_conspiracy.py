@@ -8,33 +8,13 @@ discard an order only, no draw)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine import Event, GameState
+from engine import Event
 from engine.cards import catalog_for
-from tests.engine.helpers import decision, hand, houses, play, setup
+from engine.scenario import play
+from tests.engine.helpers import decision, draw_smuta, hand, houses, named, options, smuta_over
 
-DECK = ["conspiracy", "healer.orange"]
-
-
-def named(state: GameState, option: tuple[str, ...]) -> tuple[str, ...]:
-    """An option with its card ids read as kinds."""
-    cat = catalog_for(state.rules)
-    return tuple(cat[p].type_key if p in cat.cards else p for p in option)
-
-
-def options(state: GameState) -> set[tuple[str, ...]]:
-    return {named(state, o) for o in decision(state).options}
-
-
-def drawn(players: list[dict[str, Any]], **position: Any) -> tuple[GameState, list[Event]]:
-    """Build the position and let the current player draw the Заговор on top of the deck."""
-    position.setdefault("deck", DECK)
-    position.setdefault("orders", ["infirmary"])  # so drawing is not the only action
-    state = setup(players=players, **position)
-    assert decision(state).kind == "action"
-    assert decision(state).seat == position.get("current", 0)
-    return state, play(state, "draw")
+# Every position has an orders deck (a Лазарет): drawing is then not the only action,
+# which a player would take on their own.
 
 
 def gifts(events: list[Event]) -> list[tuple[int, int]]:
@@ -42,23 +22,17 @@ def gifts(events: list[Event]) -> list[tuple[int, int]]:
     return [(e.params["seat"], e.params["target"]) for e in events if e.key == "conspiracy.gave"]
 
 
-def smuta_over(state: GameState, initiator: int) -> None:
-    """The смута is in its discard and the initiator's turn has passed to the left."""
-    assert [catalog_for(state.rules)[c].type for c in state.smuta_discard] == ["conspiracy"]
-    assert state.current == (initiator + 1) % len(state.players)
-    assert state.turn == 2  # exactly one new turn began (a position starts at turn 1)
-    assert state.actions_left + state.actions_taken == 3
-
-
 # ------------------------------------------------------------------ the rulings
 def test_a_received_card_cannot_be_given_back() -> None:
     """Можно ли передать карту обратно тому же сопернику в том же «Заговоре»?
     — Нет: карта становится «дарёной» и её нельзя выбрать в этот же Заговор."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {"houses": [{"colour": "blue", "cards": ["lord.blue", "page.blue"]}]},
         ],
+        orders=["infirmary"],
     )
     # seat 0 has one card and one opponent: the gift is forced
     assert decision(state).seat == 1 and decision(state).kind == "house_end"
@@ -72,31 +46,35 @@ def test_a_received_card_cannot_be_given_back() -> None:
     play(state, "lord.blue")
     assert houses(state, 0) == [("blue", ["lord.blue"], None)]
     assert houses(state, 1) == [("blue", ["page.blue"], None), ("red", ["knight.red"], None)]
-    smuta_over(state, 0)
+    smuta_over(state, "conspiracy", 1)
 
 
 def test_a_player_holding_only_a_gift_gives_nothing() -> None:
     """Можно ли передать карту обратно тому же сопернику в том же «Заговоре»?
     — Нет. (A player whose only card is the gift passes.)"""
-    state, events = drawn(
-        [{"houses": [{"colour": "red", "cards": ["knight.red"]}]}, {}],
+    state, events = draw_smuta(
+        "conspiracy",
+        players=[{"houses": [{"colour": "red", "cards": ["knight.red"]}]}, {}],
+        orders=["infirmary"],
     )
     assert gifts(events) == [(0, 1)]
     assert [e.params["seat"] for e in events if e.key == "conspiracy.nothing_to_give"] == [1]
     assert houses(state, 0) == []
     assert houses(state, 1) == [("red", ["knight.red"], None)]
-    smuta_over(state, 0)
+    smuta_over(state, "conspiracy", 1)
 
 
 def test_a_gift_is_never_passed_on_to_a_third_player() -> None:
     """Можно ли передать карту обратно тому же сопернику в том же «Заговоре»?
     — «Дарёное» не отдают: not back, and not on to anyone else either."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {"houses": [{"colour": "blue", "cards": ["page.blue"]}]},
             {"houses": [{"colour": "green", "cards": ["page.green"]}]},
         ],
+        orders=["infirmary"],
     )
     play(state, "knight.red", "1")
     play(state, "left")  # seat 1 puts the red house at the left end
@@ -109,19 +87,21 @@ def test_a_gift_is_never_passed_on_to_a_third_player() -> None:
     assert houses(state, 0) == [("green", ["page.green"], None)]
     assert houses(state, 1) == [("red", ["knight.red"], None)]
     assert houses(state, 2) == [("blue", ["page.blue"], None)]
-    smuta_over(state, 0)
+    smuta_over(state, "conspiracy", 1)
 
 
 def test_any_opponent_may_receive() -> None:
     """Могу ли я выбирать любого соперника для передачи?
     — Да. В свой ход выбираешь любого соперника и передаёшь ему выбранную карту."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {"houses": [{"colour": "blue", "cards": ["page.blue"]}]},
             {"houses": [{"colour": "green", "cards": ["page.green"]}]},
             {"houses": [{"colour": "orange", "cards": ["page.orange"]}]},
         ],
+        orders=["infirmary"],
         deck=["conspiracy", "lord.orange"],
     )
     assert decision(state).seat == 0
@@ -138,8 +118,9 @@ def test_spy_received_in_a_conspiracy_looks_and_discards_an_order_without_drawin
     """Срабатывают ли свойства «при появлении в доме», если я получил карту через
     Заговор? — Да. Лазутчица при получении через Заговор даёт возможность только
     посмотреть руку соперника и сбросить у него приказ."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "green", "cards": ["spy.green"]}]},
             {"hand": ["ball"], "houses": [{"colour": "red", "cards": ["page.red"]}]},
             {"hand": ["marriage", "page.blue"]},
@@ -172,8 +153,9 @@ def test_spy_received_by_the_initiator_does_not_draw_either() -> None:
     """Срабатывают ли свойства «при появлении в доме», если я получил карту через
     Заговор? — Да, but Лазутчица only looks and discards: even for the initiator,
     whose turn it is, nothing is drawn during a смута."""
-    state, events = drawn(
-        [
+    state, events = draw_smuta(
+        "conspiracy",
+        players=[
             {"hand": ["page.red"]},
             {"hand": ["ball"], "houses": [{"colour": "green", "cards": ["spy.green"]}]},
         ],
@@ -187,14 +169,15 @@ def test_spy_received_by_the_initiator_does_not_draw_either() -> None:
     assert hand(state, 0) == ["page.red"]
     assert len(state.orders) == 1
     assert houses(state, 0) == [("green", ["spy.green"], None)]
-    smuta_over(state, 0)
+    smuta_over(state, "conspiracy", 1)
 
 
 def test_treasurer_received_in_a_conspiracy_draws_for_the_receiver() -> None:
     """Срабатывают ли свойства «при появлении в доме», если я получил карту через
     Заговор? — Да: the receiver, not the giver, uses the property."""
-    state, _ = drawn(
-        [{"houses": [{"colour": "orange", "cards": ["treasurer.orange"]}]}, {}],
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[{"houses": [{"colour": "orange", "cards": ["treasurer.orange"]}]}, {}],
         orders=["ball", "marriage"],
     )
     assert hand(state, 1) == ["ball"]
@@ -206,8 +189,9 @@ def test_treasurer_received_in_a_conspiracy_draws_for_the_receiver() -> None:
 def test_treasurer_received_by_a_full_hand_draws_nothing() -> None:
     """A receiver holding 7 cards gains no order from a received Казначей."""
     full = ["page.red", "page.red", "page.blue", "page.blue", "page.green", "page.green", "ball"]
-    state, _ = drawn(
-        [{"houses": [{"colour": "orange", "cards": ["treasurer.orange"]}]}, {"hand": full}],
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[{"houses": [{"colour": "orange", "cards": ["treasurer.orange"]}]}, {"hand": full}],
         orders=["marriage"],
     )
     assert len(state.players[1].hand) == 7
@@ -218,11 +202,13 @@ def test_treasurer_received_by_a_full_hand_draws_nothing() -> None:
 def test_the_only_card_of_a_house_must_be_given() -> None:
     """Если в доме только одна карта, я обязан отдать её?
     — Да. Любую свою выложенную карту дома можно отдать — даже если она единственная."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {"houses": [{"colour": "blue", "cards": ["page.blue"]}]},
         ],
+        orders=["infirmary"],
     )
     # seat 0 was never asked: its one possible gift was made at once
     assert decision(state).seat == 1 and decision(state).kind == "house_end"
@@ -231,14 +217,15 @@ def test_the_only_card_of_a_house_must_be_given() -> None:
     # seat 1 in turn must give its only own card, the last of its blue house
     assert houses(state, 1) == [("red", ["knight.red"], None)]
     assert houses(state, 0) == [("blue", ["page.blue"], None)]
-    smuta_over(state, 0)
+    smuta_over(state, "conspiracy", 1)
 
 
 def test_no_card_goes_into_an_opponents_castle_house() -> None:
     """А если у соперника есть красный замок, а у меня только 1 красная карта
     (напр. Рыцарь)? — Нет. Вы не можете подселять карты в дом с замком соперника."""
-    state, events = drawn(
-        [
+    state, events = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {
                 "houses": [
@@ -250,20 +237,22 @@ def test_no_card_goes_into_an_opponents_castle_house() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     assert gifts(events) == []
     nothing = [e.params["seat"] for e in events if e.key == "conspiracy.nothing_to_give"]
     assert nothing == [0, 1]
     assert houses(state, 0) == [("red", ["knight.red"], None)]
     assert houses(state, 1) == [("red", ["lord.red", "page.red", "page.red"], "permanent")]
-    smuta_over(state, 0)
+    smuta_over(state, "conspiracy", 1)
 
 
 def test_a_castle_house_only_shuts_out_its_own_colour() -> None:
     """А если у соперника есть красный замок, а у меня только 1 красная карта?
     — Нет; the red card must then go to an opponent who can take it."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {
                 "houses": [
@@ -276,6 +265,7 @@ def test_a_castle_house_only_shuts_out_its_own_colour() -> None:
             },
             {"houses": [{"colour": "blue", "cards": ["page.blue"]}]},
         ],
+        orders=["infirmary"],
     )
     # one legal gift (to seat 2): made at once; seat 2 picks the end
     assert decision(state).seat == 2 and decision(state).kind == "house_end"
@@ -288,12 +278,14 @@ def test_cards_in_ones_own_castle_house_are_not_given() -> None:
     """Можно ли передавать карты из своего замка?
     — Нет. Карты, которые находятся в замке, не участвуют в Заговоре."""
     castle = {"colour": "red", "cards": ["lord.red", "page.red", "page.red"], "castle": "permanent"}
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [castle, {"colour": "blue", "cards": ["page.blue"]}]},
             {"houses": [{"colour": "green", "cards": ["page.green"]}]},
             {},
         ],
+        orders=["infirmary"],
     )
     assert decision(state).seat == 0
     assert options(state) == {("page.blue", "1"), ("page.blue", "2")}
@@ -304,8 +296,10 @@ def test_a_player_with_only_a_castle_house_gives_nothing() -> None:
     the player has nothing to give and the turn passes on."""
     # one-time side up: a permanent Замок Власти would give seat 0 a new turn
     castle = {"colour": "red", "cards": ["lord.red", "page.red", "page.red"], "castle": "one_time"}
-    state, events = drawn(
-        [{"houses": [castle]}, {"houses": [{"colour": "green", "cards": ["page.green"]}]}],
+    state, events = draw_smuta(
+        "conspiracy",
+        players=[{"houses": [castle]}, {"houses": [{"colour": "green", "cards": ["page.green"]}]}],
+        orders=["infirmary"],
     )
     assert [e.params["seat"] for e in events if e.key == "conspiracy.nothing_to_give"] == [0]
     assert gifts(events) == [(1, 0)]
@@ -316,15 +310,16 @@ def test_a_player_with_only_a_castle_house_gives_nothing() -> None:
         ("green", ["page.green"], None),
         ("red", ["lord.red", "page.red", "page.red"], "one_time"),
     ]
-    smuta_over(state, 0)
+    smuta_over(state, "conspiracy", 1)
 
 
 # ------------------------------------------------------------------ the effect
 def test_the_receiver_chooses_the_end_of_the_row() -> None:
     """«Если у соперника нет красного дома — он обязан его создать слева или справа
     от своих других домов»: the receiver is asked, and only left or right."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {
                 "houses": [
@@ -333,6 +328,7 @@ def test_the_receiver_chooses_the_end_of_the_row() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     d = decision(state)
     assert d.seat == 1 and d.kind == "house_end"
@@ -344,8 +340,9 @@ def test_the_receiver_chooses_the_end_of_the_row() -> None:
 def test_a_gift_joins_the_receivers_house_of_its_colour() -> None:
     """«Карты … сразу размещаются в доме соперника по правилам цвета»: into the
     existing house, on top, with no question asked."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {
                 "houses": [
@@ -354,6 +351,7 @@ def test_a_gift_joins_the_receivers_house_of_its_colour() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     assert houses(state, 1)[1] == ("red", ["page.red", "knight.red"], None)
     # seat 1 then gives one of its own two cards (not the Рыцарь)
@@ -363,11 +361,13 @@ def test_a_gift_joins_the_receivers_house_of_its_colour() -> None:
 
 def test_the_receiver_chooses_a_servants_side() -> None:
     """The receiver of a Слуга chooses which of its colours it lies by (RULES.md §3.1)."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["servant.red.blue@red"]}]},
             {"houses": [{"colour": "green", "cards": ["page.green", "page.green"]}]},
         ],
+        orders=["infirmary"],
     )
     d = decision(state)
     assert d.seat == 1 and d.kind == "servant_side"
@@ -383,8 +383,9 @@ def test_the_receiver_chooses_a_servants_side() -> None:
 def test_a_servant_may_go_by_its_colour_that_is_not_a_castle() -> None:
     """«a Слуга can go if either of its colours is open there» (RULES.md §6):
     the receiver's red castle leaves only the blue side."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["servant.red.blue@red"]}]},
             {
                 "houses": [
@@ -396,6 +397,7 @@ def test_a_servant_may_go_by_its_colour_that_is_not_a_castle() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     d = decision(state)
     assert d.seat == 1 and d.kind == "house_end"  # the side was forced: blue
@@ -407,12 +409,14 @@ def test_a_servant_may_go_by_its_colour_that_is_not_a_castle() -> None:
 
 def test_giving_is_compulsory() -> None:
     """Giving is compulsory whenever possible (RULES.md §6): no option to pass."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["knight.red", "page.red"]}]},
             {},
             {},
         ],
+        orders=["infirmary"],
     )
     d = decision(state)
     assert d.seat == 0 and d.kind == "conspiracy.give"
@@ -424,8 +428,10 @@ def test_givers_go_from_the_initiator_clockwise() -> None:
     """«Все игроки по очереди (начиная с инициатора смуты и далее по часовой
     стрелке)»: with seat 2 drawing, the givers are 2, 3, 0, 1."""
     colours = ["red", "blue", "green", "orange"]
-    state, events = drawn(
-        [{"houses": [{"colour": c, "cards": [f"page.{c}", f"page.{c}"]}]} for c in colours],
+    state, events = draw_smuta(
+        "conspiracy",
+        players=[{"houses": [{"colour": c, "cards": [f"page.{c}", f"page.{c}"]}]} for c in colours],
+        orders=["infirmary"],
         current=2,
     )
     seen = gifts(events)
@@ -443,14 +449,16 @@ def test_givers_go_from_the_initiator_clockwise() -> None:
             (colour, [f"page.{colour}"], None),
             (given, [f"page.{given}"], None),
         ]
-    smuta_over(state, 2)
+    smuta_over(state, "conspiracy", 3)
 
 
 def test_six_players_give_in_turn_round_the_table() -> None:
     """Six players, seat 5 draws: the givers are 5, 0, 1, 2, 3, 4 — each once."""
     cards = ["page.red", "page.blue", "page.green", "page.orange", "knight.red", "knight.blue"]
-    state, events = drawn(
-        [{"houses": [{"colour": c.split(".")[1], "cards": [c]}]} for c in cards],
+    state, events = draw_smuta(
+        "conspiracy",
+        players=[{"houses": [{"colour": c.split(".")[1], "cards": [c]}]} for c in cards],
+        orders=["infirmary"],
         current=5,
     )
     seen = gifts(events)
@@ -459,18 +467,20 @@ def test_six_players_give_in_turn_round_the_table() -> None:
         seen += gifts(play(state, *d.options[0]))
     assert [giver for giver, _ in seen] == [5, 0, 1, 2, 3, 4]
     assert all(giver != receiver for giver, receiver in seen)
-    smuta_over(state, 5)
+    smuta_over(state, "conspiracy", 0)
 
 
 def test_a_card_moved_by_a_property_is_not_a_gift() -> None:
     """Only the card handed over by the Заговор is «дарёная» (RULES.md §6): a man
     the received Миледи takes may be given on in the same Заговор."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"houses": [{"colour": "red", "cards": ["lady.red"]}]},
             {"houses": [{"colour": "blue", "cards": ["page.blue"]}]},
             {"houses": [{"colour": "red", "cards": ["knight.red"]}]},
         ],
+        orders=["infirmary"],
     )
     play(state, "lady.red", "1")
     play(state, "right")  # seat 1 lays the red house at the right
@@ -494,31 +504,37 @@ def test_a_card_moved_by_a_property_is_not_a_gift() -> None:
 
 def test_nobody_has_houses_and_the_turn_still_ends() -> None:
     """A смута with no effect still ends the turn (RULES.md §6)."""
-    state, events = drawn([{"hand": ["page.red"]}, {}, {}])
+    state, events = draw_smuta(
+        "conspiracy", players=[{"hand": ["page.red"]}, {}, {}], orders=["infirmary"]
+    )
     nothing = [e.params["seat"] for e in events if e.key == "conspiracy.nothing_to_give"]
     assert nothing == [0, 1, 2]
     assert hand(state, 0) == ["page.red"]
-    smuta_over(state, 0)
+    smuta_over(state, "conspiracy", 1)
 
 
 def test_the_conspiracy_ends_the_turn_even_with_actions_left() -> None:
     """The initiator drew the смута as the first action: the turn still ends."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "conspiracy",
+        players=[
             {"hand": ["lord.blue"], "houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {},
         ],
+        orders=["infirmary"],
     )
     assert hand(state, 0) == ["lord.blue"]
     assert houses(state, 1) == [("red", ["knight.red"], None)]
-    smuta_over(state, 0)
+    smuta_over(state, "conspiracy", 1)
 
 
 def test_a_jester_received_replays_nothing() -> None:
     """Срабатывают ли свойства «при появлении в доме», если я получил карту через
     Заговор? — Да, but Шут acts only outside смуты (RULES.md §1): no replay."""
-    state, events = drawn(
-        [{}, {"houses": [{"colour": "orange", "cards": ["jester.orange"]}]}],
+    state, events = draw_smuta(
+        "conspiracy",
+        players=[{}, {"houses": [{"colour": "orange", "cards": ["jester.orange"]}]}],
+        orders=["infirmary"],
         smuta_discard=["feast"],
     )
     assert gifts(events) == [(1, 0)]

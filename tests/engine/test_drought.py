@@ -11,34 +11,8 @@ from typing import Any
 import pytest
 
 from engine.cards import COLOURS
-from engine.invariants import violations
-from engine.state import GameState
-from tests.engine.helpers import decision, houses, kinds, play, setup
-
-
-def row(state: GameState, seat: int) -> list[tuple[str, list[str]]]:
-    """A row left to right, a Слуга with the side it shows (``servant.red.green@green``)."""
-    return [(h.colour, kinds(state, h.cards)) for h in state.players[seat].houses]
-
-
-def draw_drought(**position: Any) -> GameState:
-    position.setdefault("deck", ["drought", "lord.orange"])
-    state = setup(**position)
-    play(state, "draw")
-    assert not violations(state), violations(state)
-    return state
-
-
-def asked(state: GameState) -> tuple[int, str]:
-    d = decision(state)
-    return d.seat, d.kind
-
-
-def assert_turn_passed_to(state: GameState, seat: int) -> None:
-    assert kinds(state, state.smuta_discard) == ["drought"]
-    assert state.current == seat
-    assert state.actions_left == 3
-    assert asked(state) == (seat, "action")
+from engine.scenario import play
+from tests.engine.helpers import asked, decision, draw_smuta, houses, kinds, row, setup, smuta_over
 
 
 # ------------------------------------------------------------------ rulings
@@ -75,7 +49,7 @@ def test_ruling_a_servant_moved_by_marriage_flips_from_the_side_it_shows() -> No
         ("red", ["lord.red"]),
         ("blue", ["servant.blue.green@blue"]),
     ]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)
 
 
 def test_ruling_no_on_appearing_property_fires_for_servants(
@@ -94,7 +68,8 @@ def test_ruling_no_on_appearing_property_fires_for_servants(
         original(g, seat, card_id)
 
     monkeypatch.setattr(engine.characters, "on_appearing", spy)
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -113,7 +88,7 @@ def test_ruling_no_on_appearing_property_fires_for_servants(
         ("blue", ["lord.blue", "servant.blue.green@blue"]),
     ]
     assert fired == []
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)
 
 
 def test_ruling_the_simple_example_two_servants_leave_the_red_house() -> None:
@@ -121,7 +96,8 @@ def test_ruling_the_simple_example_two_servants_leave_the_red_house() -> None:
 
     Red house with a red-green and a red-blue Слуга: the first goes to the green
     house, the second to the blue house."""
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -146,7 +122,7 @@ def test_ruling_the_simple_example_two_servants_leave_the_red_house() -> None:
         ("red", ["lord.red"]),
         ("blue", ["servant.red.blue@blue"]),
     ]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)
 
 
 # ------------------------------------------------------------------ castles
@@ -198,11 +174,12 @@ def test_every_castle_returns_to_the_supply_at_once() -> None:
         ("red", ["lord.red", "page.red"]),
         ("blue", ["lord.blue", "servant.red.blue@blue"]),
     ]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)
 
 
 def test_a_permanent_castle_of_power_is_lost_so_the_turn_ends() -> None:
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -220,12 +197,13 @@ def test_a_permanent_castle_of_power_is_lost_so_the_turn_ends() -> None:
     )
     assert houses(state, 0) == [("red", ["lord.red", "page.red", "knight.red"], None)]
     assert "red" in state.castles
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)
 
 
 # ------------------------------------------------------------------ the flips
 def test_a_servant_joins_an_existing_house_on_top_without_a_question() -> None:
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -242,11 +220,12 @@ def test_a_servant_joins_an_existing_house_on_top_without_a_question() -> None:
         ("blue", ["lord.blue"]),
         ("orange", ["lord.orange", "page.orange", "servant.blue.orange@orange"]),
     ]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)
 
 
 def test_a_servant_alone_in_its_house_leaves_it_and_the_house_vanishes() -> None:
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -263,7 +242,8 @@ def test_a_servant_alone_in_its_house_leaves_it_and_the_house_vanishes() -> None
 
 
 def test_a_lone_servant_in_a_lone_house_needs_no_end() -> None:
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -273,13 +253,14 @@ def test_a_lone_servant_in_a_lone_house_needs_no_end() -> None:
         ],
     )
     assert row(state, 0) == [("orange", ["servant.red.orange@orange"])]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)
 
 
 def test_a_married_servant_whose_new_side_matches_its_house_stays_and_flips() -> None:
     """A red-blue Слуга showing red in the blue house (moved there by Брачный союз)
     flips to blue: it is already in the blue house."""
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -295,13 +276,14 @@ def test_a_married_servant_whose_new_side_matches_its_house_stays_and_flips() ->
         ("red", ["lord.red"]),
         ("blue", ["lord.blue", "servant.red.blue@blue", "page.blue"]),
     ]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)
 
 
 def test_every_servant_flips_exactly_once() -> None:
     """The red-green Слуга lands in the green house, whose own green-orange Слуга
     has not flipped yet; each flips once, and the newcomer is not flipped back."""
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -323,7 +305,8 @@ def test_every_servant_flips_exactly_once() -> None:
 
 
 def test_two_servants_going_to_one_new_colour_share_the_new_house() -> None:
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -341,11 +324,12 @@ def test_two_servants_going_to_one_new_colour_share_the_new_house() -> None:
         ("red", ["lord.red"]),
         ("blue", ["lord.blue"]),
     ]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)
 
 
 def test_other_cards_do_not_move_even_married_ones() -> None:
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -368,7 +352,8 @@ def test_other_cards_do_not_move_even_married_ones() -> None:
 def test_players_flip_in_turn_from_the_initiator_clockwise() -> None:
     """Three players, seat 1 draws: seat 1 chooses an end, then seat 2, then seat 0 —
     each for their own row."""
-    state = draw_drought(
+    state, _ = draw_smuta(
+        "drought",
         players=[
             {
                 "hand": ["page.orange"],
@@ -396,7 +381,7 @@ def test_players_flip_in_turn_from_the_initiator_clockwise() -> None:
     assert row(state, 1) == [("orange", ["servant.blue.orange@orange"]), ("blue", ["lord.blue"])]
     assert row(state, 2) == [("orange", ["lord.orange"]), ("red", ["servant.red.orange@red"])]
     assert row(state, 0) == [("green", ["servant.red.green@green"]), ("red", ["lord.red"])]
-    assert_turn_passed_to(state, 2)
+    smuta_over(state, "drought", 2)
 
 
 def test_six_players_each_flip_their_own_servants() -> None:
@@ -406,11 +391,11 @@ def test_six_players_each_flip_their_own_servants() -> None:
         {"hand": [h], "houses": [{"colour": pair.split(".")[0], "cards": [f"servant.{pair}"]}]}
         for pair, h in zip(pairs, hands, strict=True)
     ]
-    state = draw_drought(players=players, current=5)
+    state, _ = draw_smuta("drought", players=players, current=5)
     for seat, pair in enumerate(pairs):
         second = pair.split(".")[1]
         assert row(state, seat) == [(second, [f"servant.{pair}@{second}"])]
-    assert_turn_passed_to(state, 0)
+    smuta_over(state, "drought", 0)
 
 
 def test_without_servants_or_castles_nothing_changes_and_the_turn_ends() -> None:
@@ -426,4 +411,4 @@ def test_without_servants_or_castles_nothing_changes_and_the_turn_ends() -> None
     assert "castles.returned" not in [e.key for e in events]
     assert houses(state, 0) == [("red", ["lord.red"], None)]
     assert houses(state, 1) == [("blue", ["lord.blue"], None)]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "drought", 1)

@@ -12,27 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import COLOURS
-from engine.invariants import violations
+from engine.scenario import play
 from engine.state import GameState
-from tests.engine.helpers import decision, hand, houses, kinds, play, setup
-
-
-def row(state: GameState, seat: int) -> list[tuple[str, list[str]]]:
-    """A row left to right, a Слуга with the side it shows (``servant.red.green@green``)."""
-    return [(h.colour, kinds(state, h.cards)) for h in state.players[seat].houses]
-
-
-def draw_earthquake(**position: Any) -> GameState:
-    position.setdefault("deck", ["earthquake", "lord.orange"])
-    state = setup(**position)
-    play(state, "draw")
-    assert not violations(state), violations(state)
-    return state
-
-
-def asked(state: GameState) -> tuple[int, str]:
-    d = decision(state)
-    return d.seat, d.kind
+from tests.engine.helpers import (
+    asked,
+    decision,
+    draw_smuta,
+    hand,
+    houses,
+    kinds,
+    row,
+    setup,
+    smuta_over,
+)
 
 
 def victims(state: GameState) -> list[int]:
@@ -41,19 +33,13 @@ def victims(state: GameState) -> list[int]:
     return sorted(int(o[0]) for o in d.options)
 
 
-def assert_turn_passed_to(state: GameState, seat: int) -> None:
-    assert kinds(state, state.smuta_discard) == ["earthquake"]
-    assert state.current == seat
-    assert state.actions_left == 3
-    assert asked(state) == (seat, "action")
-
-
 # ------------------------------------------------------------------ rulings
 def test_ruling_a_single_house_is_the_left_house() -> None:
     """Что, если у соперника только один дом?
 
     Этот единственный дом считается одновременно левым и правым: it is taken."""
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "red", "cards": ["lord.red"]}]},
             {
@@ -68,7 +54,7 @@ def test_ruling_a_single_house_is_the_left_house() -> None:
     # seat 1, left with nothing, then took seat 0's left house (red) — one victim again
     assert row(state, 0) == [("blue", ["lord.blue", "page.blue", "knight.blue"])]
     assert row(state, 1) == [("red", ["lord.red"])]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "earthquake", 1)
 
 
 def test_ruling_four_players_may_all_strip_the_same_player() -> None:
@@ -76,7 +62,8 @@ def test_ruling_four_players_may_all_strip_the_same_player() -> None:
     Каждый по очереди заберёт у него целиком дом? И он вообще останется без выложенных карт?
 
     Такое возможно, но не обязательно: each player in turn chooses freely whom to take from."""
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {
@@ -117,7 +104,7 @@ def test_ruling_four_players_may_all_strip_the_same_player() -> None:
     ]
     assert row(state, 3) == [("orange", ["page.orange"]), ("blue", ["lord.blue"])]
     assert row(state, 0) == [("green", ["lord.green"])]
-    assert_turn_passed_to(state, 2)
+    smuta_over(state, "earthquake", 2)
 
 
 # a third player with a house: the next player then has a choice, so is asked,
@@ -129,13 +116,10 @@ BYSTANDER: dict[str, Any] = {
 SPLIT_HOUSE = ["servant.red.green", "servant.red.orange", "knight.red", "treasurer.blue"]
 
 
-def test_ruling_a_taken_house_may_split_into_four_houses() -> None:
-    """Если у меня в красном доме Красно-зелёный слуга, Красно-рыжий слуга, Красный Рыцарь
-    и пожененный Синий Казначей, то соперник забрав их у меня может в теории распределить
-    их аж на 4 дома?
-
-    Теоретически да: at most four houses (green, orange, red, blue)."""
-    state = draw_earthquake(
+def take_the_split_house() -> GameState:
+    """Землетрясение with seat 1's red house the SPLIT_HOUSE: seat 0 takes it."""
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"]},
             {"hand": ["page.blue"], "houses": [{"colour": "red", "cards": SPLIT_HOUSE}]},
@@ -144,6 +128,16 @@ def test_ruling_a_taken_house_may_split_into_four_houses() -> None:
         deck=["earthquake", "lord.green"],
     )
     play(state, "1")
+    return state
+
+
+def test_ruling_a_taken_house_may_split_into_four_houses() -> None:
+    """Если у меня в красном доме Красно-зелёный слуга, Красно-рыжий слуга, Красный Рыцарь
+    и пожененный Синий Казначей, то соперник забрав их у меня может в теории распределить
+    их аж на 4 дома?
+
+    Теоретически да: at most four houses (green, orange, red, blue)."""
+    state = take_the_split_house()
     assert asked(state) == (0, "servant_side")
     play(state, "green")  # the first card opens seat 0's row: no end to choose
     assert asked(state) == (0, "servant_side")
@@ -163,15 +157,7 @@ def test_ruling_a_taken_house_may_split_into_four_houses() -> None:
 
 def test_the_same_house_splits_into_at_least_two_houses() -> None:
     """… «как минимум на 2»: both Слуги red, Рыцарь red, the Казначей blue."""
-    state = draw_earthquake(
-        players=[
-            {"hand": ["page.orange"]},
-            {"hand": ["page.blue"], "houses": [{"colour": "red", "cards": SPLIT_HOUSE}]},
-            BYSTANDER,
-        ],
-        deck=["earthquake", "lord.green"],
-    )
-    play(state, "1")
+    state = take_the_split_house()
     play(state, "red")
     play(state, "red")
     play(state, "left")  # the Казначей's blue house
@@ -185,7 +171,8 @@ def test_ruling_properties_fire_lady_takes_a_man_of_her_colour() -> None:
     """Если я забрал у соперника карты, сработает ли их свойство при появлении в доме?
 
     Да, почти у всех: Миледи lets the taker take a man of her colour."""
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"]},
             {
@@ -264,7 +251,8 @@ def test_ruling_properties_fire_spy_only_looks_and_discards() -> None:
 
     Лазутчица при смуте даёт только вариант посмотреть руку соперника и сбросить
     у него приказ (без добора карт) — even in the initiator's own turn."""
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"]},
             {"hand": ["ball", "page.blue"], "houses": [{"colour": "red", "cards": ["spy.red"]}]},
@@ -280,7 +268,8 @@ def test_ruling_properties_fire_spy_only_looks_and_discards() -> None:
 
 
 def test_servants_have_no_property_and_take_either_side() -> None:
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "blue", "cards": ["lord.blue"]}]},
             {
@@ -340,12 +329,13 @@ def test_castles_return_first_so_a_castle_house_can_be_taken() -> None:
     ]
     assert all(h[2] is None for seat in (0, 1) for h in houses(state, seat))
     # the initiator's permanent Замок Власти is gone: the turn ends
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "earthquake", 1)
 
 
 # ------------------------------------------------------------------ the effect
 def test_the_left_house_is_taken_not_the_right() -> None:
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "green", "cards": ["page.green"]}]},
             {
@@ -369,7 +359,8 @@ def test_the_left_house_is_taken_not_the_right() -> None:
 def test_the_text_example_page_knight_and_servant() -> None:
     """Красный Паж, Красный Рыцарь, Красно-зелёный Слуга: Паж and Рыцарь into the red
     house, the Слуга into the red or the green house, as the taker chooses."""
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "red", "cards": ["lord.red"]}]},
             {
@@ -416,7 +407,8 @@ def test_all_cards_are_placed_before_properties_fire_oldest_first() -> None:
 
 
 def test_a_player_whose_opponents_have_no_houses_is_skipped() -> None:
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"]},
             {"hand": ["page.blue"]},
@@ -428,7 +420,7 @@ def test_a_player_whose_opponents_have_no_houses_is_skipped() -> None:
     assert row(state, 2) == []
     assert row(state, 0) == []
     assert row(state, 1) == [("red", ["lord.red"])]
-    assert_turn_passed_to(state, 0)
+    smuta_over(state, "earthquake", 0)
 
 
 def test_nobody_has_houses_the_smuta_still_ends_the_turn() -> None:
@@ -438,7 +430,7 @@ def test_nobody_has_houses_the_smuta_still_ends_the_turn() -> None:
     )
     events = play(state, "draw")
     assert [e.params["seat"] for e in events if e.key == "earthquake.nothing"] == [0, 1]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "earthquake", 1)
 
 
 def test_the_initiators_own_turn_does_not_let_a_spy_draw() -> None:
@@ -460,7 +452,7 @@ def test_the_initiators_own_turn_does_not_let_a_spy_draw() -> None:
     # then seat 1 took seat 0's left house
     assert row(state, 0) == [("red", ["spy.red"])]
     assert row(state, 1) == [("orange", ["lord.orange"])]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "earthquake", 1)
 
 
 def test_six_players_go_clockwise_from_the_initiator() -> None:
@@ -468,7 +460,7 @@ def test_six_players_go_clockwise_from_the_initiator() -> None:
     players: list[dict[str, Any]] = [
         {"hand": [f"page.{c}"], "houses": [{"colour": c, "cards": [f"lord.{c}"]}]} for c in colours
     ]
-    state = draw_earthquake(players=players, current=3)
+    state, _ = draw_smuta("earthquake", players=players, current=3)
     order = []
     while decision(state).kind != "action":
         seat, what = asked(state)
@@ -479,13 +471,14 @@ def test_six_players_go_clockwise_from_the_initiator() -> None:
         else:
             play(state, "right")
     assert order == [3, 4, 5, 0, 1, 2]
-    assert_turn_passed_to(state, 4)
+    smuta_over(state, "earthquake", 4)
 
 
 def test_a_treasurer_taken_into_a_full_hand_draws_nothing() -> None:
     full = ["page.green", "page.green", "lord.green", "lord.green", "knight.green"]
     full += ["healer.green", "jester.green"]
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "red", "cards": ["treasurer.red"]}]},
             {"hand": full, "houses": [{"colour": "blue", "cards": ["lord.blue"]}]},
@@ -497,11 +490,12 @@ def test_a_treasurer_taken_into_a_full_hand_draws_nothing() -> None:
     assert row(state, 1) == [("red", ["treasurer.red"])]
     assert len(state.players[1].hand) == 7
     assert kinds(state, state.orders) == ["marriage"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "earthquake", 1)
 
 
 def test_a_treasurer_taken_with_room_draws_an_order() -> None:
-    state = draw_earthquake(
+    state, _ = draw_smuta(
+        "earthquake",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "red", "cards": ["treasurer.red"]}]},
             {"hand": ["page.blue"], "houses": [{"colour": "blue", "cards": ["lord.blue"]}]},

@@ -7,9 +7,13 @@ or when every hand is full. The initiator's turn then ends — unless they hold 
 permanent Замок Власти.
 """
 
+from typing import Any
+
+import pytest
+
 from engine.invariants import violations
 from engine.view import view_for
-from tests.engine.helpers import decision, hand, keys, kind, kinds, play, setup
+from tests.engine.helpers import decision, hand, keys, kind, kinds, play, secret_takes, setup
 
 SEVEN = ["page.red", "page.blue", "page.green", "page.orange", "knight.red", "knight.blue", "ball"]
 
@@ -148,45 +152,26 @@ def test_ruling_a_permanent_castle_of_power_gives_the_initiator_a_new_turn() -> 
     assert hand(state, 0) == ["page.blue", "page.orange"]
 
 
-def test_a_one_time_castle_of_power_does_not_give_a_new_turn() -> None:
-    state = setup(
-        players=[
-            {
-                "houses": [
-                    {
-                        "colour": "red",
-                        "cards": ["lord.red", "page.red", "knight.red"],
-                        "castle": "one_time",
-                    }
-                ]
-            },
-            {},
-        ],
-        deck=["feast", "page.blue", "poison"],
-        orders=["marriage"],
-    )
-    play(state, "draw")
-    assert state.current == 1
+RED_POWER = {"colour": "red", "cards": ["lord.red", "page.red", "knight.red"]}
 
 
-def test_a_castle_of_power_of_another_player_gives_the_initiator_nothing() -> None:
-    state = setup(
-        players=[
-            {},
-            {
-                "houses": [
-                    {
-                        "colour": "red",
-                        "cards": ["lord.red", "page.red", "knight.red"],
-                        "castle": "permanent",
-                    }
-                ]
-            },
-            {},
-        ],
-        deck=["feast", "page.blue", "poison"],
-        orders=["marriage"],
-    )
+@pytest.mark.parametrize(
+    "players",
+    [
+        pytest.param(
+            [{"houses": [{**RED_POWER, "castle": "one_time"}]}, {}],
+            id="a_one_time_castle_of_power_does_not_give_a_new_turn",
+        ),
+        pytest.param(
+            [{}, {"houses": [{**RED_POWER, "castle": "permanent"}]}, {}],
+            id="a_castle_of_power_of_another_player_gives_the_initiator_nothing",
+        ),
+    ],
+)
+def test_only_ones_own_permanent_castle_of_power_restarts_the_turn(
+    players: list[dict[str, Any]],
+) -> None:
+    state = setup(players=players, deck=["feast", "page.blue", "poison"], orders=["marriage"])
     play(state, "draw")
     assert state.current == 1 and state.actions_taken == 0
 
@@ -321,10 +306,7 @@ def test_only_the_taker_sees_the_card_taken() -> None:
         players=[{}, {}, {}], deck=["feast", "lord.red", "page.blue", "poison"], orders=["marriage"]
     )
     events = play(state, "draw")
-    public = [e for e in events if e.key == "feast.took"]
-    private = [e for e in events if e.key == "feast.took.private"]
-    assert all(e.to is None and "card" not in e.params for e in public)
-    assert [(e.to, kind(state, e.params["card"])) for e in private] == [
+    assert secret_takes(state, events, "feast.took") == [
         ((0,), "lord.red"),
         ((1,), "page.blue"),
     ]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import COLOURS
-from engine.invariants import violations
+from engine.scenario import play
 from engine.state import GameState
-from tests.engine.helpers import decision, houses, kind, kinds, play, setup
+from tests.engine.helpers import asked, decision, draw_smuta, houses, kind, kinds, setup, smuta_over
 
 RED_CASTLE: dict[str, Any] = {
     "colour": "red",
@@ -25,30 +25,10 @@ BLUE_CASTLE: dict[str, Any] = {
 }
 
 
-def draw_fire(**position: Any) -> GameState:
-    position.setdefault("deck", ["fire", "lord.orange"])
-    state = setup(**position)
-    play(state, "draw")
-    assert not violations(state), violations(state)
-    return state
-
-
-def asked(state: GameState) -> tuple[int, str]:
-    d = decision(state)
-    return d.seat, d.kind
-
-
 def burnable(state: GameState) -> list[str]:
     d = decision(state)
     assert d.kind == "fire.burn"
     return sorted(kind(state, o[0]) for o in d.options)
-
-
-def assert_turn_passed_to(state: GameState, seat: int) -> None:
-    assert kinds(state, state.smuta_discard) == ["fire"]
-    assert state.current == seat
-    assert state.actions_left == 3
-    assert asked(state) == (seat, "action")
 
 
 # ------------------------------------------------------------------ rulings
@@ -79,7 +59,7 @@ def test_ruling_castles_go_at_once_then_the_burning_goes_in_turn() -> None:
     assert houses(state, 0) == [("red", ["lord.red", "knight.red"], None)]
     assert houses(state, 1) == [("blue", ["page.blue", "knight.blue"], None)]
     assert kinds(state, state.graveyard) == ["lord.blue", "page.red"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "fire", 1)
 
 
 def test_ruling_a_player_without_a_castle_skips_and_burns_nothing_of_others() -> None:
@@ -87,7 +67,8 @@ def test_ruling_a_player_without_a_castle_skips_and_burns_nothing_of_others() ->
 
     Нет: they skip the stage; and the castle owner burns only in the house that
     lost its castle — not in their other houses, not in anyone else's."""
-    state = draw_fire(
+    state, _ = draw_smuta(
+        "fire",
         players=[
             {
                 "hand": ["page.orange"],
@@ -112,7 +93,7 @@ def test_ruling_a_player_without_a_castle_skips_and_burns_nothing_of_others() ->
     ]
     assert houses(state, 2) == [("blue", ["lord.blue"], None)]
     assert kinds(state, state.graveyard) == ["knight.red"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "fire", 1)
 
 
 def test_ruling_with_no_castle_anywhere_the_turn_still_ends() -> None:
@@ -136,12 +117,13 @@ def test_ruling_with_no_castle_anywhere_the_turn_still_ends() -> None:
     assert houses(state, 0) == [("red", ["lord.red", "page.red", "knight.red"], None)]
     assert houses(state, 1) == [("blue", ["lord.blue"], None)]
     assert state.graveyard == []
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "fire", 1)
 
 
 # ------------------------------------------------------------------ the effect
 def test_the_example_the_page_burns_lord_and_knight_stay() -> None:
-    state = draw_fire(
+    state, _ = draw_smuta(
+        "fire",
         players=[
             {
                 "hand": ["page.orange"],
@@ -160,11 +142,12 @@ def test_the_example_the_page_burns_lord_and_knight_stay() -> None:
     # the burned card lies on top of the graveyard
     assert kinds(state, state.graveyard) == ["page.red", "page.blue"]
     # the initiator's permanent Замок Власти burned down too: no new turn
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "fire", 1)
 
 
 def test_each_house_that_lost_a_castle_burns_a_card_by_default() -> None:
-    state = draw_fire(
+    state, _ = draw_smuta(
+        "fire",
         players=[
             {
                 "hand": ["page.orange"],
@@ -186,11 +169,12 @@ def test_each_house_that_lost_a_castle_burns_a_card_by_default() -> None:
         ("blue", ["lord.blue", "page.blue"], None),
     ]
     assert kinds(state, state.graveyard) == ["knight.blue", "lord.red"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "fire", 1)
 
 
 def test_with_the_option_off_one_card_of_one_such_house_burns() -> None:
-    state = draw_fire(
+    state, _ = draw_smuta(
+        "fire",
         players=[
             {
                 "hand": ["page.orange"],
@@ -227,12 +211,13 @@ def test_with_the_option_off_one_card_of_one_such_house_burns() -> None:
     ]
     assert houses(state, 1) == [("orange", ["lord.orange", "page.orange"], None)]
     assert kinds(state, state.graveyard) == ["knight.orange", "page.blue"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "fire", 1)
 
 
 def test_former_owners_burn_from_the_initiator_clockwise() -> None:
     """Three players, seat 1 draws and had no castle: seat 2 burns, then seat 0."""
-    state = draw_fire(
+    state, _ = draw_smuta(
+        "fire",
         players=[
             {"hand": ["page.orange"], "houses": [RED_CASTLE]},
             {"hand": ["page.green"], "houses": [{"colour": "green", "cards": ["lord.green"]}]},
@@ -246,13 +231,14 @@ def test_former_owners_burn_from_the_initiator_clockwise() -> None:
     play(state, "page.red")
     assert kinds(state, state.graveyard) == ["page.red", "page.blue"]
     assert houses(state, 1) == [("green", ["lord.green"], None)]
-    assert_turn_passed_to(state, 2)
+    smuta_over(state, "fire", 2)
 
 
 def test_a_castle_house_of_one_card_burns_away_without_a_question() -> None:
     """A castle stays until its house is empty (RULES.md §5), so a one-card castle
     house can exist; its only card burns at once and the house vanishes."""
-    state = draw_fire(
+    state, _ = draw_smuta(
+        "fire",
         players=[
             {
                 "hand": ["page.orange"],
@@ -267,7 +253,7 @@ def test_a_castle_house_of_one_card_burns_away_without_a_question() -> None:
     assert houses(state, 0) == [("green", ["lord.green"], None)]
     assert kinds(state, state.graveyard) == ["lord.red"]
     assert sorted(state.castles) == sorted(COLOURS)
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "fire", 1)
 
 
 def test_six_players_burn_in_order_from_the_initiator() -> None:
@@ -287,7 +273,7 @@ def test_six_players_burn_in_order_from_the_initiator() -> None:
             }
         )
     # seats 2..5 own the castles; seat 4 draws
-    state = draw_fire(players=players, current=4, deck=["fire", "lord.blue"])
+    state, _ = draw_smuta("fire", players=players, current=4, deck=["fire", "lord.blue"])
     order = []
     while asked(state)[1] == "fire.burn":
         seat = asked(state)[0]
@@ -298,14 +284,15 @@ def test_six_players_burn_in_order_from_the_initiator() -> None:
         "knight.blue", "knight.red", "knight.orange", "knight.green"
     ]  # fmt: skip
     assert sorted(state.castles) == sorted(COLOURS)
-    assert_turn_passed_to(state, 5)
+    smuta_over(state, "fire", 5)
 
 
 def test_a_full_hand_may_draw_a_face_up_fire_and_it_resolves() -> None:
     """A смута turned up by Великий Пир lies face up: a player with 7 cards may draw it."""
     full = ["page.green", "page.green", "lord.green", "lord.green", "knight.green"]
     full += ["healer.green", "jester.green"]
-    state = draw_fire(
+    state, _ = draw_smuta(
+        "fire",
         players=[
             {"hand": full, "houses": [RED_CASTLE]},
             {"hand": ["page.orange"], "houses": [BLUE_CASTLE]},
@@ -319,4 +306,4 @@ def test_a_full_hand_may_draw_a_face_up_fire_and_it_resolves() -> None:
     assert len(state.players[0].hand) == 7
     assert kinds(state, state.graveyard) == ["lord.blue", "lord.red"]
     assert state.deck_top_open is False
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "fire", 1)

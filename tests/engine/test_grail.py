@@ -8,7 +8,7 @@ hold a permanent Замок Власти.
 
 from engine import Event
 from engine.invariants import violations
-from tests.engine.helpers import decision, hand, keys, kind, kinds, play, setup
+from tests.engine.helpers import decision, hand, keys, kinds, play, secret_takes, setup
 
 SEVEN = ["page.red", "page.blue", "page.green", "page.orange", "knight.red", "knight.blue", "ball"]
 POWER = {
@@ -171,10 +171,7 @@ def test_only_the_drawer_sees_the_order_drawn() -> None:
         orders=["ball", "marriage"],
     )
     events = play(state, "draw")
-    public = [e for e in events if e.key == "order.drawn"]
-    private = [e for e in events if e.key == "order.drawn.private"]
-    assert all(e.to is None and "card" not in e.params for e in public)
-    assert [(e.to, kind(state, e.params["card"])) for e in private] == [
+    assert secret_takes(state, events, "order.drawn") == [
         ((0,), "ball"),
         ((1,), "marriage"),
     ]

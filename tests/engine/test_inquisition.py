@@ -7,30 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.invariants import violations
-from engine.state import GameState
-from tests.engine.helpers import decision, hand, houses, kinds, play, setup
+from tests.engine.helpers import decision, draw_smuta, hand, houses, kinds, play, setup, smuta_over
 
 # Every seat holds a card, so the next player is asked for an action (a seat with a
 # single legal action would take it on its own and blur what the смута did).
 FILLER = ["page.orange"]
-
-
-def draw_inquisition(**position: Any) -> GameState:
-    position.setdefault("deck", ["inquisition", "lord.orange"])
-    state = setup(**position)
-    play(state, "draw")
-    assert not violations(state), violations(state)
-    return state
-
-
-def assert_turn_passed_to(state: GameState, seat: int) -> None:
-    assert "inquisition" not in kinds(state, state.deck)  # the смута left the deck …
-    assert kinds(state, state.smuta_discard) == ["inquisition"]  # … for the смута discard
-    assert state.current == seat
-    assert state.actions_left == 3
-    d = decision(state)
-    assert (d.seat, d.kind) == (seat, "action")
 
 
 # ------------------------------------------------------------------ rulings
@@ -39,7 +20,8 @@ def test_ruling_a_castle_protects_its_house() -> None:
 
     Да: a castle house with a Блудница stays whole; the same player's house
     without a castle is sent to the graveyard."""
-    state = draw_inquisition(
+    state, _ = draw_smuta(
+        "inquisition",
         players=[
             {
                 "hand": FILLER,
@@ -58,7 +40,7 @@ def test_ruling_a_castle_protects_its_house() -> None:
     assert houses(state, 0) == [("red", ["lord.red", "harlot.red", "page.red"], "one_time")]
     assert kinds(state, state.graveyard) == ["harlot.blue", "knight.blue"]
     assert "red" not in state.castles  # the castle was not touched
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "inquisition", 1)
 
 
 def test_ruling_one_harlot_is_enough_and_more_change_nothing() -> None:
@@ -66,7 +48,8 @@ def test_ruling_one_harlot_is_enough_and_more_change_nothing() -> None:
 
     Неважно: a house with one Блудница among many cards and a house with two
     (one married in from another colour) both go whole to the graveyard."""
-    state = draw_inquisition(
+    state, _ = draw_smuta(
+        "inquisition",
         players=[
             {
                 "hand": FILLER,
@@ -92,7 +75,7 @@ def test_ruling_one_harlot_is_enough_and_more_change_nothing() -> None:
         "harlot.green", "lord.blue", "harlot.blue",
         "page.red", "harlot.red", "page.red", "knight.red", "lord.red",
     ]  # fmt: skip
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "inquisition", 1)
 
 
 def test_ruling_players_go_in_turn_and_each_chooses_the_order_of_their_houses() -> None:
@@ -127,13 +110,14 @@ def test_ruling_players_go_in_turn_and_each_chooses_the_order_of_their_houses() 
         assert houses(state, 1) == [("green", ["knight.green"], None)]
         top = {"red": ["harlot.red", "lord.red"], "blue": ["page.blue", "harlot.blue"]}
         assert kinds(state, state.graveyard) == top[second] + top[first] + ["harlot.orange"]
-        assert_turn_passed_to(state, 1)
+        smuta_over(state, "inquisition", 1)
 
 
 # ------------------------------------------------------------------ the effect
 def test_the_example_red_house_goes_blue_house_stays() -> None:
     """The text's example: red Лорд + Блудница goes whole, blue Рыцарь + Слуга stays."""
-    state = draw_inquisition(
+    state, _ = draw_smuta(
+        "inquisition",
         players=[
             {
                 "hand": FILLER,
@@ -148,7 +132,7 @@ def test_the_example_red_house_goes_blue_house_stays() -> None:
     assert houses(state, 0) == [("blue", ["knight.blue", "servant.blue.green"], None)]
     # oldest card first, so the newest (the Блудница) ends on top
     assert kinds(state, state.graveyard) == ["harlot.red", "lord.red"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "inquisition", 1)
 
 
 def test_one_doomed_house_is_not_asked_about() -> None:
@@ -166,11 +150,12 @@ def test_one_doomed_house_is_not_asked_about() -> None:
     assert destroyed[0].params["seat"] == 0
     assert destroyed[0].params["by"] == "inquisition"
     assert kinds(state, state.graveyard) == ["lord.red", "harlot.red"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "inquisition", 1)
 
 
 def test_cards_land_on_top_of_the_existing_graveyard() -> None:
-    state = draw_inquisition(
+    state, _ = draw_smuta(
+        "inquisition",
         players=[
             {"hand": FILLER, "houses": [{"colour": "red", "cards": ["page.red", "harlot.red"]}]},
             {"hand": ["page.green"]},
@@ -201,11 +186,12 @@ def test_a_harlot_planted_in_an_opponents_house_dooms_that_house() -> None:
     assert houses(state, 0) == [("green", ["lord.green"], None)]
     assert houses(state, 1) == []
     assert kinds(state, state.graveyard) == ["harlot.blue", "knight.blue", "lord.blue"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "inquisition", 1)
 
 
 def test_a_middle_house_goes_and_the_row_closes_up() -> None:
-    state = draw_inquisition(
+    state, _ = draw_smuta(
+        "inquisition",
         players=[
             {
                 "hand": FILLER,
@@ -222,7 +208,8 @@ def test_a_middle_house_goes_and_the_row_closes_up() -> None:
 
 
 def test_without_a_harlot_nothing_happens_and_the_turn_still_ends() -> None:
-    state = draw_inquisition(
+    state, _ = draw_smuta(
+        "inquisition",
         players=[
             {
                 "hand": FILLER,
@@ -236,7 +223,7 @@ def test_without_a_harlot_nothing_happens_and_the_turn_still_ends() -> None:
     assert houses(state, 1) == [("blue", ["knight.blue"], None)]
     assert kinds(state, state.graveyard) == ["page.blue"]
     assert hand(state, 0) == ["page.orange"]  # the смута was not taken into the hand
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "inquisition", 1)
 
 
 def test_the_smuta_ends_the_turn_even_with_actions_left() -> None:
@@ -252,12 +239,13 @@ def test_the_smuta_ends_the_turn_even_with_actions_left() -> None:
     play(state, "draw")
     assert houses(state, 0) == [("red", ["lord.red"], None)]
     assert houses(state, 1) == []
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "inquisition", 1)
 
 
 def test_a_permanent_castle_of_power_gives_the_initiator_a_new_turn() -> None:
     """Инквизиция is no disaster: castles stay, so a permanent Замок Власти restarts the turn."""
-    state = draw_inquisition(
+    state, _ = draw_smuta(
+        "inquisition",
         players=[
             {
                 "hand": FILLER,
@@ -285,7 +273,8 @@ def test_a_permanent_castle_of_power_gives_the_initiator_a_new_turn() -> None:
 def test_order_of_players_starts_with_the_initiator_and_goes_clockwise() -> None:
     """Six players, seat 4 draws: the doomed houses go in the order 5, 0, 2, 3
     (seats 4 and 1 have none) — so seat 3's cards end on top, seat 5's at the bottom."""
-    state = draw_inquisition(
+    state, _ = draw_smuta(
+        "inquisition",
         players=[
             {
                 "hand": ["lord.red"],
@@ -316,4 +305,4 @@ def test_order_of_players_starts_with_the_initiator_and_goes_clockwise() -> None
     assert houses(state, 4) == [("orange", ["lord.orange"], None)]
     for seat in (0, 2, 3, 5):
         assert houses(state, seat) == []
-    assert_turn_passed_to(state, 5)
+    smuta_over(state, "inquisition", 5)

@@ -7,33 +7,13 @@ or Блудница may go into any player's house but never an opponent's castl
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine import Event, GameState
 from engine.cards import catalog_for
-from tests.engine.helpers import decision, hand, houses, play, setup
+from engine.scenario import play
+from tests.engine.helpers import decision, draw_smuta, hand, houses, options, setup, smuta_over
 
-DECK = ["new_era", "healer.orange"]
-
-
-def named(state: GameState, option: tuple[str, ...]) -> tuple[str, ...]:
-    """An option with its card ids read as kinds."""
-    cat = catalog_for(state.rules)
-    return tuple(cat[p].type_key if p in cat.cards else p for p in option)
-
-
-def options(state: GameState) -> set[tuple[str, ...]]:
-    return {named(state, o) for o in decision(state).options}
-
-
-def drawn(players: list[dict[str, Any]], **position: Any) -> tuple[GameState, list[Event]]:
-    """Build the position and let the current player draw Новая Эпоха."""
-    position.setdefault("deck", DECK)
-    position.setdefault("orders", ["infirmary"])  # so drawing is not the only action
-    state = setup(players=players, **position)
-    assert decision(state).kind == "action"
-    assert decision(state).seat == position.get("current", 0)
-    return state, play(state, "draw")
+# Every position has an orders deck (a Лазарет): drawing is then not the only action,
+# which a player would take on their own.
 
 
 def raised(state: GameState, events: list[Event]) -> list[tuple[int, str, int]]:
@@ -46,21 +26,20 @@ def raised(state: GameState, events: list[Event]) -> list[tuple[int, str, int]]:
     ]
 
 
-def smuta_over(state: GameState, initiator: int) -> None:
-    """The смута is in its discard, the graveyard is empty, the turn has passed on."""
-    assert [catalog_for(state.rules)[c].type for c in state.smuta_discard] == ["new_era"]
+def era_over(state: GameState, seat: int) -> None:
+    """Новая Эпоха is over: the graveyard is empty, and the turn has passed to `seat`."""
     assert state.graveyard == []
-    assert state.current == (initiator + 1) % len(state.players)
-    assert state.turn == 2  # exactly one new turn began (a position starts at turn 1)
-    assert state.actions_left + state.actions_taken == 3
+    smuta_over(state, "new_era", seat)
 
 
 # ------------------------------------------------------------------ the rulings
 def test_the_whole_graveyard_is_laid_out_in_one_smuta() -> None:
     """Все карты из колоды сгинувших распределяются за одну смуту?
     — Да. Смуту «Новая Эпоха» играют полностью, пока не опустеет вся колода сгинувших."""
-    state, events = drawn(
-        [{}, {}],
+    state, events = draw_smuta(
+        "new_era",
+        players=[{}, {}],
+        orders=["infirmary"],
         graveyard=["page.red", "page.blue", "knight.red", "knight.blue", "lord.red"],
     )
     assert raised(state, events) == [
@@ -72,14 +51,16 @@ def test_the_whole_graveyard_is_laid_out_in_one_smuta() -> None:
     ]
     assert houses(state, 0) == [("red", ["page.red", "knight.red", "lord.red"], None)]
     assert houses(state, 1) == [("blue", ["page.blue", "knight.blue"], None)]
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_the_initiator_starts_then_clockwise() -> None:
     """Кто начинает? — Игрок, который вытянул смуту «Новая Эпоха». Далее строго по
     часовой стрелке."""
-    state, events = drawn(
-        [{}, {}, {}],
+    state, events = draw_smuta(
+        "new_era",
+        players=[{}, {}, {}],
+        orders=["infirmary"],
         graveyard=["page.red", "page.blue", "knight.green", "knight.red"],
         current=1,
     )
@@ -92,7 +73,7 @@ def test_the_initiator_starts_then_clockwise() -> None:
     assert houses(state, 1) == [("red", ["page.red", "knight.red"], None)]
     assert houses(state, 2) == [("blue", ["page.blue"], None)]
     assert houses(state, 0) == [("green", ["knight.green"], None)]
-    smuta_over(state, 1)
+    era_over(state, 2)
 
 
 def test_a_card_the_alchemist_kills_is_the_next_to_come_back() -> None:
@@ -100,11 +81,13 @@ def test_a_card_the_alchemist_kills_is_the_next_to_come_back() -> None:
     на столе в колоду сгинувших, она попадёт наверх или под низ?
     — Всегда наверх. Если Алхимик воскрес и кого-то «убил», следующая карта для
     воскрешения будет именно эта."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "new_era",
+        players=[
             {"houses": [{"colour": "red", "cards": ["page.red"]}]},
             {"houses": [{"colour": "green", "cards": ["knight.green", "page.green"]}]},
         ],
+        orders=["infirmary"],
         graveyard=["alchemist.red", "page.blue"],
     )
     d = decision(state)
@@ -121,24 +104,26 @@ def test_a_card_the_alchemist_kills_is_the_next_to_come_back() -> None:
         ("red", ["page.red", "alchemist.red"], None),
         ("blue", ["page.blue"], None),
     ]
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_an_alchemist_killing_refills_an_emptied_graveyard() -> None:
     """Если Алхимик воскрес и кого-то «убил», следующая карта для воскрешения будет
     именно эта — even when he was the last card: the era goes on."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "new_era",
+        players=[
             {},
             {"houses": [{"colour": "green", "cards": ["knight.green", "page.green"]}]},
         ],
+        orders=["infirmary"],
         graveyard=["alchemist.red"],
     )
     events = play(state, "1", "page.green")
     assert raised(state, events) == [(1, "page.green", 1)]
     assert houses(state, 1) == [("green", ["knight.green", "page.green"], None)]
     assert houses(state, 0) == [("red", ["alchemist.red"], None)]
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_the_alchemist_cannot_kill_in_a_castle_house_or_beside_an_alchemist() -> None:
@@ -149,8 +134,9 @@ def test_the_alchemist_cannot_kill_in_a_castle_house_or_beside_an_alchemist() ->
         "cards": ["lord.blue", "page.blue", "page.blue"],
         "castle": "one_time",
     }
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "new_era",
+        players=[
             {"houses": [castle]},
             {
                 "houses": [
@@ -159,6 +145,7 @@ def test_the_alchemist_cannot_kill_in_a_castle_house_or_beside_an_alchemist() ->
                 ]
             },
         ],
+        orders=["infirmary"],
         graveyard=["alchemist.red"],
     )
     play(state, "left")  # the Алхимик's new red house
@@ -166,19 +153,21 @@ def test_the_alchemist_cannot_kill_in_a_castle_house_or_beside_an_alchemist() ->
     assert options(state) == {("1", "page.orange"), ("skip",)}
     play(state, "skip")
     assert state.graveyard == []
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_a_plague_carrier_may_be_planted_in_an_opponents_house() -> None:
     """Можно ли в рамках смуты «Новая Эпоха» подкладывать воскрешаемых Чумовых и
     Блудниц в дома соперников или обязательно в свой? — Можно. … вы выбираете дом
     любого игрока."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "new_era",
+        players=[
             {"houses": [{"colour": "red", "cards": ["page.red"]}]},
             {"houses": [{"colour": "blue", "cards": ["page.blue"]}]},
             {},
         ],
+        orders=["infirmary"],
         graveyard=["plague.blue", "page.green"],
     )
     d = decision(state)
@@ -194,15 +183,21 @@ def test_a_plague_carrier_may_be_planted_in_an_opponents_house() -> None:
         ("blue", ["page.blue", "plague.blue"], None),
     ]
     assert houses(state, 0) == [("red", ["page.red"], None)]
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_a_harlot_never_goes_into_an_opponents_castle_house() -> None:
     """Можно ли … подкладывать воскрешаемых Чумовых и Блудниц в дома соперников?
     — Можно. Нельзя только класть их в чужой замок."""
     castle = {"colour": "red", "cards": ["lord.red", "page.red", "page.red"], "castle": "one_time"}
-    state, _ = drawn(
-        [{}, {"houses": [castle]}, {"houses": [{"colour": "blue", "cards": ["page.blue"]}]}],
+    state, _ = draw_smuta(
+        "new_era",
+        players=[
+            {},
+            {"houses": [castle]},
+            {"houses": [{"colour": "blue", "cards": ["page.blue"]}]},
+        ],
+        orders=["infirmary"],
         graveyard=["harlot.red"],
     )
     d = decision(state)
@@ -215,29 +210,39 @@ def test_a_harlot_never_goes_into_an_opponents_castle_house() -> None:
     play(state, "left")
     assert houses(state, 2) == [("red", ["harlot.red"], None), ("blue", ["page.blue"], None)]
     assert houses(state, 1) == [("red", ["lord.red", "page.red", "page.red"], "one_time")]
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_a_harlot_goes_to_the_resurrector_when_the_only_opponent_has_that_castle() -> None:
     """Нельзя только класть их в чужой замок: with the one opponent's red house
     castled, the red Блудница can only come to the resurrector (no question asked)."""
     castle = {"colour": "red", "cards": ["lord.red", "page.red", "page.red"], "castle": "permanent"}
-    state, events = drawn([{}, {"houses": [castle]}], graveyard=["harlot.red"])
+    state, events = draw_smuta(
+        "new_era",
+        players=[{}, {"houses": [castle]}],
+        orders=["infirmary"],
+        graveyard=["harlot.red"],
+    )
     assert raised(state, events) == [(0, "harlot.red", 0)]
     assert houses(state, 0) == [("red", ["harlot.red"], None)]
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_a_plague_carrier_may_go_into_ones_own_castle_house() -> None:
     """Нельзя только класть их в чужой замок: one's own castle house is allowed."""
     castle = {"colour": "red", "cards": ["lord.red", "page.red", "page.red"], "castle": "one_time"}
-    state, _ = drawn([{"houses": [castle]}, {}], graveyard=["plague.red"])
+    state, _ = draw_smuta(
+        "new_era",
+        players=[{"houses": [castle]}, {}],
+        orders=["infirmary"],
+        graveyard=["plague.red"],
+    )
     assert set(decision(state).options) == {("0",), ("1",)}
     play(state, "0")
     assert houses(state, 0) == [
         ("red", ["lord.red", "page.red", "page.red", "plague.red"], "one_time")
     ]
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_infirmary_plants_a_harlot_in_an_opponents_house() -> None:
@@ -291,18 +296,22 @@ def test_the_castle_of_knowledge_plants_a_plague_carrier_in_an_opponents_house()
 # ------------------------------------------------------------------ the effect
 def test_an_empty_graveyard_does_nothing_and_the_turn_ends() -> None:
     """A смута with no effect still ends the turn (RULES.md §6)."""
-    state, events = drawn([{"hand": ["lord.red"]}, {}])
+    state, events = draw_smuta(
+        "new_era", players=[{"hand": ["lord.red"]}, {}], orders=["infirmary"]
+    )
     assert raised(state, events) == []
     assert hand(state, 0) == ["lord.red"]
     assert houses(state, 0) == [] and houses(state, 1) == []
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_a_spy_raised_looks_and_discards_an_order_without_drawing() -> None:
     """Пример: игрок вытягивает из колоды сгинувших Лазутчицу → она тут же даёт
     возможность посмотреть руку соперника и сбросить оттуда приказ."""
-    state, _ = drawn(
-        [{"hand": ["page.red"]}, {"hand": ["ball", "lord.blue"]}, {"hand": ["marriage"]}],
+    state, _ = draw_smuta(
+        "new_era",
+        players=[{"hand": ["page.red"]}, {"hand": ["ball", "lord.blue"]}, {"hand": ["marriage"]}],
+        orders=["infirmary"],
         graveyard=["spy.green", "page.orange"],
     )
     d = decision(state)
@@ -319,15 +328,16 @@ def test_a_spy_raised_looks_and_discards_an_order_without_drawing() -> None:
     assert [catalog_for(state.rules)[c].type for c in state.orders_discard] == ["ball"]
     assert raised(state, events) == [(1, "page.orange", 1)]
     assert houses(state, 0) == [("green", ["spy.green"], None)]
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_a_treasurer_raised_draws_an_order_unless_the_hand_is_full() -> None:
     """«Эффекты при появлении в доме срабатывают сразу»: a Казначей draws — but not
     for a player holding 7 cards."""
     full = ["page.red", "page.red", "page.blue", "page.blue", "page.green", "page.green", "ball"]
-    state, _ = drawn(
-        [{"hand": full}, {}],
+    state, _ = draw_smuta(
+        "new_era",
+        players=[{"hand": full}, {}],
         deck_top_open=True,
         graveyard=["treasurer.orange", "treasurer.red"],
         orders=["infirmary", "marriage"],
@@ -337,17 +347,19 @@ def test_a_treasurer_raised_draws_an_order_unless_the_hand_is_full() -> None:
     assert len(state.players[0].hand) == 7
     assert hand(state, 1) == ["infirmary"]
     assert len(state.orders) == 1
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_a_priest_raised_kills_a_harlot_who_comes_back_next() -> None:
     """A card sent to the graveyard during Новая Эпоха is the next to come back
     (RULES.md §6): the Блудница the Священник sends comes back to the next player."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "new_era",
+        players=[
             {"houses": [{"colour": "blue", "cards": ["page.blue"]}]},
             {"houses": [{"colour": "red", "cards": ["page.red", "harlot.red"]}]},
         ],
+        orders=["infirmary"],
         graveyard=["priest.blue"],
     )
     d = decision(state)
@@ -365,14 +377,16 @@ def test_a_priest_raised_kills_a_harlot_who_comes_back_next() -> None:
         ("blue", ["page.blue", "priest.blue"], None),
     ]
     assert houses(state, 1) == [("red", ["page.red"], None)]
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_the_resurrector_chooses_a_servants_side_and_the_end() -> None:
     """«Каждая карта … размещается по стандартным правилам: в дом нужного цвета (или
     создаётся новый дом слева/справа)»: a Слуга's side is the resurrector's choice."""
-    state, _ = drawn(
-        [{"houses": [{"colour": "red", "cards": ["page.red"]}]}, {}],
+    state, _ = draw_smuta(
+        "new_era",
+        players=[{"houses": [{"colour": "red", "cards": ["page.red"]}]}, {}],
+        orders=["infirmary"],
         graveyard=["servant.blue.green"],
     )
     d = decision(state)
@@ -387,7 +401,7 @@ def test_the_resurrector_chooses_a_servants_side_and_the_end() -> None:
     ]
     servant = state.players[0].houses[0].cards[0]
     assert state.servant_up[servant] == "green"
-    smuta_over(state, 0)
+    era_over(state, 1)
 
 
 def test_six_players_wrap_round_the_table() -> None:
@@ -402,19 +416,23 @@ def test_six_players_wrap_round_the_table() -> None:
         "page.red",
         "page.blue",
     ]
-    state, events = drawn([{}] * 6, graveyard=graveyard, current=4)
+    state, events = draw_smuta(
+        "new_era", players=[{}] * 6, orders=["infirmary"], graveyard=graveyard, current=4
+    )
     assert [seat for seat, _, _ in raised(state, events)] == [4, 5, 0, 1, 2, 3, 4, 5]
     assert houses(state, 4) == [("red", ["page.red", "page.red"], None)]
     assert houses(state, 5) == [("blue", ["page.blue", "page.blue"], None)]
     assert houses(state, 3) == [("blue", ["knight.blue"], None)]
-    smuta_over(state, 4)
+    era_over(state, 5)
 
 
 def test_a_jester_raised_by_the_initiator_replays_nothing() -> None:
     """Шут replays a смута only in his owner's turn and never during a смута
     (RULES.md §1): raised in the initiator's own turn, he still does nothing."""
-    state, events = drawn(
-        [{"houses": [{"colour": "red", "cards": ["page.red"]}]}, {}],
+    state, events = draw_smuta(
+        "new_era",
+        players=[{"houses": [{"colour": "red", "cards": ["page.red"]}]}, {}],
+        orders=["infirmary"],
         graveyard=["jester.red"],
         smuta_discard=["feast"],
     )

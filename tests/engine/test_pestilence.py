@@ -8,29 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.cards import COLOURS
-from engine.invariants import violations
-from engine.state import GameState
-from tests.engine.helpers import decision, houses, kinds, play, setup
-
-
-def draw_pestilence(**position: Any) -> GameState:
-    position.setdefault("deck", ["pestilence", "lord.orange"])
-    state = setup(**position)
-    play(state, "draw")
-    assert not violations(state), violations(state)
-    return state
-
-
-def asked(state: GameState) -> tuple[int, str]:
-    d = decision(state)
-    return d.seat, d.kind
-
-
-def assert_turn_passed_to(state: GameState, seat: int) -> None:
-    assert kinds(state, state.smuta_discard) == ["pestilence"]
-    assert state.current == seat
-    assert state.actions_left == 3
-    assert asked(state) == (seat, "action")
+from tests.engine.helpers import asked, decision, draw_smuta, houses, kinds, play, setup, smuta_over
 
 
 # ------------------------------------------------------------------ rulings
@@ -66,7 +44,7 @@ def test_ruling_the_player_chooses_the_order_but_both_houses_go() -> None:
             ["plague.red", "lord.red", "page.blue", "plague.blue"]
         )
         tops[first] = kinds(state, state.graveyard)
-        assert_turn_passed_to(state, 1)
+        smuta_over(state, "pestilence", 1)
     assert tops["red"] == ["plague.blue", "page.blue", "lord.red", "plague.red"]
     assert tops["blue"] == ["lord.red", "plague.red", "plague.blue", "page.blue"]
 
@@ -75,7 +53,8 @@ def test_ruling_a_healer_protects_a_house_with_a_plague() -> None:
     """Что если в доме Чумовой и Лекарь?
 
     Такой дом остаётся целым."""
-    state = draw_pestilence(
+    state, _ = draw_smuta(
+        "pestilence",
         players=[
             {
                 "hand": ["page.orange"],
@@ -86,7 +65,7 @@ def test_ruling_a_healer_protects_a_house_with_a_plague() -> None:
     )
     assert houses(state, 0) == [("red", ["plague.red", "lord.red", "healer.red"], None)]
     assert state.graveyard == []
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "pestilence", 1)
 
 
 def test_ruling_players_go_in_turn_each_destroying_all_their_plague_houses() -> None:
@@ -94,7 +73,8 @@ def test_ruling_players_go_in_turn_each_destroying_all_their_plague_houses() -> 
     я уничтожаю все свои дома с Чумовыми сразу или один и жду следующего круга?
 
     По очереди, но в свою очередь каждый уничтожает все свои дома с Чумовыми."""
-    state = draw_pestilence(
+    state, _ = draw_smuta(
+        "pestilence",
         players=[
             {
                 "hand": ["page.orange"],
@@ -128,13 +108,14 @@ def test_ruling_players_go_in_turn_each_destroying_all_their_plague_houses() -> 
     ]  # fmt: skip
     for seat in range(3):
         assert houses(state, seat) == []
-    assert_turn_passed_to(state, 2)
+    smuta_over(state, "pestilence", 2)
 
 
 # ------------------------------------------------------------------ the effect
 def test_the_example_red_stays_blue_goes() -> None:
     """Красный дом: Чумовой, Лекарь → остаётся; Синий дом: Чумовой, Рыцарь → сбрасывается."""
-    state = draw_pestilence(
+    state, _ = draw_smuta(
+        "pestilence",
         players=[
             {
                 "hand": ["page.orange"],
@@ -148,7 +129,7 @@ def test_the_example_red_stays_blue_goes() -> None:
     )
     assert houses(state, 0) == [("red", ["plague.red", "healer.red"], None)]
     assert kinds(state, state.graveyard) == ["knight.blue", "plague.blue"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "pestilence", 1)
 
 
 def test_castles_return_first_so_a_castle_house_is_not_protected() -> None:
@@ -188,11 +169,12 @@ def test_castles_return_first_so_a_castle_house_is_not_protected() -> None:
     assert kinds(state, state.graveyard) == ["plague.red", "page.red", "lord.red"]
     assert sorted(state.castles) == sorted(COLOURS)
     # the initiator's permanent Замок Власти is gone too: the turn ends
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "pestilence", 1)
 
 
 def test_a_married_healer_of_another_colour_protects_the_house_he_lies_in() -> None:
-    state = draw_pestilence(
+    state, _ = draw_smuta(
+        "pestilence",
         players=[
             {
                 "hand": ["page.orange"],
@@ -225,11 +207,12 @@ def test_a_plague_planted_in_an_opponents_house_dooms_that_house() -> None:
     assert houses(state, 0) == [("green", ["lord.green"], None)]
     assert houses(state, 1) == []
     assert kinds(state, state.graveyard) == ["plague.blue", "lord.blue"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "pestilence", 1)
 
 
 def test_the_dead_land_on_top_of_the_existing_graveyard() -> None:
-    state = draw_pestilence(
+    state, _ = draw_smuta(
+        "pestilence",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "red", "cards": ["plague.red"]}]},
             {"hand": ["page.green"]},
@@ -240,7 +223,8 @@ def test_the_dead_land_on_top_of_the_existing_graveyard() -> None:
 
 
 def test_without_a_plague_only_the_castles_go_and_the_turn_ends() -> None:
-    state = draw_pestilence(
+    state, _ = draw_smuta(
+        "pestilence",
         players=[
             {
                 "hand": ["page.orange"],
@@ -259,7 +243,7 @@ def test_without_a_plague_only_the_castles_go_and_the_turn_ends() -> None:
     assert houses(state, 1) == [("blue", ["harlot.blue"], None)]
     assert state.graveyard == []
     assert sorted(state.castles) == sorted(COLOURS)
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "pestilence", 1)
 
 
 def test_the_smuta_ends_the_turn_even_with_actions_left() -> None:
@@ -274,7 +258,7 @@ def test_the_smuta_ends_the_turn_even_with_actions_left() -> None:
     play(state, "draw")
     assert houses(state, 0) == [("red", ["lord.red"], None)]
     assert houses(state, 1) == []
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "pestilence", 1)
 
 
 def test_six_players_from_the_initiator_clockwise() -> None:
@@ -290,7 +274,7 @@ def test_six_players_from_the_initiator_clockwise() -> None:
         {"hand": ["lord.green"], "houses": [{"colour": "green", "cards": ["lord.green"]}]},
         {"hand": ["page.orange"], "houses": [{"colour": "orange", "cards": ["plague.orange"]}]},
     ]
-    state = draw_pestilence(players=players, current=5)
+    state, _ = draw_smuta("pestilence", players=players, current=5)
     assert kinds(state, state.graveyard) == [
         "page.green", "plague.green",  # seat 2
         "plague.blue",  # seat 1
@@ -299,7 +283,7 @@ def test_six_players_from_the_initiator_clockwise() -> None:
     ]  # fmt: skip
     assert houses(state, 3) == [("blue", ["lord.blue"], None)]
     assert houses(state, 4) == [("green", ["lord.green"], None)]
-    assert_turn_passed_to(state, 0)
+    smuta_over(state, "pestilence", 0)
 
 
 def test_pestilence_as_the_last_card_of_the_deck_resolves_then_final_turns_begin() -> None:
@@ -316,6 +300,6 @@ def test_pestilence_as_the_last_card_of_the_deck_resolves_then_final_turns_begin
     assert kinds(state, state.graveyard) == ["plague.red"]
     assert state.deck == []
     # seat 1 plays the one last turn, without the game deck
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "pestilence", 1)
     assert state.final_turns == 0
     assert ("draw",) not in decision(state).options

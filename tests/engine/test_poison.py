@@ -9,22 +9,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.invariants import violations
+from engine.scenario import play
 from engine.state import GameState
-from tests.engine.helpers import decision, hand, houses, kind, kinds, play, setup
-
-
-def draw_poison(**position: Any) -> GameState:
-    position.setdefault("deck", ["poison", "lord.orange"])
-    state = setup(**position)
-    play(state, "draw")
-    assert not violations(state), violations(state)
-    return state
-
-
-def asked(state: GameState) -> tuple[int, str]:
-    d = decision(state)
-    return d.seat, d.kind
+from tests.engine.helpers import (
+    asked,
+    decision,
+    draw_smuta,
+    hand,
+    houses,
+    kind,
+    kinds,
+    setup,
+    smuta_over,
+)
 
 
 def targets(state: GameState) -> set[tuple[int, str]]:
@@ -34,20 +31,14 @@ def targets(state: GameState) -> set[tuple[int, str]]:
     return {(int(o[0]), kind(state, o[1])) for o in d.options}
 
 
-def assert_turn_passed_to(state: GameState, seat: int) -> None:
-    assert kinds(state, state.smuta_discard) == ["poison"]
-    assert state.current == seat
-    assert state.actions_left == 3
-    assert asked(state) == (seat, "action")
-
-
 # ------------------------------------------------------------------ rulings
 def test_ruling_an_order_may_be_discarded_for_poison() -> None:
     """Можно ли сбросить приказ с руки, чтобы активировать Отраву?
 
     Да: any card of the hand will do — the order goes to the orders discard
     and buys a kill."""
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {"hand": ["ball", "page.orange"]},
             {
@@ -74,7 +65,8 @@ def test_ruling_a_card_in_a_castle_house_cannot_be_poisoned() -> None:
     """Могу ли я отправить в колоду сгинувших карту, которая находится в замке?
 
     Нет: no card of a castle house is ever offered as a target."""
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {
                 "hand": ["page.orange"],
@@ -106,14 +98,15 @@ def test_ruling_a_card_in_a_castle_house_cannot_be_poisoned() -> None:
     assert kinds(state, state.graveyard) == ["lord.blue", "page.orange"]
     # seat 1 has a card, but no target is left anywhere: they are not asked
     assert hand(state, 1) == ["page.blue"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "poison", 1)
 
 
 def test_ruling_you_may_poison_a_card_of_your_own() -> None:
     """Что происходит, если я сбрасываю карту с руки, но хочу убрать карту дома у себя?
 
     Можно: the target may be your own card as well as an opponent's."""
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {
                 "hand": ["page.orange"],
@@ -154,7 +147,7 @@ def test_ruling_castle_of_intrigue_takes_an_order_discarded_for_poison() -> None
     «Зелёного купца», чтобы воспользоваться Отравой. Этот приказ идёт мне в руку?
 
     Да, если вам хватает лимита."""
-    state = draw_poison(**intrigue_position(["page.green"]))
+    state, _ = draw_smuta("poison", **intrigue_position(["page.green"]))
     events = play(state, "merchant.green")
     assert hand(state, 1) == ["merchant.green", "page.green"]
     assert hand(state, 0) == ["page.orange"]
@@ -170,7 +163,7 @@ def test_castle_of_intrigue_with_a_full_hand_lets_the_order_go_to_the_discard() 
     """… «если вам хватает лимита»: with 7 cards the owner gets nothing."""
     full = ["page.green", "page.green", "lord.green", "lord.green", "knight.green"]
     full += ["healer.green", "jester.green"]
-    state = draw_poison(**intrigue_position(full))
+    state, _ = draw_smuta("poison", **intrigue_position(full))
     play(state, "merchant.green")
     assert len(state.players[1].hand) == 7
     assert "merchant.green" not in hand(state, 1)
@@ -201,7 +194,7 @@ def test_ruling_castle_of_knowledge_takes_a_house_card_discarded_for_poison() ->
     «Зелёного Пажа», чтобы воспользоваться Отравой. Этот Паж идёт мне в руку?
 
     Да, если вам хватает лимита."""
-    state = draw_poison(**knowledge_position(["ball"]))
+    state, _ = draw_smuta("poison", **knowledge_position(["ball"]))
     play(state, "page.green")
     assert hand(state, 1) == ["ball", "page.green"]
     assert hand(state, 0) == ["page.orange"]
@@ -211,7 +204,7 @@ def test_ruling_castle_of_knowledge_takes_a_house_card_discarded_for_poison() ->
 
 def test_castle_of_knowledge_with_a_full_hand_lets_the_card_go_to_the_graveyard() -> None:
     full = ["ball", "ball", "marriage", "marriage", "infirmary", "infirmary", "ball"]
-    state = draw_poison(**knowledge_position(full))
+    state, _ = draw_smuta("poison", **knowledge_position(full))
     play(state, "page.green")
     assert len(state.players[1].hand) == 7
     assert "page.green" not in hand(state, 1)
@@ -220,14 +213,15 @@ def test_castle_of_knowledge_with_a_full_hand_lets_the_card_go_to_the_graveyard(
 
 
 def test_a_one_time_castle_side_captures_nothing() -> None:
-    state = draw_poison(**knowledge_position(["ball"], side="one_time"))
+    state, _ = draw_smuta("poison", **knowledge_position(["ball"], side="one_time"))
     play(state, "page.green")
     assert hand(state, 1) == ["ball"]
     assert kinds(state, state.graveyard) == ["lord.red", "page.green"]
 
 
 def test_a_castle_owner_does_not_capture_their_own_discard() -> None:
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {
                 "hand": ["page.green", "ball"],
@@ -261,7 +255,8 @@ def test_ruling_an_alchemist_protects_his_house_from_everyone() -> None:
     """Алхимик запрещает травить только соперникам карты в моём доме с ним, или мне тоже?
 
     Всем: neither the owner nor an opponent may target any card of his house."""
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {
                 "hand": ["page.orange"],
@@ -298,7 +293,8 @@ def test_ruling_an_alchemist_protects_his_house_from_everyone() -> None:
 def test_one_round_from_the_initiator_clockwise_then_the_turn_ends() -> None:
     """Three players, seat 1 draws: 1, 2, 0 each get one go — and only one,
     though everyone still has cards and targets."""
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {
                 "hand": ["page.red", "page.red"],
@@ -330,11 +326,12 @@ def test_one_round_from_the_initiator_clockwise_then_the_turn_ends() -> None:
         "knight.blue", "page.green",
         "knight.green", "page.blue",
     ]  # fmt: skip
-    assert_turn_passed_to(state, 2)
+    smuta_over(state, "poison", 2)
 
 
 def test_the_discard_goes_first_and_the_poisoned_card_lands_on_top() -> None:
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {"hand": ["page.orange"]},
             {
@@ -355,7 +352,8 @@ def test_the_discard_goes_first_and_the_poisoned_card_lands_on_top() -> None:
 
 
 def test_a_player_may_pass_and_then_loses_nothing() -> None:
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "red", "cards": ["lord.red"]}]},
             {"hand": ["page.blue"], "houses": [{"colour": "blue", "cards": ["lord.blue"]}]},
@@ -369,11 +367,12 @@ def test_a_player_may_pass_and_then_loses_nothing() -> None:
     assert state.graveyard == []
     assert houses(state, 0) == [("red", ["lord.red"], None)]
     assert houses(state, 1) == [("blue", ["lord.blue"], None)]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "poison", 1)
 
 
 def test_a_player_with_an_empty_hand_is_skipped() -> None:
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {"hand": ["page.orange"], "houses": [{"colour": "red", "cards": ["lord.red"]}]},
             {"hand": [], "houses": [{"colour": "blue", "cards": ["lord.blue"]}]},
@@ -385,7 +384,8 @@ def test_a_player_with_an_empty_hand_is_skipped() -> None:
 
 
 def test_with_no_target_anywhere_nobody_is_asked_and_the_turn_ends() -> None:
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {
                 "hand": ["page.orange", "ball"],
@@ -405,7 +405,7 @@ def test_with_no_target_anywhere_nobody_is_asked_and_the_turn_ends() -> None:
     )
     assert hand(state, 0) == ["ball", "page.orange"]
     assert state.graveyard == [] and state.orders_discard == []
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "poison", 1)
 
 
 def test_with_no_houses_on_the_table_the_smuta_still_ends_the_turn() -> None:
@@ -415,11 +415,12 @@ def test_with_no_houses_on_the_table_the_smuta_still_ends_the_turn() -> None:
     )
     play(state, "draw")
     assert hand(state, 0) == ["lord.red", "page.red"]
-    assert_turn_passed_to(state, 1)
+    smuta_over(state, "poison", 1)
 
 
 def test_poisoning_the_last_card_of_a_house_removes_the_house() -> None:
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {"hand": ["page.orange"]},
             {
@@ -438,7 +439,8 @@ def test_poisoning_the_last_card_of_a_house_removes_the_house() -> None:
 
 
 def test_any_card_of_a_house_may_be_poisoned_not_just_the_newest() -> None:
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {"hand": ["page.orange"]},
             {
@@ -456,7 +458,8 @@ def test_any_card_of_a_house_may_be_poisoned_not_just_the_newest() -> None:
 def test_a_full_hand_may_discard_as_usual() -> None:
     full = ["page.orange", "page.orange", "lord.green", "lord.green", "knight.green", "ball"]
     full += ["marriage"]
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {"hand": ["page.blue"]},
             {"hand": full, "houses": [{"colour": "red", "cards": ["lord.red", "page.red"]}]},
@@ -477,7 +480,7 @@ def test_six_players_go_in_order_from_the_initiator() -> None:
     players: list[dict[str, Any]] = [
         {"hand": [f"page.{c}"], "houses": [{"colour": c, "cards": [f"lord.{c}"]}]} for c in colours
     ]
-    state = draw_poison(players=players, current=4, orders=["marriage"])
+    state, _ = draw_smuta("poison", players=players, current=4, orders=["marriage"])
     seen = []
     for _ in range(6):
         seat, what = asked(state)
@@ -485,12 +488,13 @@ def test_six_players_go_in_order_from_the_initiator() -> None:
         seen.append(seat)
         play(state, "pass")
     assert seen == [4, 5, 0, 1, 2, 3]
-    assert_turn_passed_to(state, 5)
+    smuta_over(state, "poison", 5)
 
 
 def test_a_permanent_castle_of_power_gives_the_initiator_a_new_turn() -> None:
     """Отрава is no disaster: the castle stays and the initiator plays again."""
-    state = draw_poison(
+    state, _ = draw_smuta(
+        "poison",
         players=[
             {
                 "hand": ["page.orange", "page.blue"],

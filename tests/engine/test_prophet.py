@@ -6,9 +6,9 @@ initiator, then it is laid on the Пророк; the two stay on the table out of
 Шут's reach. With an empty discard, Пророк has no effect.
 """
 
-from engine import Event
+from engine import Event, GameState
 from engine.invariants import violations
-from tests.engine.helpers import decision, hand, houses, keys, kind, kinds, play, setup
+from tests.engine.helpers import decision, draw_smuta, hand, houses, keys, kind, kinds, play, setup
 
 POWER_ONE_TIME = {
     "colour": "red",
@@ -88,13 +88,7 @@ def test_ruling_the_replayed_smuta_lies_on_the_prophet_out_of_the_jesters_reach(
 
 def test_ruling_prophet_cannot_choose_itself() -> None:
     """Можно ли с помощью Пророка выбрать снова саму карту Пророк?"""
-    state = setup(
-        players=[{"hand": ["lord.red"]}, {}],
-        deck=["prophet", "page.red"],
-        orders=["ball", "marriage"],
-        smuta_discard=["grail", "feast"],
-    )
-    play(state, "draw")
+    state = draw_prophet_over_grail_and_feast()
     d = decision(state)
     offered = [kind(state, o[0]) for o in d.options]
     assert "prophet" not in offered
@@ -223,13 +217,7 @@ def test_a_permanent_castle_of_power_restarts_the_turn_after_prophet() -> None:
 
 
 def test_the_choice_is_public() -> None:
-    state = setup(
-        players=[{"hand": ["lord.red"]}, {}],
-        deck=["prophet", "page.red"],
-        orders=["ball", "marriage"],
-        smuta_discard=["grail", "feast"],
-    )
-    play(state, "draw")
+    state = draw_prophet_over_grail_and_feast()
     events = play(state, "grail")
     chose = [e for e in events if e.key == "prophet.chose"]
     assert [(e.to, e.params) for e in chose] == [(None, {"seat": 0, "smuta": "grail"})]
@@ -246,6 +234,18 @@ def test_six_players_a_replayed_grail_goes_round_from_the_drawer() -> None:
     events = play(state, "draw")
     assert [e.params["seat"] for e in events if e.key == "order.drawn"] == [3, 4, 5, 0, 1, 2]
     assert state.current == 4
+
+
+def draw_prophet_over_grail_and_feast() -> GameState:
+    """Seat 0 draws Пророк with Святой Грааль over Великий Пир in the смута discard."""
+    state, _ = draw_smuta(
+        "prophet",
+        players=[{"hand": ["lord.red"]}, {}],
+        deck=["prophet", "page.red"],
+        orders=["ball", "marriage"],
+        smuta_discard=["grail", "feast"],
+    )
+    return state
 
 
 # ---------------------------------------------------------------- Шут and the Пророк stack

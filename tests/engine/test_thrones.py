@@ -5,24 +5,13 @@ end of their row if needed)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine import Event, GameState
 from engine.cards import catalog_for
 from engine.view import view_for
-from tests.engine.helpers import decision, hand, houses, play, setup
+from tests.engine.helpers import decision, draw_smuta, hand, houses, play, smuta_over
 
-DECK = ["thrones", "healer.orange"]
-
-
-def drawn(players: list[dict[str, Any]], **position: Any) -> tuple[GameState, list[Event]]:
-    """Build the position and let the current player draw Игра Престолов."""
-    position.setdefault("deck", DECK)
-    position.setdefault("orders", ["infirmary"])  # so drawing is not the only action
-    state = setup(players=players, **position)
-    assert decision(state).kind == "action"
-    assert decision(state).seat == position.get("current", 0)
-    return state, play(state, "draw")
+# Every position has an orders deck (a Лазарет): drawing is then not the only action,
+# which a player would take on their own.
 
 
 def looks(events: list[Event]) -> list[tuple[int, int]]:
@@ -46,23 +35,17 @@ def shown(
     ]
 
 
-def smuta_over(state: GameState, initiator: int) -> None:
-    """The смута is in its discard and the turn has passed to the initiator's left."""
-    assert [catalog_for(state.rules)[c].type for c in state.smuta_discard] == ["thrones"]
-    assert state.current == (initiator + 1) % len(state.players)
-    assert state.turn == 2  # exactly one new turn began (a position starts at turn 1)
-    assert state.actions_left + state.actions_taken == 3
-
-
 # ------------------------------------------------------------------ the rulings
 def test_without_lords_the_neighbour_only_looks() -> None:
     """Что происходит, если на руке соседа нет Лордов?
     — Вы просто смотрите его руку. Ничего не берёте и не выкладываете."""
-    state, events = drawn(
-        [
+    state, events = draw_smuta(
+        "thrones",
+        players=[
             {"hand": ["page.red", "ball"], "houses": [{"colour": "red", "cards": ["knight.red"]}]},
             {"hand": ["knight.blue", "lady.blue"]},
         ],
+        orders=["infirmary"],
     )
     assert shown(state, events) == [
         ((1,), 0, ["ball", "page.red"]),
@@ -73,14 +56,16 @@ def test_without_lords_the_neighbour_only_looks() -> None:
     assert houses(state, 0) == [("red", ["knight.red"], None)]
     assert houses(state, 1) == []
     assert not [e for e in events if e.key == "placed"]
-    smuta_over(state, 0)
+    smuta_over(state, "thrones", 1)
 
 
 def test_hands_are_shown_from_the_initiator_clockwise() -> None:
     """В каком порядке игроки показывают руку?
     — Стартует инициатор смуты, затем по часовой стрелке все остальные."""
-    state, events = drawn(
-        [{"hand": ["page.red"]}, {"hand": ["page.blue"]}, {}, {"hand": ["page.green"]}],
+    state, events = draw_smuta(
+        "thrones",
+        players=[{"hand": ["page.red"]}, {"hand": ["page.blue"]}, {}, {"hand": ["page.green"]}],
+        orders=["infirmary"],
         current=2,
     )
     # each owner shows to the player on their left: 2→3, 3→0, 0→1, 1→2
@@ -91,17 +76,19 @@ def test_hands_are_shown_from_the_initiator_clockwise() -> None:
         ((1,), 0),
         ((2,), 1),
     ]
-    smuta_over(state, 2)
+    smuta_over(state, "thrones", 3)
 
 
 def test_lords_go_into_the_lookers_houses_of_their_colour() -> None:
     """Куда выкладываются Лорды? — Они выкладываются в дома того игрока, кто смотрел
     руку. В соответствующий по цвету дом или создают новый, если его нет."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "thrones",
+        players=[
             {"hand": ["lord.red", "knight.blue", "lord.blue", "ball"]},
             {"houses": [{"colour": "red", "cards": ["page.red"]}]},
         ],
+        orders=["infirmary"],
     )
     # the red Лорд joins seat 1's red house; the blue one needs a new house
     d = decision(state)
@@ -116,30 +103,34 @@ def test_lords_go_into_the_lookers_houses_of_their_colour() -> None:
     # «Приказ остаётся на руке соседа», and so does the Рыцарь
     assert hand(state, 0) == ["ball", "knight.blue"]
     assert houses(state, 0) == []
-    smuta_over(state, 0)
+    smuta_over(state, "thrones", 1)
 
 
 def test_the_example_red_lord_and_blue_knight() -> None:
     """Пример: у соседа на руке есть Красный Лорд и Синий Рыцарь — Красный Лорд
     выкладывается в дом смотрящего игрока, приказ остаётся на руке соседа."""
-    state, _ = drawn(
-        [{"hand": ["lord.red", "knight.blue", "marriage"]}, {}],
+    state, _ = draw_smuta(
+        "thrones",
+        players=[{"hand": ["lord.red", "knight.blue", "marriage"]}, {}],
+        orders=["infirmary"],
     )
     assert houses(state, 1) == [("red", ["lord.red"], None)]
     assert hand(state, 0) == ["knight.blue", "marriage"]
-    smuta_over(state, 0)
+    smuta_over(state, "thrones", 1)
 
 
 # ------------------------------------------------------------------ the effect
 def test_the_hand_is_shown_to_the_looker_only() -> None:
     """«показывают все карты на руке игроку слева»: the cards go in an event for
     the looker alone; no public event names a card that stays hidden."""
-    state, events = drawn(
-        [
+    state, events = draw_smuta(
+        "thrones",
+        players=[
             {"hand": ["page.red", "lord.green", "ball"]},
             {"hand": ["knight.blue", "marriage"]},
             {"hand": ["spy.orange"]},
         ],
+        orders=["infirmary"],
     )
     hidden = {
         seat: {c for c in p.hand if catalog_for(state.rules)[c].type != "lord"}
@@ -163,8 +154,9 @@ def test_the_hand_is_shown_to_the_looker_only() -> None:
 
 def test_every_lord_of_the_hand_is_laid_out() -> None:
     """«Все карты Лордов, найденные на руке соседа, немедленно выкладываются»."""
-    state, _ = drawn(
-        [
+    state, _ = draw_smuta(
+        "thrones",
+        players=[
             {"hand": ["lord.red", "lord.red", "lord.orange", "page.orange"]},
             {
                 "houses": [
@@ -173,49 +165,58 @@ def test_every_lord_of_the_hand_is_laid_out() -> None:
                 ]
             },
         ],
+        orders=["infirmary"],
     )
     assert houses(state, 1) == [
         ("red", ["page.red", "lord.red", "lord.red"], None),
         ("orange", ["page.orange", "lord.orange"], None),
     ]
     assert hand(state, 0) == ["page.orange"]
-    smuta_over(state, 0)
+    smuta_over(state, "thrones", 1)
 
 
 def test_a_looker_with_a_full_hand_still_gets_the_lords() -> None:
     """The Лорды go into houses, not the hand: a looker holding 7 cards gets them too."""
     full = ["page.red", "page.red", "page.blue", "page.blue", "page.green", "page.green", "ball"]
-    state, _ = drawn([{"hand": ["lord.blue"]}, {"hand": full}])
+    state, _ = draw_smuta(
+        "thrones", players=[{"hand": ["lord.blue"]}, {"hand": full}], orders=["infirmary"]
+    )
     assert houses(state, 1) == [("blue", ["lord.blue"], None)]
     assert len(state.players[1].hand) == 7
     assert hand(state, 0) == []
-    smuta_over(state, 0)
+    smuta_over(state, "thrones", 1)
 
 
 def test_an_initiator_with_a_full_hand_draws_the_open_smuta() -> None:
     """A player holding 7 cards may draw a face-up смута; their Лорды go left."""
     full = ["lord.red", "page.red", "page.blue", "page.blue", "page.green", "page.green", "ball"]
-    state, _ = drawn([{"hand": full}, {}], deck_top_open=True)
+    state, _ = draw_smuta(
+        "thrones", players=[{"hand": full}, {}], orders=["infirmary"], deck_top_open=True
+    )
     assert houses(state, 1) == [("red", ["lord.red"], None)]
     assert len(state.players[0].hand) == 6
-    smuta_over(state, 0)
+    smuta_over(state, "thrones", 1)
 
 
 def test_a_lord_joins_the_lookers_own_castle_house() -> None:
     """The looker lays the Лорд into their own row, castle house included (RULES.md §5)."""
     castle = {"colour": "red", "cards": ["lord.red", "page.red", "page.red"], "castle": "one_time"}
-    state, _ = drawn([{"hand": ["lord.red"]}, {"houses": [castle]}])
+    state, _ = draw_smuta(
+        "thrones", players=[{"hand": ["lord.red"]}, {"houses": [castle]}], orders=["infirmary"]
+    )
     assert houses(state, 1) == [
         ("red", ["lord.red", "page.red", "page.red", "lord.red"], "one_time")
     ]
-    smuta_over(state, 0)
+    smuta_over(state, "thrones", 1)
 
 
 def test_two_players_show_each_other_and_lords_are_not_shown_back() -> None:
     """Two players: the initiator shows to the other, then the other to the
     initiator; Лорды already laid out are no longer in a hand to be shown."""
-    state, events = drawn(
-        [{"hand": ["lord.red", "page.red"]}, {"hand": ["lord.blue"]}],
+    state, events = draw_smuta(
+        "thrones",
+        players=[{"hand": ["lord.red", "page.red"]}, {"hand": ["lord.blue"]}],
+        orders=["infirmary"],
     )
     assert looks(events) == [(1, 0), (0, 1)]
     assert shown(state, events)[1] == ((0,), 1, ["lord.blue"])
@@ -223,13 +224,14 @@ def test_two_players_show_each_other_and_lords_are_not_shown_back() -> None:
     assert houses(state, 1) == [("red", ["lord.red"], None)]
     assert hand(state, 0) == ["page.red"]
     assert hand(state, 1) == []
-    smuta_over(state, 0)
+    smuta_over(state, "thrones", 1)
 
 
 def test_six_players_the_last_shows_to_the_first() -> None:
     """Six players, seat 5 draws: 5 shows to 0 first, and 4 shows to 5 last."""
-    state, events = drawn(
-        [
+    state, events = draw_smuta(
+        "thrones",
+        players=[
             {},
             {"hand": ["lord.blue"]},
             {},
@@ -237,6 +239,7 @@ def test_six_players_the_last_shows_to_the_first() -> None:
             {"hand": ["lord.green"]},
             {"hand": ["lord.red"]},
         ],
+        orders=["infirmary"],
         current=5,
     )
     assert looks(events) == [(0, 5), (1, 0), (2, 1), (3, 2), (4, 3), (5, 4)]
@@ -244,13 +247,13 @@ def test_six_players_the_last_shows_to_the_first() -> None:
     assert houses(state, 2) == [("blue", ["lord.blue"], None)]
     assert houses(state, 5) == [("green", ["lord.green"], None)]
     assert all(hand(state, seat) == [] for seat in range(6))
-    smuta_over(state, 5)
+    smuta_over(state, "thrones", 0)
 
 
 def test_empty_hands_and_the_turn_still_ends() -> None:
     """A смута with no effect still ends the turn (RULES.md §6); empty hands are
     still shown (nothing to see)."""
-    state, events = drawn([{}, {}, {}])
+    state, events = draw_smuta("thrones", players=[{}, {}, {}], orders=["infirmary"])
     assert looks(events) == [(1, 0), (2, 1), (0, 2)]
     assert all(cards == [] for _, _, cards in shown(state, events))
-    smuta_over(state, 0)
+    smuta_over(state, "thrones", 1)

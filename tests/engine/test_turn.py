@@ -7,8 +7,13 @@ owner chooses the end, Чумовой and Блудница may go into another p
 but never an opponent's castle house, an emptied house vanishes.
 """
 
+from typing import Any
+
+import pytest
+
 from engine import Event
 from engine.invariants import violations
+from engine.state import Result
 from tests.engine.helpers import decision, hand, houses, keys, kind, kinds, play, setup
 
 SEVEN = ["page.red", "page.blue", "page.green", "page.orange", "lord.red", "lord.blue", "ball"]
@@ -548,146 +553,91 @@ def test_a_restarted_turn_after_the_deck_ran_out_is_still_the_same_turn() -> Non
         play(state, "discard")
 
 
-def test_score_is_card_points_plus_three_per_castle() -> None:
-    state = setup(
-        players=[
-            {
-                "hand": ["page.orange"],
-                "houses": [
-                    {
-                        "colour": "red",
-                        "cards": ["lord.red", "lady.red", "knight.red"],
-                        "castle": "permanent",
-                    },
-                    {
-                        "colour": "blue",
-                        "cards": [
-                            "page.blue",
-                            "servant.blue.green",
-                            "treasurer.blue",
-                            "plague.blue",
-                            "harlot.blue",
-                        ],
-                    },
-                ],
-            },
-            {
-                "houses": [
-                    {
-                        "colour": "green",
-                        "cards": ["lord.green", "lord.green", "knight.green", "page.green"],
-                    }
-                ]
-            },
-        ],
-        deck=[],
-        final_turns=0,
-    )
+def final_result(*rows: list[dict[str, Any]]) -> Result:
+    """The result when seat 0, on the last turn, discards its only card: seat `i` has
+    the houses `rows[i]`."""
+    players: list[dict[str, Any]] = [{"houses": r} for r in rows]
+    players[0]["hand"] = ["page.orange"]
+    state = setup(players=players, deck=[], final_turns=0)
     play(state, "discard", "page.orange")
     assert state.result is not None
-    # seat 0: 3 + 3 + 2 + castle 3 = 11, then 1 + 1 + 1 + 0 + 0 = 3 → 14; seat 1: 3 + 3 + 2 + 1 = 9
-    assert state.result.scores == [14, 9]
-    assert state.result.castles == [1, 0]
-    assert state.result.winners == [0]
     assert not state.result.aborted
+    return state.result
 
 
-def test_a_tie_on_points_goes_to_more_castles() -> None:
-    state = setup(
-        players=[
-            {
-                "hand": ["page.orange"],
-                "houses": [
-                    {
-                        "colour": "red",
-                        "cards": ["lord.red", "page.red", "page.red"],
-                        "castle": "one_time",
-                    }
-                ],
-            },
-            {
-                "houses": [
-                    {
-                        "colour": "green",
-                        "cards": ["lord.green", "lord.green", "knight.green", "page.green"],
-                    }
-                ]
-            },
-            {
-                "houses": [
-                    {
-                        "colour": "blue",
-                        "cards": ["lord.blue", "lady.blue", "knight.blue", "page.blue"],
-                    }
-                ]
-            },
+def house(colour: str, *cards: str, castle: str | None = None) -> dict[str, Any]:
+    return {"colour": colour, "cards": list(cards), "castle": castle}
+
+
+GREEN_9 = house("green", "lord.green", "lord.green", "knight.green", "page.green")
+RED_5_CASTLE = house("red", "lord.red", "page.red", "page.red", castle="one_time")
+
+
+def test_score_is_card_points_plus_three_per_castle() -> None:
+    result = final_result(
+        [
+            house("red", "lord.red", "lady.red", "knight.red", castle="permanent"),
+            house(
+                "blue",
+                "page.blue",
+                "servant.blue.green",
+                "treasurer.blue",
+                "plague.blue",
+                "harlot.blue",
+            ),
         ],
-        deck=[],
-        final_turns=0,
+        [GREEN_9],
     )
-    play(state, "discard", "page.orange")
-    assert state.result is not None
-    assert state.result.scores == [8, 9, 9]
-    # seats 1 and 2 tie on points; neither has a castle: shared
-    assert state.result.winners == [1, 2]
+    # seat 0: 3 + 3 + 2 + castle 3 = 11, then 1 + 1 + 1 + 0 + 0 = 3 → 14; seat 1: 3 + 3 + 2 + 1 = 9
+    assert result.scores == [14, 9]
+    assert result.castles == [1, 0]
+    assert result.winners == [0]
 
-    state = setup(
-        players=[
-            {
-                "hand": ["page.orange"],
-                "houses": [
-                    {
-                        "colour": "red",
-                        "cards": ["lord.red", "page.red", "page.red"],
-                        "castle": "one_time",
-                    },
-                    {"colour": "blue", "cards": ["knight.blue"]},
-                ],
-            },
-            {
-                "houses": [
-                    {
-                        "colour": "green",
-                        "cards": ["lord.green", "lord.green", "knight.green", "page.green"],
-                    }
-                ]
-            },
-        ],
-        deck=[],
-        final_turns=0,
-    )
-    play(state, "discard", "page.orange")
-    assert state.result is not None
-    assert state.result.scores == [10, 9]
-    assert state.result.winners == [0]
 
-    state = setup(
-        players=[
-            {
-                "hand": ["page.orange"],
-                "houses": [
-                    {
-                        "colour": "red",
-                        "cards": ["lord.red", "page.red", "page.red"],
-                        "castle": "one_time",
-                    }
-                ],
-            },
-            {
-                "houses": [
+@pytest.mark.parametrize(
+    ("rows", "scores", "castles", "winners"),
+    [
+        # seats 1 and 2 tie on points; neither has a castle: shared
+        pytest.param(
+            [
+                [RED_5_CASTLE],
+                [GREEN_9],
+                [house("blue", "lord.blue", "lady.blue", "knight.blue", "page.blue")],
+            ],
+            [8, 9, 9],
+            [1, 0, 0],
+            [1, 2],
+            id="a-tie-without-castles-is-shared",
+        ),
+        pytest.param(
+            [[RED_5_CASTLE, house("blue", "knight.blue")], [GREEN_9]],
+            [10, 9],
+            [1, 0],
+            [0],
+            id="more-points-win",
+        ),
+        # 8 each: the castle decides
+        pytest.param(
+            [
+                [RED_5_CASTLE],
+                [
                     {
                         "colour": "green",
                         "cards": ["lord.green", "lord.green", "page.green", "page.green"],
                     }
-                ]
-            },
-        ],
-        deck=[],
-        final_turns=0,
-    )
-    play(state, "discard", "page.orange")
-    assert state.result is not None
-    # 8 each: the castle decides
-    assert state.result.scores == [8, 8]
-    assert state.result.castles == [1, 0]
-    assert state.result.winners == [0]
+                ],
+            ],
+            [8, 8],
+            [1, 0],
+            [0],
+            id="the-castle-decides",
+        ),
+    ],
+)
+def test_a_tie_on_points_goes_to_more_castles(
+    rows: list[list[dict[str, Any]]], scores: list[int], castles: list[int], winners: list[int]
+) -> None:
+    result = final_result(*rows)
+    assert result.scores == scores
+    assert result.castles == castles
+    assert result.winners == winners

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import cache
 from typing import Any
 
 import pytest
@@ -69,6 +70,11 @@ class MarkedTranslator(Translator):
         return super().card(lang, card, case, side) + f"‹{card.id}›"
 
 
+@cache
+def shared_translator() -> MarkedTranslator:
+    return MarkedTranslator()
+
+
 class Harness:
     def __init__(
         self,
@@ -77,13 +83,14 @@ class Harness:
         clock: FakeClock | None = None,
         tr: MarkedTranslator | None = None,
     ):
-        """`tr`: a translator to share between harnesses (parsing the locales
-        is most of what building one costs); by default a new one."""
+        """`tr`: the translator; by default one all harnesses share (parsing
+        the locales is most of what building one costs, and it keeps no state
+        but caches of what it formatted)."""
         self.store = store
         self.tg = tg or FakeTelegram()
         self.clock = clock or FakeClock()
         self.updates = Updates()
-        self.tr = tr or MarkedTranslator()
+        self.tr = tr or shared_translator()
         self.defaults = Defaults(turn_timeout=90, choice_timeout=60, computer_pause=1.0)
         self.app = self._build()
 

@@ -50,23 +50,10 @@ from engine import Command, Decision, pending, replay
 from engine.policy import choose
 from tests.bot.conftest import REDIS_URL, _client, _reachable
 from tests.bot.fake_telegram import FakeTelegram
-from tests.bot.harness import FakeClock, Harness, MarkedTranslator, group_texts, people
+from tests.bot.harness import FakeClock, Harness, group_texts, people
 
 GROUP = -100555
 SEED = 20261129
-_TRANSLATOR: MarkedTranslator | None = None
-
-
-@pytest.fixture(autouse=True)
-def one_translator(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Parsing the locales takes a good part of a second; the kill test starts
-    dozens of harnesses ("processes"), so they share one (it keeps no state
-    but a cache of card names)."""
-    global _TRANSLATOR
-    if _TRANSLATOR is None:
-        _TRANSLATOR = MarkedTranslator()
-    shared = _TRANSLATOR
-    monkeypatch.setattr("tests.bot.harness.MarkedTranslator", lambda: shared)
 
 
 # ====================================================================== shared helpers

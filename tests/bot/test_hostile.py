@@ -48,7 +48,7 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import partial
 from html import escape as html_escape
 from html import unescape as html_unescape
 from typing import Any, NamedTuple
@@ -74,7 +74,6 @@ from tests.bot.fake_telegram import BOT_USER, NOW, chat, person
 from tests.bot.harness import (
     MARK,
     Harness,
-    MarkedTranslator,
     Witness,
     cards_shown,
     may_see,
@@ -97,15 +96,9 @@ EVE = person(203, "Ева")  # never started the bot
 USERS = {"anna": ANNA, "boris": BORIS, "vera": VERA, "carl": CARL, "dina": DINA, "eve": EVE}
 
 
-@cache
-def shared_translator() -> MarkedTranslator:
-    return MarkedTranslator()
-
-
 def fast_harness(store: Store) -> Harness:
-    """A Harness that shares one translator (parsing the locales is most of a
-    harness's cost), so a fresh world per example is cheap."""
-    return Harness(store, tr=shared_translator())
+    """A Harness (they share one translator, so a fresh world per example is cheap)."""
+    return Harness(store)
 
 
 # ====================================================================== the world

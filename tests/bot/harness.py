@@ -19,7 +19,8 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import InlineKeyboardMarkup, User
 
-import bot.games
+import bot.service.lobby
+import bot.service.play
 from bot.app import App, build_app
 from bot.games import Defaults
 from bot.i18n import Case, Translator
@@ -236,8 +237,8 @@ class Witness:
     @contextmanager
     def watching(self) -> Iterator[None]:
         # the names the bot calls (another watcher's, if one watches already)
-        real_apply = getattr(bot.games, "apply")  # noqa: B009
-        real_new_game = getattr(bot.games, "new_game")  # noqa: B009
+        real_apply = getattr(bot.service.play, "apply")  # noqa: B009
+        real_new_game = getattr(bot.service.lobby, "new_game")  # noqa: B009
 
         def apply(state: GameState, *args: Any, **kwargs: Any) -> list[Event]:
             events: list[Event] = real_apply(state, *args, **kwargs)
@@ -250,8 +251,8 @@ class Witness:
             return state, events
 
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(bot.games, "apply", apply)
-            mp.setattr(bot.games, "new_game", new_game)
+            mp.setattr(bot.service.play, "apply", apply)  # answers: the only caller
+            mp.setattr(bot.service.lobby, "new_game", new_game)
             yield
 
 

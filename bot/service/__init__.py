@@ -1,0 +1,1 @@
+"""The game service, by part: see `bot.games`."""

@@ -1,0 +1,283 @@
+"""The lobby: opening a game, seats, computer seats, settings, the start."""
+
+from __future__ import annotations
+
+import html
+import logging
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import pick_lang
+from bot.keyboards import LobbyCb
+from bot.models import Seat, Table
+from bot.service.base import Actor, Refusal, Reply
+from bot.service.telling import Telling
+from bot.store import UserPrefs
+from engine import Command, Event, GameSetup, new_game
+
+log = logging.getLogger(__name__)
+
+MAX_SEATS = 6
+MIN_SEATS = 2
+TURN_TIMEOUTS = (60, 90, 120, 180, 300)
+CHOICE_TIMEOUTS = (30, 60, 90, 120)
+
+
+class Lobby(Telling):
+    """Between /newgame and the start of the game."""
+
+    async def new_lobby(self, chat_id: int, title: str, actor: Actor) -> Reply | None:
+        existing = await self.store.load(chat_id)
+        if existing is not None and existing.status in ("lobby", "playing"):
+            return Reply("err-game-exists")
+        prefs = await self._prefs(actor)
+        now = self.clock.now()
+        table = Table(
+            chat_id=chat_id,
+            game_no=(existing.game_no + 1) if existing else 1,
+            title=title,
+            creator_id=actor.user_id,
+            lang=existing.lang if existing else self.defaults.lang,
+            turn_timeout=existing.turn_timeout if existing else self.defaults.turn_timeout,
+            choice_timeout=existing.choice_timeout if existing else self.defaults.choice_timeout,
+            created_at=now,
+            updated_at=now,
+            version=existing.version if existing else 0,
+        )
+        if prefs.started:
+            table.seats.append(self._seat(actor, prefs))
+        if not await self.store.save(table):
+            return Reply("err-busy")
+        if prefs.started:
+            await self.store.link_user(actor.user_id, chat_id)
+        await self.store.set_messages(chat_id, {"table": None, "lobby": None})
+        await self._show_lobby(table, fresh=True)
+        return None
+
+    def _seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
+        return Seat(
+            user_id=actor.user_id,
+            name=actor.name[:32],
+            lang=prefs.lang or pick_lang(actor.lang_code, self.defaults.lang),
+        )
+
+    async def join(self, chat_id: int, actor: Actor) -> Reply:
+        prefs = await self._prefs(actor)
+        table = await self.store.load(chat_id)
+        if table is None or table.status != "lobby":
+            return Reply("err-no-lobby", alert=True)
+        if not prefs.started:
+            link = await self.deep_link(f"join_{chat_id}_{table.game_no}")
+            return Reply("lobby-start-bot-first", alert=True, url=link)
+        game_no = table.game_no
+
+        def add(t: Table) -> list[Command]:
+            if t.status != "lobby" or t.game_no != game_no:
+                raise Refusal("err-no-lobby")
+            if t.seat_of(actor.user_id) is not None:
+                raise Refusal("err-already-joined")
+            if len(t.seats) >= MAX_SEATS:
+                raise Refusal("err-lobby-full")
+            t.seats.append(self._seat(actor, prefs))
+            return []
+
+        try:
+            table, _ids = await self._change(chat_id, add)
+        except Refusal as r:
+            return Reply(r.key, alert=True)
+        await self.store.link_user(actor.user_id, chat_id)
+        await self._show_lobby(table)
+        return Reply("lobby-joined")
+
+    async def join_from_link(self, chat_id: int, game_no: int, actor: Actor) -> Reply:
+        """/start join_<chat>_<game> in the private chat: the person can now be written to."""
+        await self.mark_started(actor)
+        table = await self.store.load(chat_id)
+        if table is None or table.game_no != game_no or table.status != "lobby":
+            return Reply("err-no-lobby")
+        reply = await self.join(chat_id, actor)
+        if reply.key == "lobby-joined":
+            return Reply("lobby-joined-private")
+        return reply
+
+    async def mark_started(self, actor: Actor) -> UserPrefs:
+        prefs = await self._prefs(actor)
+        if not prefs.started:
+            prefs.started = True
+            await self.store.save_user(prefs)
+        return prefs
+
+    async def add_computer(self, chat_id: int, actor: Actor) -> Reply:
+        table = await self.store.load(chat_id)
+        if table is None or table.status != "lobby":
+            return Reply("err-no-lobby", alert=True)
+        if not await self._may_manage(table, actor.user_id):
+            return Reply("err-not-creator", alert=True)
+
+        def add(t: Table) -> list[Command]:
+            if t.status != "lobby":
+                raise Refusal("err-no-lobby")
+            if len(t.seats) >= MAX_SEATS:
+                raise Refusal("err-lobby-full")
+            number = 1 + sum(1 for s in t.seats if s.user_id is None)
+            t.seats.append(Seat(user_id=None, name=self.tr.t(t.lang, "bot-name", n=number)))
+            return []
+
+        try:
+            table, _ids = await self._change(chat_id, add)
+        except Refusal as r:
+            return Reply(r.key, alert=True)
+        await self._show_lobby(table)
+        return Reply("lobby-computer-added")
+
+    async def configure(self, chat_id: int, actor: Actor, what: str) -> Reply:
+        """Lobby settings (creator or admin): the group's language, the timeouts."""
+        table = await self.store.load(chat_id)
+        if table is None or table.status != "lobby":
+            return Reply("err-no-lobby", alert=True)
+        if not await self._may_manage(table, actor.user_id):
+            return Reply("err-not-creator", alert=True)
+
+        def set_option(t: Table) -> list[Command]:
+            if what == "lang":
+                t.lang = "en" if t.lang == "ru" else "ru"
+            elif what == "time":
+                t.turn_timeout = _next(TURN_TIMEOUTS, t.turn_timeout)
+                t.choice_timeout = CHOICE_TIMEOUTS[
+                    min(TURN_TIMEOUTS.index(t.turn_timeout), len(CHOICE_TIMEOUTS) - 1)
+                ]
+            return []
+
+        table, _ids = await self._change(chat_id, set_option)
+        await self._show_lobby(table)
+        return Reply("lobby-updated")
+
+    async def cancel(self, chat_id: int, actor: Actor) -> Reply:
+        table = await self.store.load(chat_id)
+        if table is None or table.status != "lobby":
+            return Reply("err-no-lobby", alert=True)
+        if not await self._may_manage(table, actor.user_id):
+            return Reply("err-not-creator", alert=True)
+
+        def close(t: Table) -> list[Command]:
+            t.status = "finished"
+            return []
+
+        table, ids = await self._change(chat_id, close)
+        for user_id in table.humans:
+            await self.store.link_user(user_id, chat_id, linked=False)
+        text = self.tr.t(table.lang, "lobby-cancelled")
+        if "lobby" in ids and await self.messenger.edit(chat_id, ids["lobby"], text):
+            return Reply("lobby-cancelled")
+        await self._send_group(table, text)
+        return Reply("lobby-cancelled")
+
+    def _lobby_text(self, table: Table) -> str:
+        t = self.tr.t
+        lang = table.lang
+        lines = [t(lang, "lobby-title")]
+        for i, seat in enumerate(table.seats, 1):
+            mark = " 🤖" if seat.user_id is None else ""
+            lines.append(f"{i}. {html.escape(seat.name)}{mark}")
+        if not table.seats:
+            lines.append(t(lang, "lobby-empty"))
+        lines.append("")
+        lines.append(
+            t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
+        )
+        lines.append(t(lang, "lobby-hint", min=MIN_SEATS, max=MAX_SEATS))
+        return "\n".join(lines)
+
+    def _lobby_keyboard(self, table: Table) -> InlineKeyboardMarkup:
+        t = self.tr.t
+        lang = table.lang
+
+        def button(key: str, action: str) -> InlineKeyboardButton:
+            return InlineKeyboardButton(
+                text=t(lang, key), callback_data=LobbyCb(action=action, game=table.game_no).pack()
+            )
+
+        return InlineKeyboardMarkup(
+            inline_keyboard=[
+                [button("btn-join", "join"), button("btn-leave", "leave")],
+                [button("btn-add-computer", "bot"), button("btn-go", "go")],
+                [button("btn-lang", "lang"), button("btn-time", "time")],
+                [button("btn-cancel", "cancel")],
+            ]
+        )
+
+    async def _show_lobby(self, table: Table, fresh: bool = False) -> None:
+        text = self._lobby_text(table)
+        markup = self._lobby_keyboard(table)
+        ids = await self.store.messages(table.chat_id)
+        if (
+            not fresh
+            and "lobby" in ids
+            and await self.messenger.edit(table.chat_id, ids["lobby"], text, markup)
+        ):
+            return
+        message_id = await self._send_group(table, text, markup)
+        if message_id is not None:
+            await self.store.set_messages(table.chat_id, {"lobby": message_id})
+
+    async def go(self, chat_id: int, actor: Actor) -> Reply:
+        table = await self.store.load(chat_id)
+        if table is None or table.status != "lobby":
+            return Reply("err-no-lobby", alert=True)
+        if not await self._may_manage(table, actor.user_id):
+            return Reply("err-not-creator", alert=True)
+        seed = self.seeds.randrange(2**63)
+        started: list[Event] = []
+
+        def start(t: Table) -> list[Command]:
+            if t.status != "lobby":
+                raise Refusal("err-no-lobby")
+            if not MIN_SEATS <= len(t.seats) <= MAX_SEATS:
+                raise Refusal("err-seats")
+            if not t.humans:
+                raise Refusal("err-no-humans")
+            setup = GameSetup(
+                players=len(t.seats),
+                seed=seed,
+                computer=tuple(i for i, s in enumerate(t.seats) if s.user_id is None),
+            )
+            state, events = new_game(setup)
+            t.setup = setup
+            t.state = state
+            t.status = "playing"
+            t.turn_log = []
+            self._settle(t, events)
+            started[:] = events
+            return []
+
+        try:
+            table, ids = await self._change(chat_id, start)
+        except Refusal as r:
+            return Reply(r.key, alert=True)
+        if "lobby" in ids:
+            await self.messenger.edit(
+                chat_id,
+                ids["lobby"],
+                self.tr.t(table.lang, "lobby-started")
+                + "\n"
+                + "\n".join(f"• {html.escape(s.name)}" for s in table.seats),
+            )
+        await self._after(table, ids, started, answered=None, new_game_started=True)
+        return Reply("game-started")
+
+    async def repost_table(self, chat_id: int) -> Reply | None:
+        table = await self.store.load(chat_id)
+        if table is None or table.status == "finished":
+            return Reply("err-no-game")
+        if table.status == "lobby":
+            await self._show_lobby(table, fresh=True)
+            return None
+        message_id = await self._send_group(table, self._table_text(table))
+        if message_id is not None:
+            await self.store.set_messages(chat_id, {"table": message_id})
+        return None
+
+
+def _next(values: tuple[int, ...], current: int) -> int:
+    later = [v for v in values if v > current]
+    return later[0] if later else values[0]

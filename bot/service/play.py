@@ -1,0 +1,222 @@
+"""Play: prompt buttons, answers, and the timers (reminders, timeouts, computer seats)."""
+
+from __future__ import annotations
+
+import html
+import logging
+
+from bot.keyboards import PromptCb, menu_level
+from bot.models import Table
+from bot.service.base import Actor, Refusal, Reply
+from bot.service.telling import Telling, shown
+from engine import Command, Decision, Event, Refused, apply, pending, set_computer
+from engine.policy import choose
+
+log = logging.getLogger(__name__)
+
+STRIKES_TO_AWAY = 3
+
+
+class Play(Telling):
+    """Answering decisions: by button, by timer, for computer seats."""
+
+    async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
+        """A prompt button in a private chat: open a menu level, or answer."""
+        table, ids = await self.store.load_with_messages(cb.chat)
+        if table is None or table.game_no != cb.game or table.status != "playing":
+            return Reply("err-old-game", alert=True)
+        state = table.state
+        assert state is not None
+        seat = table.seat_of(actor.user_id)
+        decision = pending(state)
+        if seat is None:
+            return Reply("err-not-seated", alert=True)
+        if decision is None or decision.id != cb.decision:
+            if await self._catch_up(table, ids):
+                return Reply("prompt-resent", alert=True)
+            return Reply("err-old-button", alert=True)
+        if decision.seat != seat:
+            return Reply("err-not-your-turn", alert=True)
+        if not 0 <= cb.option < len(decision.options) or cb.depth < 0:
+            return Reply("err-bad-button", alert=True)
+        shown, firsts = menu_level(decision.options, cb.option, cb.depth)
+        lang = await self._lang_of(table.seats[seat])
+        if firsts:
+            path = decision.options[cb.option][:shown]
+            await self.messenger.edit(
+                actor.user_id,
+                message_id,
+                self._prompt_text(lang, table, state, decision, path),
+                self._prompt_markup(lang, table, state, decision, cb.option, shown),
+            )
+            return Reply("ok")
+        option = decision.options[cb.option]
+        return await self.answer(
+            table.chat_id, seat, decision.id, option, human=True, loaded=(table, ids)
+        )
+
+    async def answer(
+        self,
+        chat_id: int,
+        seat: int,
+        decision_id: int,
+        option: tuple[str, ...],
+        human: bool,
+        loaded: tuple[Table, dict[str, int]] | None = None,
+    ) -> Reply:
+        events: list[Event] = []
+        answered: list[Decision] = []
+
+        def act(t: Table) -> list[Command]:
+            state = t.state
+            if t.status != "playing" or state is None:
+                raise Refusal("err-old-game")
+            decision = pending(state)
+            if decision is None:
+                raise Refusal("err-old-button")
+            try:
+                got = apply(state, seat, decision_id, option)
+            except Refusal as r:
+                raise r from None
+            except Refused as r:
+                raise Refusal(f"err-{r.reason.replace('_', '-')}") from None
+            if human:
+                t.seats[seat].strikes = 0
+            events[:] = got
+            answered[:] = [decision]
+            self._settle(t, got)
+            return [Command(seat=seat, decision=decision_id, option=option)]
+
+        try:
+            table, ids = await self._change(chat_id, act, loaded)
+        except Refusal as r:
+            return Reply(r.key, alert=True)
+        await self._after(table, ids, events, answered=(answered[0], option))
+        return Reply("ok")
+
+    async def on_timer(self, chat_id: int) -> None:
+        """The chat's timer is due: remind, or answer for a computer seat or an absent player."""
+        table, ids = await self.store.load_with_messages(chat_id)
+        if table is None:
+            return
+        now = self.clock.now()
+        state = table.state
+        decision = pending(state) if state is not None and table.status == "playing" else None
+        if decision is None:
+            if table.deadline is not None or table.reminder is not None:
+                await self._change(chat_id, self._clear_timer)
+            return
+        if table.deadline_decision != decision.id:
+            await self._change(chat_id, lambda t: self._retime(t))
+            return
+        if (
+            table.reminder is not None
+            and now >= table.reminder
+            and (table.deadline is None or now < table.deadline)
+        ):
+            try:
+                await self._change(chat_id, lambda t: self._reminded(t, decision.id))
+            except Refusal:
+                return  # another process reminded first, or the decision was answered
+            await self._catch_up(table, ids)  # a prompt that never arrived comes first
+            await self._remind(table, decision)
+            return
+        if table.deadline is None or now < table.deadline:
+            return
+        await self._time_out(table, decision)
+
+    def _retime(self, t: Table) -> list[Command]:
+        self._set_deadline(t)
+        return []
+
+    def _reminded(self, t: Table, decision_id: int) -> list[Command]:
+        if t.reminder is None or t.deadline_decision != decision_id:
+            raise Refusal("err-old-button")
+        t.reminder = None
+        return []
+
+    async def _time_out(self, table: Table, decision: Decision) -> None:
+        state = table.state
+        assert state is not None
+        seat = decision.seat
+        computer = state.players[seat].computer
+        option = choose(state.seed, decision)
+        events: list[Event] = []
+        notes: list[str] = []
+
+        def act(t: Table) -> list[Command]:
+            st = t.state
+            if st is None or t.status != "playing":
+                raise Refusal("err-old-game")
+            now_pending = pending(st)
+            if now_pending is None or now_pending.id != decision.id:
+                raise Refusal("err-old-button")  # someone answered meanwhile
+            if t.deadline is None or self.clock.now() < t.deadline:
+                raise Refusal("err-old-button")
+            commands = []
+            notes.clear()
+            got: list[Event] = []
+            if not computer:
+                s = t.seats[seat]
+                s.strikes += 1
+                notes.append(self.tr.t(t.lang, "log-timeout", player=html.escape(s.name)))
+                if s.strikes >= STRIKES_TO_AWAY:
+                    s.away = True
+                    got += set_computer(st, seat, True)
+                    commands.append(Command(seat=seat, computer=True))
+                    notes.append(self.tr.t(t.lang, "log-away", player=html.escape(s.name)))
+            got += apply(st, seat, decision.id, option)
+            commands.append(Command(seat=seat, decision=decision.id, option=option))
+            events[:] = got
+            self._settle(t, got, notes)
+            return commands
+
+        try:
+            table, ids = await self._change(table.chat_id, act)
+        except Refusal:
+            return
+        await self._after(table, ids, events, answered=(decision, option), by_timer=True)
+
+    async def _remind(self, table: Table, decision: Decision) -> None:
+        seat = table.seats[decision.seat]
+        if seat.user_id is None:
+            return
+        lang = await self._lang_of(seat)
+        left = max(0, round((table.deadline or 0) - self.clock.now()))
+        text = self.render.header(lang, table) + "\n" + self.tr.t(lang, "remind", seconds=left)
+        await self._send_private(table, decision.seat, text)
+
+    async def resend(self, actor: Actor) -> Reply:
+        """/hand in the private chat: the hand and any pending prompt of every game."""
+        chats = await self.store.user_tables(actor.user_id)
+        sent = False
+        for chat_id in sorted(chats):
+            table, ids = await self.store.load_with_messages(chat_id)
+            if table is None or table.status != "playing" or table.state is None:
+                continue
+            seat = table.seat_of(actor.user_id)
+            if seat is None:
+                continue
+            # reachable again: a later block is told to the group again
+            told = f"unreachable:{actor.user_id}"
+            forget: dict[str, int | None] = {told: None} if told in ids else {}
+            decision = pending(table.state)
+            if decision is not None and decision.seat == seat:
+                message_id = await self._send_prompt(table, decision)
+                if message_id is not None:
+                    await self.store.set_messages(
+                        chat_id, {**shown(decision, message_id), **forget}
+                    )
+            else:
+                lang = await self._lang_of(table.seats[seat])
+                message_id = await self._send_private(
+                    table,
+                    seat,
+                    self.render.header(lang, table)
+                    + "\n"
+                    + self.render.hand(lang, table, table.state, seat),
+                )
+                if message_id is not None and forget:
+                    await self.store.set_messages(chat_id, forget)
+            sent = True
+        return Reply("ok" if sent else "err-no-games")

@@ -7,6 +7,7 @@ can tell exactly which cards a message shows.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ import bot.service.play
 from bot.app import App, build_app
 from bot.games import Defaults
 from bot.i18n import Case, Translator
-from bot.keyboards import PromptCb
+from bot.keyboards import LobbyCb, PromptCb
 from bot.models import Table
 from bot.pace import Pace
 from bot.store import Store
@@ -123,6 +124,32 @@ class Harness:
     async def tick(self, seconds: float = 0.0) -> int:
         self.clock.advance(seconds)
         return await self.app.ticker.tick()
+
+    async def open_game(
+        self,
+        chat_id: int,
+        host: User,
+        guests: Sequence[User],
+        computers: int = 0,
+        seed: int | None = None,
+    ) -> Table:
+        """`host` opens a lobby, `guests` join, `computers` computer seats are
+        added and the game starts — with a fixed `seed`, the same game each run.
+        Everyone has started the bot first."""
+        for user in (host, *guests):
+            await self.say(user.id, user, "/start")
+        await self.say(chat_id, host, "/newgame")
+        game = (await self.table(chat_id)).game_no
+        lobby = (await self.store.messages(chat_id))["lobby"]
+        presses = [(guest, "join") for guest in guests] + [(host, "bot")] * computers
+        for user, action in presses:
+            await self.press(user, chat_id, lobby, LobbyCb(action=action, game=game).pack())
+        if seed is not None:
+            self.app.games.seeds = random.Random(seed)
+        await self.press(host, chat_id, lobby, LobbyCb(action="go", game=game).pack())
+        table = await self.table(chat_id)
+        assert table.status == "playing"
+        return table
 
     # ------------------------------------------------------------------ reading
     async def table(self, chat_id: int) -> Table:
@@ -282,6 +309,18 @@ def cards_shown(request: SendMessage | EditMessageText) -> set[str]:
             for b in row:
                 shown.update(MARK.findall(b.text))
     return shown
+
+
+def answer_data(table: Table, decision: Decision, option: Sequence[str]) -> str:
+    """The data of the prompt button that answers `decision` with `option` at
+    once (a button naming the whole option, as the last menu level shows)."""
+    return PromptCb(
+        chat=table.chat_id,
+        game=table.game_no,
+        decision=decision.id,
+        option=decision.options.index(tuple(option)),
+        depth=len(option),
+    ).pack()
 
 
 def group_texts(tg: FakeTelegram, chat_id: int, since: int = 0) -> list[str]:

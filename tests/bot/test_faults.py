@@ -26,7 +26,6 @@ import asyncio
 import inspect
 import itertools
 import logging
-import random
 import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -40,7 +39,7 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, T
 from aiogram.types import InlineKeyboardMarkup, User
 
 from bot.games import ANNOUNCE_GRACE
-from bot.keyboards import LobbyCb, PromptCb
+from bot.keyboards import PromptCb
 from bot.models import Table
 from bot.store import Store, StoreUnavailable
 from bot.store.memory import MemoryStore
@@ -50,7 +49,7 @@ from engine import Command, Decision, pending, replay
 from engine.policy import choose
 from tests.bot.conftest import REDIS_URL, _client, _reachable
 from tests.bot.fake_telegram import FakeTelegram
-from tests.bot.harness import FakeClock, Harness, group_texts, people
+from tests.bot.harness import FakeClock, Harness, answer_data, group_texts, people
 
 GROUP = -100555
 SEED = 20261129
@@ -61,17 +60,7 @@ async def seeded_game(h: Harness, seed: int = SEED, computers: int = 0) -> tuple
     """Анна and Борис (and `computers` computer seats) start a game with a fixed
     seed, so two runs of the same steps play the same game."""
     anna, boris = people("Анна", "Борис")
-    for user in (anna, boris):
-        await h.say(user.id, user, "/start")
-    await h.say(GROUP, anna, "/newgame")
-    table = await h.table(GROUP)
-    lobby = h.last_with_button(GROUP, "lb:")
-    await h.press(boris, GROUP, lobby, LobbyCb(action="join", game=table.game_no).pack())
-    for _ in range(computers):
-        await h.press(anna, GROUP, lobby, LobbyCb(action="bot", game=table.game_no).pack())
-    h.app.games.seeds = random.Random(seed)
-    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=table.game_no).pack())
-    assert (await h.table(GROUP)).status == "playing"
+    await h.open_game(GROUP, anna, [boris], computers=computers, seed=seed)
     return anna, boris
 
 
@@ -90,14 +79,10 @@ async def leaf_press(h: Harness, table: Table, decision: Decision) -> tuple[int,
     decision at once (a button naming a whole option), and the command it makes."""
     assert table.state is not None
     option = choose(table.state.seed, decision)
-    index = decision.options.index(option)
     ids = await h.store.messages(GROUP)
-    data = PromptCb(
-        chat=GROUP, game=table.game_no, decision=decision.id, option=index, depth=len(option)
-    ).pack()
     return (
         ids[f"prompt:{decision.seat}"],
-        data,
+        answer_data(table, decision, option),
         Command(seat=decision.seat, decision=decision.id, option=option),
     )
 

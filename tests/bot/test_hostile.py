@@ -75,6 +75,7 @@ from tests.bot.harness import (
     MARK,
     Harness,
     Witness,
+    answer_data,
     cards_shown,
     may_see,
     public_zones,
@@ -805,14 +806,7 @@ async def next_move(w: World, move: int) -> Fired | None:
     user_id = table.seats[decision.seat].user_id if decision is not None else None
     if decision is None or user_id is None or table.state.players[decision.seat].computer:
         return None
-    option = choose(table.state.seed + move, decision)
-    data = PromptCb(
-        chat=GAME,
-        game=table.game_no,
-        decision=decision.id,
-        option=decision.options.index(option),
-        depth=len(option),
-    ).pack()
+    data = answer_data(table, decision, choose(table.state.seed + move, decision))
     message = (await w.store.messages(GAME)).get(f"prompt:{decision.seat}", 0)
     user = next(u for u in USERS.values() if u.id == user_id)
     update = make_update(user, user.id, message, data)

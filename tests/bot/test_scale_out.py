@@ -43,7 +43,7 @@ from bot.webhook import make_web_app
 from engine import Command, pending, replay
 from engine.policy import choose
 from tests.bot.fake_telegram import FakeTelegram, Updates, person
-from tests.bot.harness import FakeClock, Harness
+from tests.bot.harness import FakeClock, Harness, answer_data
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 SECRET = "s3cret_Token-0123456789"
@@ -454,13 +454,7 @@ async def test_someone_coming_back_does_not_move_another_players_deadline(store:
     h = Harness(store)
     chat = -100404
     darya, egor = person(301, "Дарья"), person(302, "Егор")
-    for user in (darya, egor):
-        await h.say(user.id, user, "/start")
-    await h.say(chat, darya, "/newgame")
-    game = (await h.table(chat)).game_no
-    lobby = (await h.store.messages(chat))["lobby"]
-    for user, action in ((egor, "join"), (darya, "bot"), (darya, "go")):
-        await h.press(user, chat, lobby, LobbyCb(action=action, game=game).pack())
+    await h.open_game(chat, darya, [egor], computers=1)
 
     async def step_until(done: Callable[[Table], bool]) -> Table:
         """Play on — Дарья answers, Егор never does, the computer takes its pause."""
@@ -536,7 +530,7 @@ class SlowGroupEdits(FakeTelegram):
 
 
 GROUP_LATE = -100505
-LATE_SEED = 2  # a game whose first two moves fall in one turn (one table message)
+LATE_SEED = 2
 
 
 async def test_a_table_edit_that_lands_after_a_newer_one_is_put_right(store: Store) -> None:
@@ -546,14 +540,8 @@ async def test_a_table_edit_that_lands_after_a_newer_one_is_put_right(store: Sto
     tg, clock = SlowGroupEdits(), FakeClock()
     a, b = Harness(store, tg=tg, clock=clock), Harness(store, tg=tg, clock=clock)
     anna, boris = person(401, "Анна"), person(402, "Борис")
-    for user in (anna, boris):
-        await a.say(user.id, user, "/start")
-    await a.say(GROUP_LATE, anna, "/newgame")
-    game = (await a.table(GROUP_LATE)).game_no
-    lobby = (await a.store.messages(GROUP_LATE))["lobby"]
-    a.app.games.seeds = random.Random(LATE_SEED)  # two moves within one turn: no new table
-    for user, action in ((boris, "join"), (anna, "go")):
-        await a.press(user, GROUP_LATE, lobby, LobbyCb(action=action, game=game).pack())
+    # a seed whose first two moves fall in one turn: one table message
+    await a.open_game(GROUP_LATE, anna, [boris], seed=LATE_SEED)
     users = {anna.id: anna, boris.id: boris}
 
     def leaf(table: Table) -> tuple[User, str]:
@@ -561,14 +549,7 @@ async def test_a_table_edit_that_lands_after_a_newer_one_is_put_right(store: Sto
         assert table.state is not None
         decision = pending(table.state)
         assert decision is not None
-        option = choose(table.state.seed, decision)
-        data = PromptCb(
-            chat=GROUP_LATE,
-            game=table.game_no,
-            decision=decision.id,
-            option=decision.options.index(option),
-            depth=len(option),
-        ).pack()
+        data = answer_data(table, decision, choose(table.state.seed, decision))
         return users[table.seats[decision.seat].user_id], data  # type: ignore[index]
 
     start = await a.table(GROUP_LATE)

@@ -107,12 +107,21 @@ class Lobby(Telling):
             await self.store.save_user(prefs)
         return prefs
 
-    async def add_computer(self, chat_id: int, actor: Actor) -> Reply:
+    async def _refuse_managing(self, chat_id: int, actor: Actor) -> Reply | None:
+        """Why `actor` may not manage the chat's lobby (there is none, or they
+        are neither its creator nor an admin); None when they may. The change
+        itself checks the lobby again when it saves."""
         table = await self.store.load(chat_id)
         if table is None or table.status != "lobby":
             return Reply("err-no-lobby", alert=True)
         if not await self._may_manage(table, actor.user_id):
             return Reply("err-not-creator", alert=True)
+        return None
+
+    async def add_computer(self, chat_id: int, actor: Actor) -> Reply:
+        refused = await self._refuse_managing(chat_id, actor)
+        if refused is not None:
+            return refused
 
         def add(t: Table) -> list[Command]:
             if t.status != "lobby":
@@ -132,11 +141,9 @@ class Lobby(Telling):
 
     async def configure(self, chat_id: int, actor: Actor, what: str) -> Reply:
         """Lobby settings (creator or admin): the group's language, the timeouts."""
-        table = await self.store.load(chat_id)
-        if table is None or table.status != "lobby":
-            return Reply("err-no-lobby", alert=True)
-        if not await self._may_manage(table, actor.user_id):
-            return Reply("err-not-creator", alert=True)
+        refused = await self._refuse_managing(chat_id, actor)
+        if refused is not None:
+            return refused
 
         def set_option(t: Table) -> list[Command]:
             if what == "lang":
@@ -153,11 +160,9 @@ class Lobby(Telling):
         return Reply("lobby-updated")
 
     async def cancel(self, chat_id: int, actor: Actor) -> Reply:
-        table = await self.store.load(chat_id)
-        if table is None or table.status != "lobby":
-            return Reply("err-no-lobby", alert=True)
-        if not await self._may_manage(table, actor.user_id):
-            return Reply("err-not-creator", alert=True)
+        refused = await self._refuse_managing(chat_id, actor)
+        if refused is not None:
+            return refused
 
         def close(t: Table) -> list[Command]:
             t.status = "finished"
@@ -221,11 +226,9 @@ class Lobby(Telling):
             await self.store.set_messages(table.chat_id, {"lobby": message_id})
 
     async def go(self, chat_id: int, actor: Actor) -> Reply:
-        table = await self.store.load(chat_id)
-        if table is None or table.status != "lobby":
-            return Reply("err-no-lobby", alert=True)
-        if not await self._may_manage(table, actor.user_id):
-            return Reply("err-not-creator", alert=True)
+        refused = await self._refuse_managing(chat_id, actor)
+        if refused is not None:
+            return refused
         seed = self.seeds.randrange(2**63)
         started: list[Event] = []
 

@@ -13,10 +13,11 @@ import logging
 from typing import Any
 
 from aiogram import Bot, Dispatcher, F, Router
-from aiogram.enums import ChatType
+from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import (
     CallbackQuery,
+    ChatMemberUpdated,
     ErrorEvent,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
@@ -150,6 +151,13 @@ def table_router() -> Router:
     async def migrated(message: Message, games: Games) -> None:
         assert message.migrate_to_chat_id is not None
         await games.migrate(message.chat.id, message.migrate_to_chat_id)
+
+    @router.my_chat_member(F.chat.type.in_(GROUPS))
+    async def membership(event: ChatMemberUpdated, games: Games) -> None:
+        """The bot was removed from a group (or the group was deleted): the
+        game there cannot go on where nobody sees the table."""
+        if event.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
+            await games.removed_from_group(event.chat.id)
 
     @router.message(F.chat.type.in_(GROUPS), Command("table"))
     async def table(message: Message, games: Games, tr: Translator) -> None:

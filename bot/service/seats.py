@@ -102,7 +102,26 @@ class Seats(Lobby):
         await self._stop(table, "stop-done", by=actor.name)
         return Reply("stop-done-short")
 
-    async def _stop(self, table: Table, key: str, by: str = "") -> None:
+    async def removed_from_group(self, chat_id: int) -> None:
+        """The bot was removed from the group: its lobby or game ends (no
+        scores), and everyone seated is told in private — the group itself
+        can no longer be written to."""
+        table = await self.store.load(chat_id)
+        if table is None or table.status == "finished":
+            return
+        log.info("removed from %s: its game ends", chat_id)
+        table = await self._stop(table, "stop-removed", tell_group=False)
+        for i, seat in enumerate(table.seats):
+            if seat.user_id is not None and not seat.left:
+                notice = self.tr.t(seat.lang, "stop-removed")
+                await self._send_private(
+                    table, i, self.render.header(seat.lang, table) + "\n" + notice
+                )
+
+    async def _stop(self, table: Table, key: str, by: str = "", tell_group: bool = True) -> Table:
+        """End the chat's lobby or game where it stands (no scores): prompts
+        lose their buttons, the timer goes, the group is told (`key`)."""
+
         def close(t: Table) -> list[Command]:
             t.status = "finished"
             self._clear_timer(t)
@@ -119,7 +138,9 @@ class Seats(Lobby):
         await self.store.set_messages(
             table.chat_id, {n: None for n in ids if n.startswith(("prompt:", "shown:"))}
         )
-        await self._send_group(table, self.tr.t(table.lang, key, player=html.escape(by)))
+        if tell_group:
+            await self._send_group(table, self.tr.t(table.lang, key, player=html.escape(by)))
+        return table
 
     async def back(self, actor: Actor) -> Reply:
         """/back: take your seat back from the computer in every game you are away from."""

@@ -95,6 +95,7 @@ stop-done = 🛑 { $player } stops the game.
 stop-done-short = The game is stopped.
 stop-kept = Playing on!
 stop-everyone-left = 🛑 Everyone has left — the game is over.
+stop-removed = 🛑 The bot was removed from the group — the game there is over, without scores.
 
 ## Language and /card
 

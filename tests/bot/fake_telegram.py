@@ -198,6 +198,26 @@ class Updates:
             ),
         )
 
+    def membership(self, chat_id: int, by: User, status: str) -> Update:
+        """The bot's own membership of a chat changed (``kicked``, ``left``,
+        ``member``…), as Telegram tells it."""
+        old = {"status": "member", "user": BOT_USER}
+        new: dict[str, Any] = {"status": status, "user": BOT_USER}
+        if status == "kicked":
+            new["until_date"] = 0
+        return Update.model_validate(
+            {
+                "update_id": next(self.ids),
+                "my_chat_member": {
+                    "chat": chat(chat_id),
+                    "from": by,
+                    "date": NOW,
+                    "old_chat_member": old,
+                    "new_chat_member": new,
+                },
+            }
+        )
+
     def press(self, user: User, chat_id: int, message_id: int, data: str) -> Update:
         return Update(
             update_id=next(self.ids),

@@ -214,3 +214,63 @@ async def test_card_lookup_in_both_languages(store: Store) -> None:
 
 def _sent_texts(h: Harness, chat: int) -> list[str]:
     return [r.text for r in h.tg.requests if isinstance(r, SendMessage) and r.chat_id == chat]
+
+
+# ====================================================================== the bot removed
+async def test_a_game_ends_when_the_bot_is_removed_from_its_group(store: Store) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    table = await h.open_game(GROUP, anna, [boris])
+    ids = await h.store.messages(GROUP)
+    decision = await h.decision(GROUP)
+    assert decision is not None
+    prompt = ids[f"prompt:{decision.seat}"]
+    decider = anna if table.seats[decision.seat].user_id == anna.id else boris
+    old_button = h.buttons(decider.id, prompt)[0][1]
+    h.tg.blocked.add(GROUP)  # Telegram refuses the group from now on
+    since = len(h.tg.requests)
+
+    await h.feed(h.updates.membership(GROUP, anna, "kicked"))
+
+    table = await h.table(GROUP)
+    assert table.status == "finished" and table.deadline is None
+    assert GROUP not in await h.store.due(h.clock.now() + 10**6), "no timer goes on"
+    assert not h.buttons(decider.id, prompt), "the prompt lost its buttons"
+    notice = h.tr.t("ru", "stop-removed")
+    for user in (anna, boris):
+        told = [r.text for r in h.tg.sent(user.id)[-1:]]
+        assert told and notice in told[0] and "Тестовая группа" in told[0]
+        assert await h.store.user_tables(user.id) == set(), "the seat is given up"
+    assert not [r for r in h.tg.requests[since:] if getattr(r, "chat_id", None) == GROUP]
+    # an old button now says the game is over; /hand finds nothing to show
+    await h.press(decider, decider.id, prompt, old_button)
+    assert last_answer(h).text == h.tr.t("ru", "err-old-game")
+    await h.say(anna.id, anna, "/hand")
+    assert h.tg.sent(anna.id)[-1].text == h.tr.t("ru", "err-no-games")
+    # added back later, the group plays again
+    h.tg.blocked.discard(GROUP)
+    await h.open_game(GROUP, anna, [boris])
+    assert (await h.table(GROUP)).game_no == table.game_no + 1
+
+
+async def test_a_lobby_closes_when_the_bot_leaves_and_a_group_without_a_game_is_no_matter(
+    store: Store,
+) -> None:
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.say(user.id, user, "/start")
+    await h.say(GROUP, anna, "/newgame")
+    game = (await h.table(GROUP)).game_no
+    lobby_id = (await h.store.messages(GROUP))["lobby"]
+    await h.press(boris, GROUP, lobby_id, LobbyCb(action="join", game=game).pack())
+    await h.feed(h.updates.membership(GROUP, anna, "left"))
+    assert (await h.table(GROUP)).status == "finished"
+    for user in (anna, boris):
+        assert h.tr.t("ru", "stop-removed") in h.tg.sent(user.id)[-1].text
+        assert await h.store.user_tables(user.id) == set()
+    # another group, no game there: nothing happens
+    before = len(h.tg.requests)
+    await h.feed(h.updates.membership(-100999, anna, "kicked"))
+    assert len(h.tg.requests) == before
+    assert await h.store.load(-100999) is None

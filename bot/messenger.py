@@ -9,6 +9,8 @@
   its messages) and an edit is given up (the next edit brings it up to date).
 - "message is not modified": nothing to do.
 - 403 (the person blocked the bot or never started it): `Unreachable`.
+- A send Telegram refuses (400: no right to write in the group any more, a
+  group just become a supergroup): `Undelivered`, like a send that kept failing.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from aiogram import Bot
 from aiogram.exceptions import (
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
@@ -82,11 +85,17 @@ class Messenger:
     async def send(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None
     ) -> int:
-        message: Message = await self._call(
-            chat_id,
-            lambda: self.bot.send_message(chat_id, text, reply_markup=markup),
-            new_message=True,
-        )
+        """Send a message; its id. `Unreachable` on 403; `Undelivered` when
+        Telegram kept failing or refuses it (400: the bot may not write there
+        any more, the group has just become a supergroup…)."""
+        try:
+            message: Message = await self._call(
+                chat_id,
+                lambda: self.bot.send_message(chat_id, text, reply_markup=markup),
+                new_message=True,
+            )
+        except (TelegramBadRequest, TelegramMigrateToChat) as e:
+            raise Undelivered(str(e)) from e
         return message.message_id
 
     async def edit(

@@ -4,7 +4,8 @@ builders for the updates people send.
 
 Failures can be scripted: `blocked` users answer 403, `flood` makes the next
 sends to a chat answer 429, `server_errors` makes the next calls answer 5xx,
-and every call about a chat in `down` answers 5xx until it is taken out.
+every call about a chat in `down` answers 5xx until it is taken out, and
+sends and edits to a group in `no_rights` answer 400 (the bot may not write).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ class FakeTelegram(BaseSession):
         self.flood: defaultdict[int, int] = defaultdict(int)  # chat → how many 429s to answer
         self.server_errors = 0
         self.down: set[int] = set()  # chats whose every request answers 5xx
+        self.no_rights: set[int] = set()  # groups where the bot may not write (400)
         self.texts: dict[tuple[int, int], str] = {}  # (chat, message) → current text
         self.markups: dict[tuple[int, int], InlineKeyboardMarkup | None] = {}
         self.message_id_of: dict[int, int] = {}  # id(SendMessage request) → message id
@@ -84,6 +86,11 @@ class FakeTelegram(BaseSession):
         chat_id = getattr(method, "chat_id", None)
         if chat_id in self.down:
             raise TelegramServerError(method=method, message="Bad Gateway")
+        if chat_id in self.no_rights and isinstance(method, SendMessage | EditMessageText):
+            raise TelegramBadRequest(
+                method=method,
+                message="Bad Request: not enough rights to send text messages to the chat",
+            )
         if isinstance(chat_id, int):
             if chat_id in self.blocked:
                 raise TelegramForbiddenError(

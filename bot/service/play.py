@@ -8,7 +8,7 @@ import logging
 from bot.keyboards import PromptCb, menu_level
 from bot.models import Table
 from bot.service.base import Actor, Refusal, Reply
-from bot.service.telling import Telling, shown
+from bot.service.telling import Telling, prompt_ids
 from engine import Command, Decision, Event, Refused, apply, pending, set_computer
 from engine.policy import choose
 
@@ -39,15 +39,15 @@ class Play(Telling):
             return Reply("err-not-your-turn", alert=True)
         if not 0 <= cb.option < len(decision.options) or cb.depth < 0:
             return Reply("err-bad-button", alert=True)
-        shown, firsts = menu_level(decision.options, cb.option, cb.depth)
+        depth, firsts = menu_level(decision.options, cb.option, cb.depth)
         lang = await self._lang_of(table.seats[seat])
         if firsts:
-            path = decision.options[cb.option][:shown]
+            path = decision.options[cb.option][:depth]
             await self.messenger.edit(
                 actor.user_id,
                 message_id,
                 self._prompt_text(lang, table, state, decision, path),
-                self._prompt_markup(lang, table, state, decision, cb.option, shown),
+                self._prompt_markup(lang, table, state, decision, cb.option, depth),
             )
             return Reply("ok")
         option = decision.options[cb.option]
@@ -205,7 +205,7 @@ class Play(Telling):
                 message_id = await self._send_prompt(table, decision)
                 if message_id is not None:
                     await self.store.set_messages(
-                        chat_id, {**shown(decision, message_id), **forget}
+                        chat_id, {**prompt_ids(decision, message_id), **forget}
                     )
             else:
                 lang = await self._lang_of(table.seats[seat])

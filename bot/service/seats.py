@@ -13,7 +13,7 @@ from bot.keyboards import StopCb
 from bot.models import Lang, Table
 from bot.service.base import Actor, Conflict, Refusal, Reply
 from bot.service.lobby import Lobby
-from bot.service.telling import shown
+from bot.service.telling import prompt_ids
 from engine import Command, Event, pending, set_computer
 
 log = logging.getLogger(__name__)
@@ -187,7 +187,7 @@ class Seats(Lobby):
         if decision is not None and not table.state.players[decision.seat].computer:
             sent = await self._send_prompt(table, decision)
             if sent is not None:
-                await self.store.set_messages(new_chat_id, shown(decision, sent))
+                await self.store.set_messages(new_chat_id, prompt_ids(decision, sent))
 
     async def set_lang(self, actor: Actor, lang: Lang) -> Reply:
         """/lang: the user's private language, now and in the games they sit in."""

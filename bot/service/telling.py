@@ -24,7 +24,7 @@ MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, whi
 ANNOUNCE_GRACE = 5.0
 
 
-def shown(decision: Decision, message_id: int | None) -> dict[str, int | None]:
+def prompt_ids(decision: Decision, message_id: int | None) -> dict[str, int | None]:
     """The chat's message ids after `decision`'s prompt went out as `message_id`:
     the seat's prompt, and which decision it shows (so a prompt that never went
     out can be told from one that did: see `Telling._catch_up`)."""
@@ -165,7 +165,7 @@ class Telling(Service):
         if state.result is not None:
             await self._finish(table)
         elif upcoming is not None and prompted is not None:
-            updates.update(shown(upcoming, await self._send_prompt(table, upcoming, news)))
+            updates.update(prompt_ids(upcoming, await self._send_prompt(table, upcoming, news)))
         if new_game_started:
             for i, seat in enumerate(table.seats):
                 if seat.user_id is not None and (upcoming is None or upcoming.seat != i):
@@ -307,6 +307,6 @@ class Telling(Service):
         text = self._table_text(table)
         if "table" not in ids or not await self.messenger.edit(table.chat_id, ids["table"], text):
             updates["table"] = await self._send_group(table, text)
-        updates.update(shown(decision, await self._send_prompt(table, decision)))
+        updates.update(prompt_ids(decision, await self._send_prompt(table, decision)))
         await self.store.set_messages(table.chat_id, updates)
         return True

@@ -125,6 +125,18 @@ class Harness:
         self.clock.advance(seconds)
         return await self.app.ticker.tick()
 
+    async def open_lobby(self, chat_id: int, host: User, guests: Sequence[User]) -> tuple[int, int]:
+        """Everyone starts the bot, `host` opens a lobby, `guests` join.
+        Returns the lobby message's id and the game number."""
+        for user in (host, *guests):
+            await self.say(user.id, user, "/start")
+        await self.say(chat_id, host, "/newgame")
+        game = (await self.table(chat_id)).game_no
+        lobby = (await self.store.messages(chat_id))["lobby"]
+        for guest in guests:
+            await self.press(guest, chat_id, lobby, LobbyCb(action="join", game=game).pack())
+        return lobby, game
+
     async def open_game(
         self,
         chat_id: int,
@@ -136,14 +148,9 @@ class Harness:
         """`host` opens a lobby, `guests` join, `computers` computer seats are
         added and the game starts — with a fixed `seed`, the same game each run.
         Everyone has started the bot first."""
-        for user in (host, *guests):
-            await self.say(user.id, user, "/start")
-        await self.say(chat_id, host, "/newgame")
-        game = (await self.table(chat_id)).game_no
-        lobby = (await self.store.messages(chat_id))["lobby"]
-        presses = [(guest, "join") for guest in guests] + [(host, "bot")] * computers
-        for user, action in presses:
-            await self.press(user, chat_id, lobby, LobbyCb(action=action, game=game).pack())
+        lobby, game = await self.open_lobby(chat_id, host, guests)
+        for _ in range(computers):
+            await self.press(host, chat_id, lobby, LobbyCb(action="bot", game=game).pack())
         if seed is not None:
             self.app.games.seeds = random.Random(seed)
         await self.press(host, chat_id, lobby, LobbyCb(action="go", game=game).pack())

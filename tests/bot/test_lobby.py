@@ -131,12 +131,7 @@ async def test_leaving_a_game_hands_the_seat_to_the_computer_and_the_last_human_
 ) -> None:
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
-    for user in (anna, boris):
-        await h.say(user.id, user, "/start")
-    await h.say(GROUP, anna, "/newgame")
-    message, game = await lobby(h)
-    await h.press(boris, GROUP, message, LobbyCb(action="join", game=game).pack())
-    await h.press(anna, GROUP, message, LobbyCb(action="go", game=game).pack())
+    await h.open_game(GROUP, anna, [boris])
     await h.say(GROUP, boris, "/leave")
     table = await h.table(GROUP)
     assert table.seats[1].left and table.state is not None and table.state.players[1].computer
@@ -258,12 +253,7 @@ async def test_a_lobby_closes_when_the_bot_leaves_and_a_group_without_a_game_is_
 ) -> None:
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
-    for user in (anna, boris):
-        await h.say(user.id, user, "/start")
-    await h.say(GROUP, anna, "/newgame")
-    game = (await h.table(GROUP)).game_no
-    lobby_id = (await h.store.messages(GROUP))["lobby"]
-    await h.press(boris, GROUP, lobby_id, LobbyCb(action="join", game=game).pack())
+    await h.open_lobby(GROUP, anna, [boris])
     await h.feed(h.updates.membership(GROUP, anna, "left"))
     assert (await h.table(GROUP)).status == "finished"
     for user in (anna, boris):

@@ -27,7 +27,7 @@ from aiogram.types import (
 
 from bot.games import Actor, Games, Reply
 from bot.help import card_text, find_card
-from bot.i18n import Translator, pick_lang
+from bot.i18n import LANGS, Translator, pick_lang
 from bot.keyboards import LangCb, LobbyCb, PromptCb, StopCb
 from bot.store import StoreUnavailable
 
@@ -54,17 +54,23 @@ async def say(message: Message, games: Games, tr: Translator, reply: Reply | Non
     """Answer a command with a Reply's text, in the chat's language."""
     if reply is None or reply.key == "ok":
         return
-    if message.chat.type in GROUPS:
-        lang = await chat_lang(games, message.chat.id)
-    else:
-        assert message.from_user is not None
-        lang = await user_lang(games, message.from_user)
+    lang = await _lang_here(message, games)
     markup = None
     if reply.url:
         markup = InlineKeyboardMarkup(
             inline_keyboard=[[InlineKeyboardButton(text=tr.t(lang, "btn-open-bot"), url=reply.url)]]
         )
     await message.reply(tr.t(lang, reply.key), reply_markup=markup)
+
+
+async def group_of(query: CallbackQuery, games: Games, tr: Translator) -> int | None:
+    """The group a button was pressed in; None (the presser told) for a button
+    that is not on a group's message."""
+    message = query.message
+    if message is None or message.chat.type not in GROUPS:
+        await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+        return None
+    return message.chat.id
 
 
 async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, reply: Reply) -> None:
@@ -113,11 +119,9 @@ def lobby_router() -> Router:
     async def lobby_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
-        message = query.message
-        if message is None or message.chat.type not in GROUPS:
-            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+        chat_id = await group_of(query, games, tr)
+        if chat_id is None:
             return
-        chat_id = message.chat.id
         table = await games.store.load(chat_id)
         if table is None or table.game_no != callback_data.game or table.status != "lobby":
             await answer_callback(query, games, tr, Reply("err-old-button", alert=True))
@@ -177,18 +181,18 @@ def table_router() -> Router:
     async def stop_button(
         query: CallbackQuery, callback_data: StopCb, games: Games, tr: Translator
     ) -> None:
-        message = query.message
-        if message is None or message.chat.type not in GROUPS:
-            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+        chat_id = await group_of(query, games, tr)
+        if chat_id is None or query.message is None:
             return
+        message_id = query.message.message_id
         if not callback_data.confirm:
             await answer_callback(query, games, tr, Reply("stop-kept"))
-            await games.messenger.drop_buttons(message.chat.id, message.message_id)
+            await games.messenger.drop_buttons(chat_id, message_id)
             return
-        reply = await games.stop(message.chat.id, actor_of(query.from_user), callback_data.game)
+        reply = await games.stop(chat_id, actor_of(query.from_user), callback_data.game)
         await answer_callback(query, games, tr, reply)
         if reply.key == "stop-done-short":
-            await games.messenger.drop_buttons(message.chat.id, message.message_id)
+            await games.messenger.drop_buttons(chat_id, message_id)
 
     @router.message(F.chat.type.in_(GROUPS), Command("hand", "lang"))
     async def private_only(message: Message, games: Games, tr: Translator) -> None:
@@ -248,10 +252,10 @@ def private_router() -> Router:
     async def lang_button(
         query: CallbackQuery, callback_data: LangCb, games: Games, tr: Translator
     ) -> None:
-        if callback_data.lang not in ("ru", "en"):
+        if callback_data.lang not in LANGS:
             await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
             return
-        reply = await games.set_lang(actor_of(query.from_user), callback_data.lang)  # type: ignore[arg-type]
+        reply = await games.set_lang(actor_of(query.from_user), callback_data.lang)
         await answer_callback(query, games, tr, reply)
 
     @router.callback_query(PromptCb.filter())

@@ -62,6 +62,7 @@ from hypothesis import HealthCheck, event, example, given, note, settings
 from hypothesis import strategies as st
 from redis.asyncio import Redis
 
+from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.keyboards import LangCb, LobbyCb, PromptCb, StopCb
 from bot.models import Table
 from bot.store import Store
@@ -287,21 +288,8 @@ DATA: st.SearchStrategy[tuple[Part, ...] | Button] = st.one_of(
     st.builds(Button, st.integers(0, 10_000), st.just(True)),
 )
 
-COMMANDS = [
-    "newgame",
-    "join",
-    "leave",
-    "go",
-    "stop",
-    "table",
-    "hand",
-    "back",
-    "lang",
-    "card",
-    "rules",
-    "help",
-    "start",
-]
+# every command the bot offers, fired in groups and private chats alike
+COMMANDS = sorted({*GROUP_COMMANDS, *PRIVATE_COMMANDS})
 MENTIONS = st.sampled_from(["", "", "", "@smuta_test_bot", "@SMUTA_TEST_BOT", "@other_bot", "@"])
 ARGS: st.SearchStrategy[tuple[Part, ...]] = st.one_of(
     st.just(()),

@@ -50,13 +50,12 @@ import statistics
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import AsyncGenerator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.base import BaseSession
 from aiogram.methods import (
     EditMessageReplyMarkup,
     EditMessageText,
@@ -72,6 +71,7 @@ from bot.games import Defaults
 from bot.keyboards import LobbyCb
 from bot.pace import Pace
 from bot.store.redis import RedisStore
+from tests.bot.fake_telegram import FakeTelegram
 
 IN_UPDATE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_update", default=False)
 ROUNDTRIPS = [0]
@@ -112,31 +112,18 @@ class NoWaitPace(Pace):
         super().__init__(clock=lambda: self.t, sleep=sleep)
 
 
-class BenchTelegram(BaseSession):
+class BenchTelegram(FakeTelegram):
     """Answers the bot's requests at once and keeps, for each person, the
     message whose buttons they can press now (a prompt loses its buttons when
-    it is answered)."""
+    it is answered). Unlike the tests' fake it records nothing else, so a long
+    run does not grow."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.message_ids = itertools.count(1000)
         self.group_sends = 0
         self.keyboards: dict[int, tuple[int, InlineKeyboardMarkup]] = {}
         self.arrived: defaultdict[int, asyncio.Event] = defaultdict(asyncio.Event)
         self.lobbies: dict[int, int] = {}  # group → its latest message (the lobby)
-
-    async def close(self) -> None:
-        pass
-
-    async def stream_content(
-        self,
-        url: str,
-        headers: dict[str, Any] | None = None,
-        timeout: int = 30,
-        chunk_size: int = 65536,
-        raise_for_status: bool = True,
-    ) -> AsyncGenerator[bytes, None]:
-        yield b""
 
     def _buttons(self, chat_id: int, message_id: int, markup: Any) -> None:
         if isinstance(markup, InlineKeyboardMarkup) and chat_id > 0:

@@ -19,9 +19,9 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import Translator
 from bot.messenger import Messenger, Undelivered, Unreachable
-from bot.models import Lang, Seat, Table
+from bot.models import Lang, Table
 from bot.render import Renderer
-from bot.store import Store, UserPrefs
+from bot.store import Store
 from engine import Command
 
 log = logging.getLogger(__name__)
@@ -123,14 +123,6 @@ class Service:
 
     async def _may_manage(self, table: Table, user_id: int) -> bool:
         return user_id == table.creator_id or await self.is_admin(table.chat_id, user_id)
-
-    async def _prefs(self, actor: Actor) -> UserPrefs:
-        return await self.store.user(actor.user_id)
-
-    async def _lang_of(self, seat: Seat) -> Lang:
-        """A seat's private language: kept in the seat (set at joining, changed by
-        /lang), so rendering needs no extra look-up."""
-        return seat.lang
 
     async def deep_link(self, payload: str) -> str:
         return f"https://t.me/{await self.bot_username()}?start={payload}"

@@ -30,7 +30,7 @@ class Lobby(Telling):
         existing = await self.store.load(chat_id)
         if existing is not None and existing.status in ("lobby", "playing"):
             return Reply("err-game-exists")
-        prefs = await self._prefs(actor)
+        prefs = await self.store.user(actor.user_id)
         now = self.clock.now()
         table = Table(
             chat_id=chat_id,
@@ -62,7 +62,7 @@ class Lobby(Telling):
         )
 
     async def join(self, chat_id: int, actor: Actor) -> Reply:
-        prefs = await self._prefs(actor)
+        prefs = await self.store.user(actor.user_id)
         table = await self.store.load(chat_id)
         if table is None or table.status != "lobby":
             return Reply("err-no-lobby", alert=True)
@@ -101,7 +101,7 @@ class Lobby(Telling):
         return reply
 
     async def mark_started(self, actor: Actor) -> UserPrefs:
-        prefs = await self._prefs(actor)
+        prefs = await self.store.user(actor.user_id)
         if not prefs.started:
             prefs.started = True
             await self.store.save_user(prefs)

@@ -40,7 +40,7 @@ class Play(Telling):
         if not 0 <= cb.option < len(decision.options) or cb.depth < 0:
             return Reply("err-bad-button", alert=True)
         depth, firsts = menu_level(decision.options, cb.option, cb.depth)
-        lang = await self._lang_of(table.seats[seat])
+        lang = table.seats[seat].lang
         if firsts:
             path = decision.options[cb.option][:depth]
             await self.messenger.edit(
@@ -181,7 +181,7 @@ class Play(Telling):
         seat = table.seats[decision.seat]
         if seat.user_id is None:
             return
-        lang = await self._lang_of(seat)
+        lang = seat.lang
         left = max(0, round((table.deadline or 0) - self.clock.now()))
         text = self.render.header(lang, table) + "\n" + self.tr.t(lang, "remind", seconds=left)
         await self._send_private(table, decision.seat, text)
@@ -208,7 +208,7 @@ class Play(Telling):
                         chat_id, {**prompt_ids(decision, message_id), **forget}
                     )
             else:
-                lang = await self._lang_of(table.seats[seat])
+                lang = table.seats[seat].lang
                 message_id = await self._send_private(
                     table,
                     seat,

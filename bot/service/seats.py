@@ -191,7 +191,7 @@ class Seats(Lobby):
 
     async def set_lang(self, actor: Actor, lang: Lang) -> Reply:
         """/lang: the user's private language, now and in the games they sit in."""
-        prefs = await self._prefs(actor)
+        prefs = await self.store.user(actor.user_id)
         prefs.lang = lang
         await self.store.save_user(prefs)
 

@@ -117,7 +117,7 @@ class Telling(Service):
             key = f"prompt:{decision.seat}"
             seat = table.seats[decision.seat]
             if key in ids and seat.user_id is not None:
-                lang = await self._lang_of(seat)
+                lang = seat.lang
                 text = self._prompt_text(lang, table, state, decision, (), answered=option)
                 if by_timer:
                     text += "\n" + self.tr.t(lang, "prompt-timed-out")
@@ -135,7 +135,7 @@ class Telling(Service):
         for i, seat in enumerate(table.seats):
             if seat.user_id is None or seat.left:
                 continue
-            lang = await self._lang_of(seat)
+            lang = seat.lang
             lines = self.render.private_lines(lang, table, state, events, i)
             if i == prompted:
                 news = lines
@@ -169,7 +169,7 @@ class Telling(Service):
         if new_game_started:
             for i, seat in enumerate(table.seats):
                 if seat.user_id is not None and (upcoming is None or upcoming.seat != i):
-                    lang = await self._lang_of(seat)
+                    lang = seat.lang
                     await self._send_private(
                         table,
                         i,
@@ -276,7 +276,7 @@ class Telling(Service):
         seat = table.seats[decision.seat]
         if seat.user_id is None:
             return None
-        lang = await self._lang_of(seat)
+        lang = seat.lang
         text = self._prompt_text(lang, table, table.state, decision, (), news=news)
         markup = self._prompt_markup(lang, table, table.state, decision, 0, 0)
         return await self._send_private(table, decision.seat, text, markup)

@@ -66,7 +66,7 @@ class Seats(Lobby):
             return Reply(r.key, alert=True)
         await self.store.link_user(actor.user_id, chat_id, linked=False)
         if not table.humans:
-            await self._stop(table, "stop-everyone-left")
+            await self._stop(table, self.tr.t(table.lang, "stop-everyone-left"))
             return Reply("game-left")
         await self._after(table, ids, events, answered=None)
         return Reply("game-left")
@@ -99,7 +99,7 @@ class Seats(Lobby):
             return Reply("err-old-game", alert=True)
         if not await self._may_manage(table, actor.user_id):
             return Reply("err-not-creator", alert=True)
-        await self._stop(table, "stop-done", by=actor.name)
+        await self._stop(table, self.tr.t(table.lang, "stop-done", player=html.escape(actor.name)))
         return Reply("stop-done-short")
 
     async def removed_from_group(self, chat_id: int) -> None:
@@ -110,7 +110,7 @@ class Seats(Lobby):
         if table is None or table.status == "finished":
             return
         log.info("removed from %s: its game ends", chat_id)
-        table = await self._stop(table, "stop-removed", tell_group=False)
+        table = await self._stop(table, notice=None)
         for i, seat in enumerate(table.seats):
             if seat.user_id is not None and not seat.left:
                 notice = self.tr.t(seat.lang, "stop-removed")
@@ -118,9 +118,10 @@ class Seats(Lobby):
                     table, i, self.render.header(seat.lang, table) + "\n" + notice
                 )
 
-    async def _stop(self, table: Table, key: str, by: str = "", tell_group: bool = True) -> Table:
+    async def _stop(self, table: Table, notice: str | None) -> Table:
         """End the chat's lobby or game where it stands (no scores): prompts
-        lose their buttons, the timer goes, the group is told (`key`)."""
+        lose their buttons, the timer goes, and the group reads `notice`
+        (None: the group cannot be written to)."""
 
         def close(t: Table) -> list[Command]:
             t.status = "finished"
@@ -130,16 +131,9 @@ class Seats(Lobby):
         table, ids = await self._change(table.chat_id, close)
         for user_id in table.humans:
             await self.store.link_user(user_id, table.chat_id, linked=False)
-        for name, message_id in ids.items():
-            if name.startswith("prompt:"):
-                seat = table.seats[int(name.split(":")[1])]
-                if seat.user_id is not None:
-                    await self.messenger.drop_buttons(seat.user_id, message_id)
-        await self.store.set_messages(
-            table.chat_id, {n: None for n in ids if n.startswith(("prompt:", "shown:"))}
-        )
-        if tell_group:
-            await self._send_group(table, self.tr.t(table.lang, key, player=html.escape(by)))
+        await self.store.set_messages(table.chat_id, await self._drop_prompts(table, ids))
+        if notice is not None:
+            await self._send_group(table, notice)
         return table
 
     async def back(self, actor: Actor) -> Reply:

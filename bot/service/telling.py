@@ -281,6 +281,16 @@ class Telling(Service):
         markup = self._prompt_markup(lang, table, table.state, decision, 0, 0)
         return await self._send_private(table, decision.seat, text, markup)
 
+    async def _drop_prompts(self, table: Table, ids: dict[str, int]) -> dict[str, int | None]:
+        """Every prompt of the chat loses its buttons; returns the message ids
+        to forget (the prompts and which decision each showed)."""
+        for key, message_id in ids.items():
+            if key.startswith("prompt:"):
+                user_id = table.seats[int(key.split(":")[1])].user_id
+                if user_id is not None:
+                    await self.messenger.drop_buttons(user_id, message_id)
+        return {key: None for key in ids if key.startswith(("prompt:", "shown:"))}
+
     async def _catch_up(self, table: Table, ids: dict[str, int]) -> bool:
         """Show the pending decision's prompt if its player never got it — the
         move before it was saved but not told (the process died, Redis's answer
@@ -297,13 +307,7 @@ class Telling(Service):
         if self.clock.now() - table.updated_at < ANNOUNCE_GRACE:
             return False
         log.info("chat %s: the prompt of decision %s was never shown", table.chat_id, decision.id)
-        updates: dict[str, int | None] = {}
-        for key, message_id in ids.items():
-            if key.startswith("prompt:"):
-                user_id = table.seats[int(key.split(":")[1])].user_id
-                if user_id is not None:
-                    await self.messenger.drop_buttons(user_id, message_id)
-                updates[key] = None
+        updates = await self._drop_prompts(table, ids)
         text = self._table_text(table)
         if "table" not in ids or not await self.messenger.edit(table.chat_id, ids["table"], text):
             updates["table"] = await self._send_group(table, text)

@@ -61,10 +61,12 @@ class Lobby(Telling):
             lang=prefs.lang or pick_lang(actor.lang_code, self.defaults.lang),
         )
 
-    async def join(self, chat_id: int, actor: Actor) -> Reply:
+    async def join(self, chat_id: int, actor: Actor, game_no: int | None = None) -> Reply:
+        """Take a seat in the chat's lobby (in game `game_no`, when the link
+        that brought the person here names one)."""
         prefs = await self.store.user(actor.user_id)
         table = await self.store.load(chat_id)
-        if table is None or table.status != "lobby":
+        if table is None or table.status != "lobby" or game_no not in (None, table.game_no):
             return Reply("err-no-lobby", alert=True)
         if not prefs.started:
             link = await self.deep_link(f"join_{chat_id}_{table.game_no}")
@@ -90,12 +92,9 @@ class Lobby(Telling):
         return Reply("lobby-joined")
 
     async def join_from_link(self, chat_id: int, game_no: int, actor: Actor) -> Reply:
-        """/start join_<chat>_<game> in the private chat: the person can now be written to."""
-        await self.mark_started(actor)
-        table = await self.store.load(chat_id)
-        if table is None or table.game_no != game_no or table.status != "lobby":
-            return Reply("err-no-lobby")
-        reply = await self.join(chat_id, actor)
+        """/start join_<chat>_<game> in the private chat (which has marked the
+        person as one the bot can write to): take the seat."""
+        reply = await self.join(chat_id, actor, game_no)
         if reply.key == "lobby-joined":
             return Reply("lobby-joined-private")
         return reply

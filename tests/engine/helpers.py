@@ -6,6 +6,7 @@ see `engine.scenario` for the position format.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from engine import Decision, Event, GameState, pending
@@ -132,3 +133,15 @@ def secret_takes(
 
 def keys(events: list[Event]) -> list[str]:
     return [e.key for e in events]
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string anywhere in a JSON-like value (a view or an event, dumped)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from strings(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from strings(v)

@@ -7,9 +7,7 @@ legally; the scenario CLI prints events, the pending decision and the views.
 """
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -32,22 +30,10 @@ from engine.cards import catalog_for
 from engine.invariants import violations
 from engine.policy import choose
 from engine.scenario import main as scenario_main
-from tests.engine.helpers import decision, hand, houses, kind, kinds, play, setup
+from tests.engine.helpers import decision, hand, houses, kind, kinds, play, setup, strings
 
 #: decisions in which a player legitimately sees the hand of `params["target"]`
 LOOKING_AT_A_HAND = {"spy.discard", "minstrel.lay", "intrigue.take"}
-
-
-def strings(value: Any) -> Iterator[str]:
-    """Every string anywhere in a JSON-like value."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from strings(v)
-    elif isinstance(value, list | tuple):
-        for v in value:
-            yield from strings(v)
 
 
 def refused(state: GameState, seat: int, decision_id: int, option: tuple[str, ...]) -> str:
@@ -156,14 +142,15 @@ def test_a_game_saved_in_the_middle_of_a_smuta_resumes_identically() -> None:
     assert decision(state).kind == "spy.target" and state.smuta_depth == 1
     text = state.to_json()
     for target in ("1", "2"):
-        a, b = GameState.from_json(text), GameState.from_json(text)
-        for s in (a, b):
+        # the game as saved and restored, and the same game never saved
+        restored, kept = GameState.from_json(text), state.model_copy(deep=True)
+        for s in (restored, kept):
             play(s, target)
             while pending(s) is not None and s.smuta_depth > 0:
                 d = decision(s)
                 apply(s, d.seat, d.id, choose(s.seed, d))
-        assert a.to_json() == b.to_json()
-        assert a.smuta_depth == 0 and kinds(a, a.smuta_discard) == ["new_era"]
+        assert restored.to_json() == kept.to_json()
+        assert restored.smuta_depth == 0 and kinds(restored, restored.smuta_discard) == ["new_era"]
 
 
 def test_the_json_text_round_trips() -> None:

@@ -226,6 +226,7 @@ async def test_a_player_who_never_answers_is_played_by_the_computer(store: Store
         table = await h.table(GROUP)
         if table.seats[decision.seat].away:
             seen_away = True
+            away = decision.seat
             break
         before = decision.id
         timeout = table.turn_timeout if decision.kind == "action" else table.choice_timeout
@@ -234,8 +235,9 @@ async def test_a_player_who_never_answers_is_played_by_the_computer(store: Store
         after = await h.decision(GROUP)
         assert after is None or after.id != before, "the deadline passed and nothing happened"
     assert seen_away, "three timeouts in a row should hand the seat to the computer"
+    assert table.state is not None and table.state.players[away].computer
     texts = "\n".join(group_texts(h.tg, GROUP))
-    assert "Анна" in texts or "Борис" in texts
+    assert h.tr.t("ru", "log-away", player=table.seats[away].name) in texts
 
 
 async def test_the_same_answer_pressed_twice_at_once_is_applied_once(store: Store) -> None:

@@ -48,7 +48,9 @@ async def test_a_lobby_expires_after_the_lobby_time_and_a_running_game_never(
     t.state, _ = new_game(GameSetup(players=2, seed=3))
     assert await store.save(t, [Command(seat=0, decision=1, option=("draw",))])
     left = await ttls(store)
-    assert all(s < 0 for s in left) if isinstance(store, RedisStore) else left == []
+    # every key still there, none with a time to live (-1)
+    assert left == ([-1, -1, -1] if isinstance(store, RedisStore) else []), left
+    assert await store.load(CHAT) is not None
 
 
 async def test_a_finished_game_keeps_its_record_and_log_until_its_time(store: Store) -> None:

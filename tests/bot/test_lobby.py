@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from aiogram.methods import AnswerCallbackQuery, SendMessage, SetMyCommands
+import logging
+
+import pytest
+from aiogram.methods import AnswerCallbackQuery, SetMyCommands
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS, register_commands
 from bot.keyboards import LobbyCb, StopCb
@@ -85,9 +88,9 @@ async def test_the_timeouts_and_the_language_are_set_in_the_lobby(store: Store) 
     await h.press(anna, GROUP, message, LobbyCb(action="time", game=game).pack())
     await h.press(anna, GROUP, message, LobbyCb(action="lang", game=game).pack())
     after = await h.table(GROUP)
-    assert after.turn_timeout > before.turn_timeout
-    assert after.choice_timeout >= before.choice_timeout
-    assert after.lang != before.lang
+    assert (before.turn_timeout, before.choice_timeout) == (90, 60)
+    assert (after.turn_timeout, after.choice_timeout) == (120, 90)  # the next step up
+    assert (before.lang, after.lang) == ("ru", "en")
 
 
 async def test_an_old_lobby_button_is_refused(store: Store) -> None:
@@ -132,10 +135,12 @@ async def test_leaving_a_game_hands_the_seat_to_the_computer_and_the_last_human_
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
     await h.open_game(GROUP, anna, [boris])
+    since = len(h.tg.requests)
     await h.say(GROUP, boris, "/leave")
     table = await h.table(GROUP)
     assert table.seats[1].left and table.state is not None and table.state.players[1].computer
-    assert any("Борис" in t for t in group_texts(h.tg, GROUP))
+    left = h.tr.t("ru", "log-left", player="Борис")
+    assert any(left in t for t in group_texts(h.tg, GROUP, since)), "the group is not told"
     await h.say(GROUP, anna, "/leave")
     assert (await h.table(GROUP)).status == "finished"
 
@@ -188,11 +193,20 @@ async def test_commands_are_registered_for_groups_and_private_chats_in_each_lang
     assert all(c.description and not c.description.startswith("cmd-") for c in group.commands)
 
 
-async def test_a_refused_commands_menu_does_not_stop_the_bot(store: Store) -> None:
+async def test_a_refused_commands_menu_does_not_stop_the_bot(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
     h = Harness(store)
     h.tg.server_errors = 100
-    await register_commands(h.app.bot, h.tr)  # logs and goes on
+    with caplog.at_level(logging.WARNING):
+        await register_commands(h.app.bot, h.tr)  # logs and goes on
+    tried = [r for r in h.tg.requests if isinstance(r, SetMyCommands)]
+    assert len(tried) == 6, "a refusal stopped the other scopes and languages"
+    assert sum("could not set the commands menu" in r.getMessage() for r in caplog.records) == 6
     h.tg.server_errors = 0
+    (anna,) = people("Анна")
+    await h.say(anna.id, anna, "/help")
+    assert h.tg.sent(anna.id), "the bot no longer answers"
 
 
 async def test_card_lookup_in_both_languages(store: Store) -> None:
@@ -205,10 +219,6 @@ async def test_card_lookup_in_both_languages(store: Store) -> None:
     assert "Лазутчица" in texts[0]
     assert "Чум" in texts[1]
     assert "nothing-like-this" in texts[2]
-
-
-def _sent_texts(h: Harness, chat: int) -> list[str]:
-    return [r.text for r in h.tg.requests if isinstance(r, SendMessage) and r.chat_id == chat]
 
 
 # ====================================================================== the bot removed

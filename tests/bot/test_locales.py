@@ -636,8 +636,10 @@ def test_kept_texts_follow_their_arguments() -> None:
     and an argument that cannot be kept (a list, which Fluent cannot show
     either) still gives the rest of the line instead of an exception."""
     tr = Translator()
-    assert tr.t("ru", "hand-title", n=1) != tr.t("ru", "hand-title", n=5)
-    assert tr.t("ru", "hand-title", n=5) == tr.t("ru", "hand-title", n=5)
+    one = tr.t("ru", "hand-title", n=1)
+    assert one != tr.t("ru", "hand-title", n=5)
     assert tr.t("en", "hand-title", n=5) != tr.t("ru", "hand-title", n=5)
+    # kept, and as formatted afresh
+    assert tr.t("ru", "hand-title", n=1) == one == tr._uncached("ru", "hand-title", (("n", 1),))
     listed = tr.t("en", "table-castles", castles=["🔴", "🔵"])
     assert listed.startswith("🏰 Castles in supply")

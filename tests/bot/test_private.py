@@ -98,7 +98,10 @@ async def test_lang_switches_the_private_language(store: Store) -> None:
     assert (await store.user(anna.id)).lang == "en"
     await h.say(anna.id, anna, "/hand")
     text = h.tg.sent(anna.id)[-1].text
-    assert "Your hand" in text or "hand" in text.lower()
+    table = await h.table(GROUP)
+    seat = table.seat_of(anna.id)
+    assert table.state is not None and seat is not None
+    assert h.tr.t("en", "hand-title", n=len(table.state.players[seat].hand)) in text
 
 
 async def test_a_player_who_blocked_the_bot_is_named_in_the_group_with_a_link(

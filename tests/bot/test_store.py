@@ -467,6 +467,7 @@ async def test_a_save_racing_a_migration_is_not_lost(store: Store) -> None:
             await asyncio.sleep(0)
         return await store.save(table, [cmd(0, 1)])
 
+    outcomes = set()
     for r in range(40):
         old, new = -5000 - 2 * r, -5001 - 2 * r
         await created(store, old)
@@ -475,6 +476,7 @@ async def test_a_save_racing_a_migration_is_not_lost(store: Store) -> None:
         loaded.turn_log.append("move")
 
         migrated, saved = await asyncio.gather(store.migrate(old, new), save_after(r, loaded))
+        outcomes.add(saved)
         assert migrated
         final = await store.load(new)
         assert final is not None and await store.load(old) is None
@@ -484,6 +486,11 @@ async def test_a_save_racing_a_migration_is_not_lost(store: Store) -> None:
         else:  # refused: nothing half-applied
             assert final.turn_log == [] and await store.log(new) == []
             assert final.version == 1
+    # which outcomes happen depends on the store: on Redis the save can land
+    # before the migration's transaction and is carried over (whether one also
+    # lands inside it and is refused is timing); the in-process store migrates
+    # in one step, before any save, so every save is refused
+    assert True in outcomes if isinstance(store, RedisStore) else outcomes == {False}
 
 
 # --- Redis only -------------------------------------------------------------

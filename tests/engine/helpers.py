@@ -131,6 +131,11 @@ def secret_takes(
     return [(e.to, kind(state, e.params["card"])) for e in events if e.key == f"{key}.private"]
 
 
+def of(events: list[Event], key: str) -> list[Event]:
+    """The events with `key`."""
+    return [e for e in events if e.key == key]
+
+
 def keys(events: list[Event]) -> list[str]:
     return [e.key for e in events]
 

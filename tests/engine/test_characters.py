@@ -8,9 +8,8 @@ fires nothing. During a смута Лазутчица only looks and discards, a
 nothing.
 """
 
-from engine import Event
 from engine.invariants import violations
-from tests.engine.helpers import decision, hand, houses, keys, kind, kinds, play, setup
+from tests.engine.helpers import decision, hand, houses, keys, kind, kinds, of, play, setup
 
 # a castle house: a Лорд and at least three cards
 RED_CASTLE = {"colour": "red", "cards": ["lord.red", "page.red", "knight.red"]}
@@ -20,10 +19,6 @@ BLUE_INTRIGUE = {
     "cards": ["lord.blue", "page.blue", "knight.blue"],
     "castle": "permanent",
 }
-
-
-def of(events: list[Event], key: str) -> list[Event]:
-    return [e for e in events if e.key == key]
 
 
 # ====================================================================== Миледи

@@ -8,16 +8,12 @@ builds a castle. An order may be played with no effect; a played order goes to
 the orders discard.
 """
 
-from engine import Event, GameState
+from engine import GameState
 from engine.invariants import violations
-from tests.engine.helpers import decision, hand, houses, keys, kind, kinds, play, setup
+from tests.engine.helpers import decision, hand, houses, keys, kind, kinds, of, play, setup
 
 RED_CASTLE = {"colour": "red", "cards": ["lord.red", "page.red", "knight.red"]}
 BLUE_CASTLE = {"colour": "blue", "cards": ["lord.blue", "page.blue", "knight.blue"]}
-
-
-def of(events: list[Event], key: str) -> list[Event]:
-    return [e for e in events if e.key == key]
 
 
 def offered(options: tuple[tuple[str, ...], ...], state: GameState) -> list[tuple[str, str]]:

@@ -11,17 +11,12 @@ from typing import Any
 
 import pytest
 
-from engine import Event
 from engine.invariants import violations
 from engine.state import Result
-from tests.engine.helpers import decision, hand, houses, keys, kind, kinds, play, setup
+from tests.engine.helpers import decision, hand, houses, keys, kind, kinds, of, play, setup
 
 SEVEN = ["page.red", "page.blue", "page.green", "page.orange", "lord.red", "lord.blue", "ball"]
 RED_CASTLE = {"colour": "red", "cards": ["lord.red", "page.red", "knight.red"]}
-
-
-def of(events: list[Event], key: str) -> list[Event]:
-    return [e for e in events if e.key == key]
 
 
 # ====================================================================== actions

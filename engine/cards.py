@@ -21,13 +21,8 @@ COLOURS: tuple[Colour, ...] = ("red", "blue", "green", "orange")
 CardKind = Literal["house", "order", "smuta"]
 Sex = Literal["m", "f", "n"]
 
-#: characters with a property that fires when they appear in a house
-CHARACTERS_WITH_PROPERTY = frozenset(
-    {"lady", "treasurer", "alchemist", "spy", "minstrel", "jester", "mercenary", "priest"}
-)
 #: characters that may be laid into any player's house
 PLANTABLE = frozenset({"plague", "harlot"})
-DISASTERS = frozenset({"drought", "earthquake", "fire", "pestilence"})
 
 
 def _load_data() -> dict[str, Any]:
@@ -147,6 +142,3 @@ def catalog_for(rules: Rules) -> Catalog:
     if rules == DEFAULT_RULES:
         return _DEFAULT_CATALOG
     return _catalog_for_json(rules.model_dump_json())
-
-
-CASTLE_NAMES: dict[str, str] = dict(DATA["castles"])

@@ -87,13 +87,7 @@ handler(
 
 # ------------------------------------------------------------------ Алхимик, Священник
 def _alchemist_options(g: Game, f: AlchemistFrame) -> list[Option]:
-    return [
-        (str(seat), c)
-        for seat, p in enumerate(g.s.players)
-        for h in p.houses
-        if h.castle is None and not any(g.card(x).type == "alchemist" for x in h.cards)
-        for c in h.cards
-    ] + [SKIP]
+    return [(str(seat), c) for seat, c in g.killable_cards()] + [SKIP]
 
 
 def _priest_options(g: Game, f: PriestFrame) -> list[Option]:
@@ -109,6 +103,7 @@ def _kill(g: Game, seat: int, option: Option) -> None:
         g.to_graveyard_from_house(option[1], by=seat)
 
 
+# typed per frame: they tell `handler` which frame its callbacks get
 def _alchemist_answer(g: Game, f: AlchemistFrame, option: Option) -> None:
     _kill(g, f.seat, option)
 

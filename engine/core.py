@@ -321,6 +321,15 @@ class Game:
                     for c in h.cards:
                         yield seat, c
 
+    def killable_cards(self) -> Iterable[tuple[int, str]]:
+        """(seat, card) for every card Отрава or an Алхимик may kill: in a house
+        with no castle and no Алхимик (an Алхимик shields his own house)."""
+        for seat, p in enumerate(self.s.players):
+            for h in p.houses:
+                if h.castle is None and not any(self.card(x).type == "alchemist" for x in h.cards):
+                    for c in h.cards:
+                        yield seat, c
+
 
 # -------------------------------------------------------------------- the loop
 def run(g: Game) -> None:

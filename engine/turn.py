@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from engine.cards import Colour
+from engine.cards import PLANTABLE, Colour
 from engine.castles import fire_one_time
 from engine.core import Ask, Game, Option, handler
 from engine.placement import resurrect
@@ -51,7 +51,7 @@ def finish(g: Game, aborted: bool = False) -> None:
 def lay_options(g: Game, seat: int, card_id: str) -> list[Option]:
     card = g.card(card_id)
     options: list[Option] = []
-    targets = range(g.n) if card.type in ("plague", "harlot") else (seat,)
+    targets = range(g.n) if card.type in PLANTABLE else (seat,)
     for target in targets:
         for colour in g.open_colours(card_id, target, seat):
             if target == seat and g.needs_end(seat, colour):

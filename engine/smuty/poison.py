@@ -19,13 +19,7 @@ def start(g: Game, initiator: int) -> None:
 
 
 def targets(g: Game) -> list[Option]:
-    return [
-        (str(seat), c)
-        for seat, p in enumerate(g.s.players)
-        for h in p.houses
-        if h.castle is None and not any(g.card(x).type == "alchemist" for x in h.cards)
-        for c in h.cards
-    ]
+    return [(str(seat), c) for seat, c in g.killable_cards()]
 
 
 def advance(g: Game, f: RoundFrame) -> bool:

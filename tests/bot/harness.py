@@ -318,6 +318,22 @@ def cards_shown(request: SendMessage | EditMessageText) -> set[str]:
     return shown
 
 
+def is_prompt(markup: Any) -> bool:
+    """Whether a message's buttons are a decision's prompt."""
+    return isinstance(markup, InlineKeyboardMarkup) and any(
+        (b.callback_data or "").startswith("p:") for row in markup.inline_keyboard for b in row
+    )
+
+
+def prompts(tg: FakeTelegram, user_id: int, since: int = 0) -> list[SendMessage]:
+    """The prompts sent to `user_id` from request number `since` on."""
+    return [
+        r
+        for r in tg.requests[since:]
+        if isinstance(r, SendMessage) and r.chat_id == user_id and is_prompt(r.reply_markup)
+    ]
+
+
 def answer_data(table: Table, decision: Decision, option: Sequence[str]) -> str:
     """The data of the prompt button that answers `decision` with `option` at
     once (a button naming the whole option, as the last menu level shows)."""

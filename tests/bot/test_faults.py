@@ -36,7 +36,7 @@ import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
-from aiogram.types import InlineKeyboardMarkup, User
+from aiogram.types import User
 
 from bot.games import ANNOUNCE_GRACE
 from bot.keyboards import PromptCb
@@ -49,7 +49,15 @@ from engine import Command, Decision, pending, replay
 from engine.policy import choose
 from tests.bot.conftest import REDIS_URL, _client, _reachable
 from tests.bot.fake_telegram import FakeTelegram
-from tests.bot.harness import FakeClock, Harness, answer_data, group_texts, people
+from tests.bot.harness import (
+    FakeClock,
+    Harness,
+    answer_data,
+    group_texts,
+    is_prompt,
+    people,
+    prompts,
+)
 
 GROUP = -100555
 SEED = 20261129
@@ -85,21 +93,6 @@ async def leaf_press(h: Harness, table: Table, decision: Decision) -> tuple[int,
         answer_data(table, decision, option),
         Command(seat=decision.seat, decision=decision.id, option=option),
     )
-
-
-def prompts_since(tg: FakeTelegram, user_id: int, since: int) -> list[SendMessage]:
-    return [
-        r
-        for r in tg.requests[since:]
-        if isinstance(r, SendMessage)
-        and r.chat_id == user_id
-        and isinstance(r.reply_markup, InlineKeyboardMarkup)
-        and any(
-            (b.callback_data or "").startswith("p:")
-            for row in r.reply_markup.inline_keyboard
-            for b in row
-        )
-    ]
 
 
 def _redis_target() -> tuple[str, int]:
@@ -668,7 +661,7 @@ async def test_a_kill_at_any_call_of_a_move_leaves_the_game_before_or_after_it(
         decision, decider = decider_of(record, users)
         since = len(tg.requests)
         await h.say(decider.id, decider, "/hand")
-        assert prompts_since(tg, decider.id, since), f"no prompt re-sent after a kill {at}"
+        assert prompts(tg, decider.id, since), f"no prompt re-sent after a kill {at}"
         await h.answer(decider, GROUP, decision.options[0])
         moved = await h.table(GROUP)
         assert moved.version == record.version + 1
@@ -796,7 +789,7 @@ class LostReplyStore:
 
 
 def has_buttons(h: Harness, chat_id: int, message_id: int) -> bool:
-    return any(data.startswith("p:") for _, data in h.buttons(chat_id, message_id))
+    return is_prompt(h.tg.markups.get((chat_id, message_id)))
 
 
 async def lost_move(h: Harness, lossy: LostReplyStore) -> tuple[Table, User, int, str, int]:
@@ -824,7 +817,7 @@ async def test_a_move_whose_save_answer_is_lost_is_told_at_the_next_old_button(
     unavailable = h.tr.t("ru", "err-unavailable")
     assert any(a.text == unavailable for a in h.tg.answers()[-1:]), "the presser was told"
     now, next_decider = decider_of(after, people("Анна", "Борис"))  # type: ignore[arg-type]
-    assert not prompts_since(h.tg, next_decider.id, since), "nobody was told of the move"
+    assert not prompts(h.tg, next_decider.id, since), "nobody was told of the move"
 
     # pressed again at once: the move is fresh (its process may still be telling it)
     pressed = len(h.tg.requests)
@@ -837,7 +830,7 @@ async def test_a_move_whose_save_answer_is_lost_is_told_at_the_next_old_button(
     pressed = len(h.tg.requests)
     await h.press(decider, decider.id, prompt, data)
     assert h.tg.answers()[-1].text == h.tr.t("ru", "prompt-resent")
-    sent = prompts_since(h.tg, next_decider.id, pressed)
+    sent = prompts(h.tg, next_decider.id, pressed)
     assert len(sent) == 1, "the pending prompt went to its player, once"
     assert (
         PromptCb.unpack(
@@ -851,7 +844,7 @@ async def test_a_move_whose_save_answer_is_lost_is_told_at_the_next_old_button(
     pressed = len(h.tg.requests)
     await h.press(decider, decider.id, prompt, data)
     assert h.tg.answers()[-1].text == h.tr.t("ru", "err-old-button")
-    assert not prompts_since(h.tg, next_decider.id, pressed)
+    assert not prompts(h.tg, next_decider.id, pressed)
     # and the game goes on
     await h.answer(next_decider, GROUP, now.options[0])
     assert (await h.table(GROUP)).version == after.version + 1
@@ -865,7 +858,7 @@ async def test_a_move_whose_save_answer_is_lost_is_told_with_the_reminder(store:
     assert after.reminder is not None
     h.clock.advance(after.reminder - h.clock.now() + 0.1)
     await h.app.ticker.tick()
-    sent = prompts_since(h.tg, next_decider.id, since)
+    sent = prompts(h.tg, next_decider.id, since)
     assert len(sent) == 1, "the prompt came with the reminder"
     assert after.deadline is not None
     reminder = h.tr.t("ru", "remind", seconds=round(after.deadline - h.clock.now()))
@@ -899,7 +892,7 @@ async def test_telegram_failing_for_the_group_does_not_hold_back_the_prompt(
         after = await h.table(GROUP)
         assert after.version == table.version + 1
         now, next_decider = decider_of(after, users)
-        assert len(prompts_since(h.tg, next_decider.id, since)) == 1, "the prompt still went"
+        assert len(prompts(h.tg, next_decider.id, since)) == 1, "the prompt still went"
         assert not has_buttons(h, decider.id, prompt)
         tried = {type(r) for r in h.tg.requests[since:] if getattr(r, "chat_id", None) == GROUP}
         if {SendMessage, EditMessageText} <= tried:
@@ -946,6 +939,6 @@ async def test_a_prompt_telegram_never_delivered_is_sent_again(store: Store) -> 
     h.clock.advance(ANNOUNCE_GRACE + 1)
     pressed = len(h.tg.requests)
     await h.press(decider, decider.id, prompt, data)
-    assert len(prompts_since(h.tg, other.id, pressed)) == 1
+    assert len(prompts(h.tg, other.id, pressed)) == 1
     await h.answer(other, GROUP, now.options[0])
     assert (await h.table(GROUP)).version == after.version + 1

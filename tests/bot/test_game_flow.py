@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 from aiogram.methods import EditMessageText, SendMessage
-from aiogram.types import InlineKeyboardMarkup, User
+from aiogram.types import User
 
 from bot.keyboards import LobbyCb, PromptCb
 from bot.store import Store
@@ -28,6 +28,7 @@ from tests.bot.harness import (
     Witness,
     cards_shown,
     group_texts,
+    is_prompt,
     may_see,
     people,
     public_zones,
@@ -91,15 +92,9 @@ def check_hands_stay_private(
 
 def check_prompts_go_to_the_decider(h: Harness, since: int, users: dict[int, int]) -> None:
     for request in h.tg.requests[since:]:
-        if isinstance(request, SendMessage) and isinstance(
-            request.reply_markup, InlineKeyboardMarkup
-        ):
-            datas = [
-                b.callback_data or "" for row in request.reply_markup.inline_keyboard for b in row
-            ]
-            if any(d.startswith("p:") for d in datas):
-                assert isinstance(request.chat_id, int) and request.chat_id > 0, "prompt in a group"
-                assert request.chat_id in users.values()
+        if isinstance(request, SendMessage) and is_prompt(request.reply_markup):
+            assert isinstance(request.chat_id, int) and request.chat_id > 0, "prompt in a group"
+            assert request.chat_id in users.values()
 
 
 async def play_to_the_end(

@@ -78,6 +78,7 @@ from tests.bot.harness import (
     Witness,
     answer_data,
     cards_shown,
+    is_prompt,
     may_see,
     public_zones,
 )
@@ -715,10 +716,7 @@ async def check_output(w: World, since: int, fired: Fired | None, before: dict[i
         assert 0 < telegram_length(text) <= 4096, f"too long for Telegram: {text!r}"
         check_html(text)
         shown = cards_shown(request)
-        markup = request.reply_markup
-        prompt = isinstance(markup, InlineKeyboardMarkup) and any(
-            (b.callback_data or "").startswith("p:") for row in markup.inline_keyboard for b in row
-        )
+        prompt = is_prompt(request.reply_markup)
         if chat_id < 0:
             assert not prompt, f"a prompt in a group: {text!r}"
             table = tables.get(chat_id)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from aiogram.methods import SendMessage
-from aiogram.types import InlineKeyboardMarkup, User
+from aiogram.types import User
 
 from bot.keyboards import LangCb, LobbyCb
 from bot.store import Store
 from engine import pending
 from engine.policy import choose
-from tests.bot.harness import Harness, group_texts, people
+from tests.bot.harness import Harness, group_texts, people, prompts
 
 GROUP = -100999
 
@@ -26,19 +25,6 @@ async def two_player_game(h: Harness) -> tuple[User, User]:
     return anna, boris
 
 
-def prompts_to(h: Harness, user_id: int) -> list[SendMessage]:
-    return [
-        r
-        for r in h.tg.sent(user_id)
-        if isinstance(r.reply_markup, InlineKeyboardMarkup)
-        and any(
-            (b.callback_data or "").startswith("p:")
-            for row in r.reply_markup.inline_keyboard
-            for b in row
-        )
-    ]
-
-
 async def test_each_player_gets_their_hand_and_the_decider_a_prompt_naming_the_group(
     store: Store,
 ) -> None:
@@ -50,8 +36,8 @@ async def test_each_player_gets_their_hand_and_the_decider_a_prompt_naming_the_g
     assert decision is not None
     decider = (anna, boris)[decision.seat]
     other = (anna, boris)[1 - decision.seat]
-    assert len(prompts_to(h, decider.id)) == 1
-    assert prompts_to(h, other.id) == []
+    assert len(prompts(h.tg, decider.id)) == 1
+    assert prompts(h.tg, other.id) == []
     for user in (anna, boris):
         last = h.tg.sent(user.id)[-1].text
         assert "Тестовая группа" in last, "every private message names its group"
@@ -81,9 +67,9 @@ async def test_hand_resends_the_hand_and_the_pending_prompt(store: Store) -> Non
     decision = await h.decision(GROUP)
     assert decision is not None
     decider = (anna, boris)[decision.seat]
-    before = len(prompts_to(h, decider.id))
+    before = len(prompts(h.tg, decider.id))
     await h.say(decider.id, decider, "/hand")
-    assert len(prompts_to(h, decider.id)) == before + 1
+    assert len(prompts(h.tg, decider.id)) == before + 1
     # the re-sent prompt works
     await h.answer(decider, GROUP, decision.options[0])
     assert (await h.decision(GROUP)) != decision

@@ -46,15 +46,9 @@ def witness() -> Iterator[Witness]:
 
 
 async def open_lobby(h: Harness, host: User, guests: list[User], computers: int) -> None:
-    for user in [host, *guests]:
-        await h.say(user.id, user, "/start")
-    await h.say(GROUP, host, "/newgame")
-    lobby = h.last_with_button(GROUP, "lb:")
-    table = await h.table(GROUP)
-    for user in guests:
-        await h.press(user, GROUP, lobby, LobbyCb(action="join", game=table.game_no).pack())
+    lobby, game = await h.open_lobby(GROUP, host, guests)
     for _ in range(computers):
-        await h.press(host, GROUP, lobby, LobbyCb(action="bot", game=table.game_no).pack())
+        await h.press(host, GROUP, lobby, LobbyCb(action="bot", game=game).pack())
 
 
 async def start(h: Harness, host: User) -> None:

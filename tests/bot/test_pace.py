@@ -65,13 +65,7 @@ async def test_a_whole_game_stays_inside_the_group_limits(store: Store) -> None:
     edited, so the minute limit is pressed hardest in the unit tests above)."""
     h = Harness(store)
     (anna,) = people("Анна")
-    await h.say(anna.id, anna, "/start")
-    await h.say(GROUP, anna, "/newgame")
-    table = await h.table(GROUP)
-    lobby = h.last_with_button(GROUP, "lb:")
-    for _ in range(5):
-        await h.press(anna, GROUP, lobby, LobbyCb(action="bot", game=table.game_no).pack())
-    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=table.game_no).pack())
+    await h.open_game(GROUP, anna, [], computers=5)
     # Анна never answers: her seat goes by timeouts, then to the computer
     for _ in range(3000):
         if (await h.table(GROUP)).status == "finished":

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.types import User
 
-from bot.keyboards import LangCb, LobbyCb
+from bot.keyboards import LangCb
 from bot.store import Store
 from engine import pending
 from engine.policy import choose
@@ -15,13 +15,7 @@ GROUP = -100999
 
 async def two_player_game(h: Harness) -> tuple[User, User]:
     anna, boris = people("Анна", "Борис")
-    for user in (anna, boris):
-        await h.say(user.id, user, "/start")
-    await h.say(GROUP, anna, "/newgame")
-    table = await h.table(GROUP)
-    lobby = h.last_with_button(GROUP, "lb:")
-    await h.press(boris, GROUP, lobby, LobbyCb(action="join", game=table.game_no).pack())
-    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=table.game_no).pack())
+    await h.open_game(GROUP, anna, [boris])
     return anna, boris
 
 

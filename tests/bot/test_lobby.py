@@ -45,11 +45,8 @@ async def test_someone_who_never_started_the_bot_joins_through_a_deep_link(store
 async def test_only_the_creator_or_an_admin_starts_adds_computers_or_cancels(store: Store) -> None:
     h = Harness(store)
     anna, boris, vera = people("Анна", "Борис", "Вера")
-    for user in (anna, boris, vera):
-        await h.say(user.id, user, "/start")
-    await h.say(GROUP, anna, "/newgame")
-    message, game = await lobby(h)
-    await h.press(boris, GROUP, message, LobbyCb(action="join", game=game).pack())
+    message, game = await h.open_lobby(GROUP, anna, [boris])
+    await h.say(vera.id, vera, "/start")
     for action in ("go", "bot", "cancel", "time", "lang"):
         version = (await h.table(GROUP)).version
         await h.press(boris, GROUP, message, LobbyCb(action=action, game=game).pack())
@@ -81,9 +78,7 @@ async def test_one_game_per_chat_and_a_lobby_needs_two_seats(store: Store) -> No
 async def test_the_timeouts_and_the_language_are_set_in_the_lobby(store: Store) -> None:
     h = Harness(store)
     (anna,) = people("Анна")
-    await h.say(anna.id, anna, "/start")
-    await h.say(GROUP, anna, "/newgame")
-    message, game = await lobby(h)
+    message, game = await h.open_lobby(GROUP, anna, [])
     before = await h.table(GROUP)
     await h.press(anna, GROUP, message, LobbyCb(action="time", game=game).pack())
     await h.press(anna, GROUP, message, LobbyCb(action="lang", game=game).pack())
@@ -96,10 +91,8 @@ async def test_the_timeouts_and_the_language_are_set_in_the_lobby(store: Store) 
 async def test_an_old_lobby_button_is_refused(store: Store) -> None:
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
-    for user in (anna, boris):
-        await h.say(user.id, user, "/start")
-    await h.say(GROUP, anna, "/newgame")
-    message, game = await lobby(h)
+    message, game = await h.open_lobby(GROUP, anna, [])
+    await h.say(boris.id, boris, "/start")
     await h.press(anna, GROUP, message, LobbyCb(action="cancel", game=game).pack())
     assert (await h.table(GROUP)).status == "finished"
     await h.say(GROUP, anna, "/newgame")
@@ -113,11 +106,7 @@ async def test_an_old_lobby_button_is_refused(store: Store) -> None:
 async def test_stop_asks_for_confirmation_and_only_the_creator_may(store: Store) -> None:
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
-    for user in (anna, boris):
-        await h.say(user.id, user, "/start")
-    await h.say(GROUP, anna, "/newgame")
-    message, game = await lobby(h)
-    await h.press(boris, GROUP, message, LobbyCb(action="join", game=game).pack())
+    message, game = await h.open_lobby(GROUP, anna, [boris])
     await h.press(anna, GROUP, message, LobbyCb(action="go", game=game).pack())
     await h.say(GROUP, boris, "/stop")
     assert (await h.table(GROUP)).status == "playing"

@@ -15,6 +15,7 @@ from bot.config import Settings
 from bot.games import Defaults
 
 TICKER_GRACE = 5.0  # seconds a tick under way may take to finish at shutdown
+OUTBOX_GRACE = 5.0  # seconds the groups' outboxes may take to empty at shutdown
 
 
 async def reach_api(bot: Bot) -> None:
@@ -76,6 +77,9 @@ async def main() -> None:
             await asyncio.wait_for(ticker, TICKER_GRACE)
         except TimeoutError:
             logging.getLogger("bot").warning("a timer was still running at shutdown")
+        cut = await app.games.outboxes.drain(OUTBOX_GRACE)
+        if cut:
+            logging.getLogger("bot").warning("%d group(s) not told everything at shutdown", cut)
         await store.close()
         await bot.session.close()
         logging.getLogger("bot").info("stopped")

@@ -15,6 +15,7 @@ from aiogram.enums import ChatMemberStatus, ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
+from bot.call_policy import CallPolicy, install
 from bot.config import Settings
 from bot.games import Clock, Defaults, Games
 from bot.i18n import LANGS, Translator
@@ -79,6 +80,7 @@ class App:
     games: Games
     dispatcher: Dispatcher
     ticker: Ticker
+    policy: CallPolicy
 
 
 def build_app(
@@ -90,6 +92,9 @@ def build_app(
     pace: Pace | None = None,
 ) -> App:
     tr = tr or Translator()
+    pace = pace or Pace()
+    # every request, the routers' replies too, goes through one policy
+    policy = install(bot.session, CallPolicy(pace))
 
     async def username() -> str:
         me = await bot.me()
@@ -104,14 +109,15 @@ def build_app(
 
     games = Games(
         store=store,
-        messenger=Messenger(bot, pace=pace),
+        messenger=Messenger(bot),
         tr=tr,
         clock=clock or SystemClock(),
         bot_username=username,
         is_admin=is_admin,
         defaults=defaults,
+        pace=pace,
     )
-    return App(bot, store, games, build_dispatcher(games, tr), Ticker(games))
+    return App(bot, store, games, build_dispatcher(games, tr), Ticker(games), policy)
 
 
 def freeze_startup_objects() -> None:

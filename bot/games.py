@@ -1,4 +1,4 @@
-"""The game service: lobby, play, timers — everything between a chat and the engine.
+"""The game service: lobby, play, seats — everything between a chat and the engine.
 
 Every change is load → change → compare-and-set save, retried when another
 update (or another bot process) saved first; messages go out only after a save
@@ -6,23 +6,45 @@ succeeded, so a lost race never sends anything. The service never decides a
 rule: it asks the engine for the pending decision, applies answers and renders
 what the engine reports.
 
-It is written in parts, one job each, in `bot.service`:
+It is made of parts, each an object with one job, that call each other
+(`bot.service`):
 
-- `base`: who acts and what they are told back, the compare-and-set change, sending;
-- `telling`: what a change records and, once saved, what everyone is told
-  (the table, private lines, prompts), and catching up on a move never told;
-- `lobby`: /newgame to the start;
-- `play`: buttons, answers, timers;
-- `seats`: leaving, stopping, /back, chat migration, /lang.
+- `Records` (base): the compare-and-set change, and who may manage a game;
+- `Outboxes` (outbox): each group's queue of what it is told, at its pace;
+- `Teller` (telling): what a change records and, once saved, what everyone
+  is told — prompts at once, the group through its outbox — and catching up
+  on a move never told;
+- `Lobby` (lobby): /newgame to the start;
+- `Play` (play): buttons, answers, timers, /hand;
+- `Seats` (seats): leaving, stopping, /back, chat migration, /lang.
 """
 
 from __future__ import annotations
 
-from bot.service.base import Actor, Clock, Conflict, Defaults, Refusal, Reply
-from bot.service.lobby import MAX_SEATS, MIN_SEATS
+import random
+from collections.abc import Awaitable, Callable
+
+from bot.i18n import Translator
+from bot.messenger import Messenger
+from bot.pace import Pace
+from bot.render import Renderer
+from bot.service.base import (
+    Actor,
+    Clock,
+    Conflict,
+    Defaults,
+    IsAdmin,
+    Links,
+    Records,
+    Refusal,
+    Reply,
+)
+from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
+from bot.service.outbox import Outboxes
 from bot.service.play import STRIKES_TO_AWAY, Play
 from bot.service.seats import Seats
-from bot.service.telling import ANNOUNCE_GRACE
+from bot.service.telling import ANNOUNCE_GRACE, Teller
+from bot.store import Store
 
 __all__ = [
     "ANNOUNCE_GRACE",
@@ -39,5 +61,54 @@ __all__ = [
 ]
 
 
-class Games(Seats, Play):
-    """The whole service, as the routers and the ticker use it."""
+class Games:
+    """The whole service, as the routers and the ticker use it: its parts."""
+
+    def __init__(
+        self,
+        store: Store,
+        messenger: Messenger,
+        tr: Translator,
+        clock: Clock,
+        bot_username: Callable[[], Awaitable[str]],
+        is_admin: IsAdmin,
+        defaults: Defaults | None = None,
+        seeds: random.Random | None = None,
+        pace: Pace | None = None,
+    ) -> None:
+        self.store = store
+        self.messenger = messenger
+        self.tr = tr
+        self.clock = clock
+        self.defaults = defaults or Defaults()
+        self.render = Renderer(tr)
+        self.links = Links(bot_username)
+        self.records = Records(store, clock, is_admin)
+        self.outboxes = Outboxes(store, messenger, pace or Pace())
+        self.teller = Teller(
+            store,
+            messenger,
+            self.outboxes,
+            self.render,
+            tr,
+            clock,
+            self.defaults,
+            self.links.deep_link,
+        )
+        self.lobby = Lobby(
+            self.records, self.teller, self.outboxes, tr, self.defaults, self.links, seeds
+        )
+        self.play = Play(self.records, self.teller, messenger, self.render, tr)
+        self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr)
+
+    @property
+    def seeds(self) -> random.Random:
+        """Where new games' seeds come from (a test fixes it for a known game)."""
+        return self.lobby.seeds
+
+    @seeds.setter
+    def seeds(self, seeds: random.Random) -> None:
+        self.lobby.seeds = seeds
+
+    async def on_timer(self, chat_id: int) -> None:
+        await self.play.on_timer(chat_id)

@@ -35,6 +35,14 @@ class StopCb(CallbackData, prefix="st"):
     confirm: bool
 
 
+class LeaveCb(CallbackData, prefix="lv"):
+    """/leave's confirmation in a running game: only `user` may answer it."""
+
+    game: int
+    user: int
+    confirm: bool
+
+
 class LangCb(CallbackData, prefix="lang"):
     lang: str
 

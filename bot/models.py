@@ -61,6 +61,19 @@ class Table(BaseModel):
                 return i
         return None
 
+    def seat_of_person(self, user_id: int) -> int | None:
+        """The user's seat, also when they have left it to the computer."""
+        for i, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return i
+        return None
+
     @property
     def humans(self) -> list[int]:
+        """The people still playing (not those who left)."""
         return [s.user_id for s in self.seats if s.user_id is not None and not s.left]
+
+    @property
+    def people(self) -> list[int]:
+        """Everyone seated, those who left included (they may come back)."""
+        return [s.user_id for s in self.seats if s.user_id is not None]

@@ -6,8 +6,11 @@
 - all chats together get at most `overall_per_second` requests a second (30).
 
 A request *reserves* its slot at once (no await between looking and booking),
-then sleeps until the slot; the messenger holds a chat's lock meanwhile, so
-requests to one chat keep their order. Time and sleep are injected for tests.
+then sleeps until the slot; the call policy (`bot.call_policy`) holds a chat's
+lock meanwhile, so requests to one chat keep their order. A group's outbox
+first waits until the group is *free* (`wait_free`, booking nothing) and only
+then decides what to send, so a burst of moves costs one table edit.
+Time and sleep are injected for tests.
 """
 
 from __future__ import annotations
@@ -55,6 +58,28 @@ class Pace:
                 self._group_sends[chat_id].append(slot)
             self._group_last[chat_id] = slot
         return slot
+
+    def free_at(self, chat_id: int, new_message: bool) -> float:
+        """The earliest moment a request to the chat could go, booking nothing
+        (the overall limit aside: it only ever delays by a fraction of a second)."""
+        now = self.clock()
+        if not is_group(chat_id):
+            return now
+        slot = now
+        last = self._group_last.get(chat_id)
+        if last is not None:
+            slot = max(slot, last + self.group_gap)
+        if new_message:
+            sends = [t for t in self._group_sends.get(chat_id, ()) if t > now - 60.0]
+            if len(sends) >= self.group_per_minute:
+                slot = max(slot, sends[-self.group_per_minute] + 60.0)
+        return slot
+
+    async def wait_free(self, chat_id: int, new_message: bool) -> None:
+        """Sleep until a request to the chat could go (see `free_at`)."""
+        delay = self.free_at(chat_id, new_message) - self.clock()
+        if delay > 0:
+            await self.sleep(delay)
 
     def _overall_slot(self, now: float, slot: float) -> float:
         """The first moment from `slot` on with room in every one-second window around it."""

@@ -4,6 +4,10 @@
 Services come in through the dispatcher's workflow data: ``games`` (the
 `Games` service) and ``tr`` (the `Translator`). Handlers only translate
 between Telegram and the service; they decide no rule.
+
+A person is answered first (the callback's answer, the reply), and only then
+is everyone else told of the move (`Reply.then`). What a group reads goes
+through its outbox, so no handler waits for a group's pace.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ from aiogram.types import (
 from bot.games import Actor, Games, Reply
 from bot.help import card_text, find_card
 from bot.i18n import LANGS, Translator, pick_lang
-from bot.keyboards import LangCb, LobbyCb, PromptCb, StopCb
+from bot.keyboards import LangCb, LeaveCb, LobbyCb, PromptCb, StopCb
+from bot.ordering import ChatOrder
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -50,17 +55,32 @@ async def chat_lang(games: Games, chat_id: int) -> str:
     return table.lang if table is not None else games.defaults.lang
 
 
+async def respond(
+    message: Message, games: Games, text: str, markup: InlineKeyboardMarkup | None = None
+) -> None:
+    """Answer a message in its chat: in a group through the group's outbox (as
+    a reply to it), in a private chat at once."""
+    if message.chat.type in GROUPS:
+        games.outboxes.post(message.chat.id, text, markup, reply_to=message.message_id)
+    else:
+        await message.answer(text, reply_markup=markup)
+
+
 async def say(message: Message, games: Games, tr: Translator, reply: Reply | None) -> None:
-    """Answer a command with a Reply's text, in the chat's language."""
-    if reply is None or reply.key == "ok":
-        return
-    lang = await _lang_here(message, games)
-    markup = None
-    if reply.url:
-        markup = InlineKeyboardMarkup(
-            inline_keyboard=[[InlineKeyboardButton(text=tr.t(lang, "btn-open-bot"), url=reply.url)]]
-        )
-    await message.reply(tr.t(lang, reply.key), reply_markup=markup)
+    """Answer a command with a Reply's text, in the chat's language; then tell
+    everyone else what it did."""
+    if reply is not None and reply.key != "ok":
+        lang = await _lang_here(message, games)
+        markup = None
+        if reply.url:
+            markup = InlineKeyboardMarkup(
+                inline_keyboard=[
+                    [InlineKeyboardButton(text=tr.t(lang, "btn-open-bot"), url=reply.url)]
+                ]
+            )
+        await respond(message, games, tr.t(lang, reply.key), markup)
+    if reply is not None and reply.then is not None:
+        await reply.then()
 
 
 async def group_of(query: CallbackQuery, games: Games, tr: Translator) -> int | None:
@@ -74,14 +94,17 @@ async def group_of(query: CallbackQuery, games: Games, tr: Translator) -> int | 
 
 
 async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, reply: Reply) -> None:
+    """Answer a press (at once: the button stops spinning), then tell everyone
+    else what it did."""
     if reply.url:
         await query.answer(url=reply.url)
-        return
-    if reply.key == "ok":
+    elif reply.key == "ok":
         await query.answer()
-        return
-    lang = reply.lang or await user_lang(games, query.from_user)
-    await query.answer(text=tr.t(lang, reply.key)[:200], show_alert=reply.alert)
+    else:
+        lang = reply.lang or await user_lang(games, query.from_user)
+        await query.answer(text=tr.t(lang, reply.key)[:200], show_alert=reply.alert)
+    if reply.then is not None:
+        await reply.then()
 
 
 # ====================================================================== lobby (group)
@@ -92,7 +115,7 @@ def lobby_router() -> Router:
     @router.message(Command("newgame"))
     async def new_game(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
-        reply = await games.new_lobby(
+        reply = await games.lobby.new_lobby(
             message.chat.id, message.chat.title or "", actor_of(message.from_user)
         )
         await say(message, games, tr, reply)
@@ -101,19 +124,37 @@ def lobby_router() -> Router:
     async def join(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
         await say(
-            message, games, tr, await games.join(message.chat.id, actor_of(message.from_user))
+            message, games, tr, await games.lobby.join(message.chat.id, actor_of(message.from_user))
         )
 
     @router.message(Command("leave"))
     async def leave(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
-        reply = await games.leave(message.chat.id, actor_of(message.from_user))
-        await say(message, games, tr, reply)
+        got = await games.seats.leave(message.chat.id, actor_of(message.from_user))
+        if isinstance(got, Reply):
+            await say(message, games, tr, got)
+            return
+        lang = await chat_lang(games, message.chat.id)
+        await respond(message, games, tr.t(lang, "leave-confirm"), got)
+
+    @router.callback_query(LeaveCb.filter())
+    async def leave_button(
+        query: CallbackQuery, callback_data: LeaveCb, games: Games, tr: Translator
+    ) -> None:
+        chat_id = await group_of(query, games, tr)
+        if chat_id is None or query.message is None:
+            return
+        reply = await games.seats.confirm_leave(chat_id, actor_of(query.from_user), callback_data)
+        if reply.key != "err-not-your-button":
+            games.outboxes.drop_buttons(chat_id, query.message.message_id)
+        await answer_callback(query, games, tr, reply)
 
     @router.message(Command("go"))
     async def go(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await games.go(message.chat.id, actor_of(message.from_user)))
+        await say(
+            message, games, tr, await games.lobby.go(message.chat.id, actor_of(message.from_user))
+        )
 
     @router.callback_query(LobbyCb.filter())
     async def lobby_button(
@@ -129,17 +170,18 @@ def lobby_router() -> Router:
         actor = actor_of(query.from_user)
         action = callback_data.action
         if action == "join":
-            reply = await games.join(chat_id, actor)
+            reply = await games.lobby.join(chat_id, actor)
         elif action == "leave":
-            reply = await games.leave(chat_id, actor)
+            left = await games.seats.leave(chat_id, actor)
+            reply = left if isinstance(left, Reply) else Reply("err-old-button", alert=True)
         elif action == "bot":
-            reply = await games.add_computer(chat_id, actor)
+            reply = await games.lobby.add_computer(chat_id, actor)
         elif action == "go":
-            reply = await games.go(chat_id, actor)
+            reply = await games.lobby.go(chat_id, actor)
         elif action == "cancel":
-            reply = await games.cancel(chat_id, actor)
+            reply = await games.lobby.cancel(chat_id, actor)
         elif action in ("lang", "time"):
-            reply = await games.configure(chat_id, actor, action)
+            reply = await games.lobby.configure(chat_id, actor, action)
         else:
             reply = Reply("err-bad-button", alert=True)
         await answer_callback(query, games, tr, reply)
@@ -154,28 +196,28 @@ def table_router() -> Router:
     @router.message(F.migrate_to_chat_id)
     async def migrated(message: Message, games: Games) -> None:
         assert message.migrate_to_chat_id is not None
-        await games.migrate(message.chat.id, message.migrate_to_chat_id)
+        await games.seats.migrate(message.chat.id, message.migrate_to_chat_id)
 
     @router.my_chat_member(F.chat.type.in_(GROUPS))
     async def membership(event: ChatMemberUpdated, games: Games) -> None:
         """The bot was removed from a group (or the group was deleted): the
         game there cannot go on where nobody sees the table."""
         if event.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
-            await games.removed_from_group(event.chat.id)
+            await games.seats.removed_from_group(event.chat.id)
 
     @router.message(F.chat.type.in_(GROUPS), Command("table"))
     async def table(message: Message, games: Games, tr: Translator) -> None:
-        await say(message, games, tr, await games.repost_table(message.chat.id))
+        await say(message, games, tr, await games.lobby.repost(message.chat.id))
 
     @router.message(F.chat.type.in_(GROUPS), Command("stop"))
     async def stop(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
-        got = await games.ask_stop(message.chat.id, actor_of(message.from_user))
+        got = await games.seats.ask_stop(message.chat.id, actor_of(message.from_user))
         if isinstance(got, Reply):
             await say(message, games, tr, got)
             return
         lang = await chat_lang(games, message.chat.id)
-        await message.reply(tr.t(lang, "stop-confirm"), reply_markup=got)
+        await respond(message, games, tr.t(lang, "stop-confirm"), got)
 
     @router.callback_query(StopCb.filter())
     async def stop_button(
@@ -187,12 +229,12 @@ def table_router() -> Router:
         message_id = query.message.message_id
         if not callback_data.confirm:
             await answer_callback(query, games, tr, Reply("stop-kept"))
-            await games.messenger.drop_buttons(chat_id, message_id)
+            games.outboxes.drop_buttons(chat_id, message_id)
             return
-        reply = await games.stop(chat_id, actor_of(query.from_user), callback_data.game)
+        reply = await games.seats.stop(chat_id, actor_of(query.from_user), callback_data.game)
         await answer_callback(query, games, tr, reply)
         if reply.key == "stop-done-short":
-            await games.messenger.drop_buttons(chat_id, message_id)
+            games.outboxes.drop_buttons(chat_id, message_id)
 
     @router.message(F.chat.type.in_(GROUPS), Command("hand", "lang"))
     async def private_only(message: Message, games: Games, tr: Translator) -> None:
@@ -210,7 +252,7 @@ def private_router() -> Router:
     async def start(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
         actor = actor_of(message.from_user)
-        await games.mark_started(actor)
+        await games.lobby.mark_started(actor)
         payload = command.args or ""
         if payload.startswith("join_"):
             parts = payload.split("_")
@@ -219,16 +261,16 @@ def private_router() -> Router:
             except (IndexError, ValueError):
                 await say(message, games, tr, Reply("err-bad-link"))
                 return
-            await say(message, games, tr, await games.join_from_link(chat_id, game_no, actor))
+            await say(message, games, tr, await games.lobby.join_from_link(chat_id, game_no, actor))
             return
         lang = await user_lang(games, message.from_user)
         await message.answer(tr.t(lang, "welcome"))
-        await games.resend(actor)
+        await games.play.resend(actor)
 
     @router.message(Command("hand"))
     async def hand(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await games.resend(actor_of(message.from_user)))
+        await say(message, games, tr, await games.play.resend(actor_of(message.from_user)))
 
     @router.message(Command("lang"))
     async def lang(message: Message, games: Games, tr: Translator) -> None:
@@ -255,7 +297,7 @@ def private_router() -> Router:
         if callback_data.lang not in LANGS:
             await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
             return
-        reply = await games.set_lang(actor_of(query.from_user), callback_data.lang)
+        reply = await games.seats.set_lang(actor_of(query.from_user), callback_data.lang)
         await answer_callback(query, games, tr, reply)
 
     @router.callback_query(PromptCb.filter())
@@ -266,7 +308,7 @@ def private_router() -> Router:
         if message is None or message.chat.id != query.from_user.id:
             await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
             return
-        reply = await games.press(actor_of(query.from_user), callback_data, message.message_id)
+        reply = await games.play.press(actor_of(query.from_user), callback_data, message.message_id)
         await answer_callback(query, games, tr, reply)
 
     return router
@@ -279,32 +321,32 @@ def common_router() -> Router:
     @router.message(Command("back"))
     async def back(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await games.back(actor_of(message.from_user)))
+        await say(message, games, tr, await games.seats.back(actor_of(message.from_user)))
 
     @router.message(Command("help"))
     async def help_(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
         lang = await _lang_here(message, games)
         key = "help-group" if message.chat.type in GROUPS else "help-private"
-        await message.answer(tr.t(lang, key))
+        await respond(message, games, tr.t(lang, key))
 
     @router.message(Command("rules"))
     async def rules(message: Message, games: Games, tr: Translator) -> None:
         lang = await _lang_here(message, games)
-        await message.answer(tr.t(lang, "rules-text"))
+        await respond(message, games, tr.t(lang, "rules-text"))
 
     @router.message(Command("card"))
     async def card(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
         lang = await _lang_here(message, games)
         query = (command.args or "").strip()
         if not query:
-            await message.answer(tr.t(lang, "card-usage"))
+            await respond(message, games, tr.t(lang, "card-usage"))
             return
         found = find_card(tr, query)
         if found is None:
-            await message.answer(tr.t(lang, "card-unknown", query=html.escape(query[:40])))
+            await respond(message, games, tr.t(lang, "card-unknown", query=html.escape(query[:40])))
             return
-        await message.answer(card_text(tr, lang, found))
+        await respond(message, games, card_text(tr, lang, found))
 
     @router.callback_query()
     async def unknown_button(query: CallbackQuery, games: Games, tr: Translator) -> None:
@@ -323,7 +365,10 @@ async def _lang_here(message: Message, games: Games) -> str:
 # ====================================================================== the dispatcher
 def build_dispatcher(games: Games, tr: Translator) -> Dispatcher:
     """A fresh dispatcher with every router and the services in its workflow data."""
-    dp = Dispatcher(games=games, tr=tr)
+    # no FSM: nothing of it is used, and without it nothing before `ChatOrder`
+    # yields to the event loop (see `bot.ordering`)
+    dp = Dispatcher(games=games, tr=tr, disable_fsm=True)
+    dp.update.outer_middleware(ChatOrder())
     dp.include_routers(lobby_router(), table_router(), private_router(), common_router())
 
     @dp.errors()

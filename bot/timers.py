@@ -1,8 +1,11 @@
 """Deadlines: any bot process may fire any game's timer; a restart loses none.
 
-The timers live in the store (a sorted set in Redis). `Ticker.tick` handles
-every chat whose timer is due; `Ticker.run` ticks forever. Firing twice is
-harmless: the service answers a decision only while it is still pending and
+The timers live in the store (a sorted set in Redis). `Ticker.tick` starts
+firing every chat whose timer is due, each chat in a task of its own, and does
+not wait for them: one chat whose messages wait (for flood control, say)
+never makes another chat's timeout or computer move late. A chat still firing
+is not fired again. `Ticker.run` ticks forever. Firing twice (two processes)
+is harmless: the service answers a decision only while it is still pending and
 past its deadline, and the compare-and-set save lets one process win.
 """
 
@@ -24,13 +27,33 @@ class Ticker:
         self.interval = interval
         self._slots = asyncio.Semaphore(parallel)
         self._stopping = asyncio.Event()
+        self._firing: dict[int, asyncio.Task[None]] = {}
+        self.last_beat: float | None = None  # the loop's clock when a tick last ran
 
     async def tick(self) -> int:
-        """Fire every due timer once, chats side by side (one chat waiting for
-        its pace does not hold up the others); returns how many were due."""
+        """Start firing every due timer (not one still firing); how many were due."""
         due = await self.games.store.due(self.games.clock.now())
-        await asyncio.gather(*(self._fire(chat_id) for chat_id in due))
+        self.last_beat = asyncio.get_running_loop().time()
+        for chat_id in due:
+            if chat_id in self._firing:
+                continue
+            task = asyncio.create_task(self._fire(chat_id), name=f"timer {chat_id}")
+            self._firing[chat_id] = task
+            task.add_done_callback(self._fired)
         return len(due)
+
+    def _fired(self, task: asyncio.Task[None]) -> None:
+        for chat_id, firing in list(self._firing.items()):
+            if firing is task:
+                del self._firing[chat_id]
+
+    async def settled(self) -> None:
+        """Until every timer started has fired."""
+        while self._firing:
+            await asyncio.gather(*self._firing.values(), return_exceptions=True)
+
+    def firing(self) -> int:
+        return len(self._firing)
 
     async def _fire(self, chat_id: int) -> None:
         async with self._slots:
@@ -38,14 +61,14 @@ class Ticker:
                 await self.games.on_timer(chat_id)
             except Conflict:
                 log.info("timer of %s lost a race; it fires again next tick", chat_id)
-            except StoreUnavailable:
-                raise
+            except StoreUnavailable as e:
+                log.warning("timer of %s: store unavailable (%s); it fires again", chat_id, e)
             except Exception:
                 log.exception("timer of %s failed", chat_id)
 
     async def run(self) -> None:
-        """Tick until `stop`; a tick under way finishes first (its moves are
-        told, not cut off), and what is due later waits for the next process."""
+        """Tick until `stop`; timers already firing finish first (their moves
+        are told, not cut off), and what is due later waits for the next process."""
         while not self._stopping.is_set():
             try:
                 await self.tick()
@@ -53,6 +76,7 @@ class Ticker:
                 log.warning("store unavailable: timers wait")
             with contextlib.suppress(TimeoutError):  # the interval, or stop
                 await asyncio.wait_for(self._stopping.wait(), self.interval)
+        await self.settled()
 
     def stop(self) -> None:
         self._stopping.set()

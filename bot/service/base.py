@@ -1,5 +1,5 @@
-"""The service's plumbing: who acts, what they are told back, the
-compare-and-set change every update goes through, and sending.
+"""What every part of the game service shares: who acts, what they are told
+back, and the compare-and-set change every update goes through.
 
 Every change is load → change → compare-and-set save, retried when another
 update (or another bot process) saved first; messages go out only after a save
@@ -8,23 +8,14 @@ succeeded, so a lost race never sends anything.
 
 from __future__ import annotations
 
-import html
-import logging
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from aiogram.types import InlineKeyboardMarkup
-
-from bot.i18n import Translator
-from bot.messenger import Messenger, Undelivered, Unreachable
 from bot.models import Lang, Table
-from bot.render import Renderer
 from bot.store import Store
 from engine import Command
-
-log = logging.getLogger(__name__)
 
 
 class Clock(Protocol):
@@ -40,14 +31,21 @@ class Actor:
     lang_code: str | None = None
 
 
+Then = Callable[[], Awaitable[None]]
+
+
 @dataclass(frozen=True)
 class Reply:
-    """A short answer to the person who acted (a callback alert or a chat reply)."""
+    """A short answer to the person who acted (a callback alert or a chat reply).
+
+    `then`: what to do once they have their answer — telling everyone else of
+    the move — so a press is answered before anything else is sent."""
 
     key: str
     alert: bool = False
     url: str | None = None
     lang: Lang | None = None  # the reader's language when the service knows it
+    then: Then | None = None
 
 
 class Refusal(Exception):
@@ -72,31 +70,15 @@ Change = Callable[[Table], list[Command]]
 IsAdmin = Callable[[int, int], Awaitable[bool]]
 
 
-class Service:
-    """The plumbing every part of the game service shares."""
+class Records:
+    """The chats' records: the compare-and-set change, and who may manage a chat's game."""
 
-    def __init__(
-        self,
-        store: Store,
-        messenger: Messenger,
-        tr: Translator,
-        clock: Clock,
-        bot_username: Callable[[], Awaitable[str]],
-        is_admin: IsAdmin,
-        defaults: Defaults | None = None,
-        seeds: random.Random | None = None,
-    ) -> None:
+    def __init__(self, store: Store, clock: Clock, is_admin: IsAdmin) -> None:
         self.store = store
-        self.messenger = messenger
-        self.tr = tr
-        self.render = Renderer(tr)
         self.clock = clock
-        self.bot_username = bot_username
         self.is_admin = is_admin
-        self.defaults = defaults or Defaults()
-        self.seeds = seeds or random.SystemRandom()
 
-    async def _change(
+    async def change(
         self,
         chat_id: int,
         change: Change,
@@ -106,7 +88,7 @@ class Service:
 
         Returns the saved record and the chat's message ids (read in the same
         round trip as the record). `loaded` — a record the caller has just read —
-        saves the first load."""
+        saves the first load. `change` raises `Refusal` to save nothing."""
         for _ in range(8):
             if loaded is not None:
                 (table, ids), loaded = loaded, None
@@ -121,54 +103,21 @@ class Service:
                 return table, ids
         raise Conflict(chat_id)
 
-    async def _may_manage(self, table: Table, user_id: int) -> bool:
+    async def may_manage(self, table: Table, user_id: int) -> bool:
+        """The game's creator, or an admin of the chat (fails closed: when
+        Telegram cannot say, nobody else may)."""
         return user_id == table.creator_id or await self.is_admin(table.chat_id, user_id)
+
+
+class Links:
+    """Deep links into the private chat with the bot."""
+
+    def __init__(self, bot_username: Callable[[], Awaitable[str]]) -> None:
+        self.bot_username = bot_username
 
     async def deep_link(self, payload: str) -> str:
         return f"https://t.me/{await self.bot_username()}?start={payload}"
 
-    async def _send_group(
-        self, table: Table, text: str, markup: InlineKeyboardMarkup | None = None
-    ) -> int | None:
-        try:
-            return await self.messenger.send(table.chat_id, text, markup)
-        except Unreachable:
-            log.warning("cannot write to group %s", table.chat_id)
-            return None
-        except Undelivered as e:
-            # the rest of the move's messages still go; the table is edited
-            # (or sent anew) with the next move
-            log.warning("gave up sending to group %s: %s", table.chat_id, e)
-            return None
 
-    async def _send_private(
-        self, table: Table, seat: int, text: str, markup: InlineKeyboardMarkup | None = None
-    ) -> int | None:
-        user_id = table.seats[seat].user_id
-        if user_id is None:
-            return None
-        try:
-            return await self.messenger.send(user_id, text, markup)
-        except Undelivered as e:
-            # a prompt that never arrived is sent again (see `_catch_up`)
-            log.warning("gave up sending to %s: %s", user_id, e)
-            return None
-        except Unreachable:
-            # the group is told once a game (kept with the chat's message ids, so
-            # every process knows); /start or /hand in the private chat forgets it
-            told = f"unreachable:{user_id}"
-            if (await self.store.messages(table.chat_id)).get(told) == table.game_no:
-                return None
-            link = await self.deep_link("play")
-            notice = await self._send_group(
-                table,
-                self.tr.t(
-                    table.lang,
-                    "err-unreachable",
-                    player=html.escape(table.seats[seat].name),
-                    link=link,
-                ),
-            )
-            if notice is not None:
-                await self.store.set_messages(table.chat_id, {told: table.game_no})
-            return None
+def new_seeds() -> random.Random:
+    return random.SystemRandom()

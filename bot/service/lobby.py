@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import html
 import logging
+import random
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import pick_lang
+from bot.i18n import Translator, pick_lang
 from bot.keyboards import LobbyCb
 from bot.models import Seat, Table
-from bot.service.base import Actor, Refusal, Reply
-from bot.service.telling import Telling
+from bot.service.base import Actor, Defaults, Links, Records, Refusal, Reply, new_seeds
+from bot.service.outbox import Outboxes
+from bot.service.telling import TABLE, Teller
 from bot.store import UserPrefs
 from engine import Command, Event, GameSetup, new_game
 
@@ -21,17 +23,38 @@ MAX_SEATS = 6
 MIN_SEATS = 2
 TURN_TIMEOUTS = (60, 90, 120, 180, 300)
 CHOICE_TIMEOUTS = (30, 60, 90, 120)
+LOBBY = "lobby"  # the group's view of an open lobby (`Outboxes` view name)
 
 
-class Lobby(Telling):
+class Lobby:
     """Between /newgame and the start of the game."""
+
+    def __init__(
+        self,
+        records: Records,
+        teller: Teller,
+        outboxes: Outboxes,
+        tr: Translator,
+        defaults: Defaults,
+        links: Links,
+        seeds: random.Random | None = None,
+    ) -> None:
+        self.records = records
+        self.store = records.store
+        self.teller = teller
+        self.outboxes = outboxes
+        self.tr = tr
+        self.defaults = defaults
+        self.links = links
+        self.seeds = seeds or new_seeds()
+        outboxes.add_view(LOBBY, self.lobby_view)
 
     async def new_lobby(self, chat_id: int, title: str, actor: Actor) -> Reply | None:
         existing = await self.store.load(chat_id)
         if existing is not None and existing.status in ("lobby", "playing"):
             return Reply("err-game-exists")
         prefs = await self.store.user(actor.user_id)
-        now = self.clock.now()
+        now = self.records.clock.now()
         table = Table(
             chat_id=chat_id,
             game_no=(existing.game_no + 1) if existing else 1,
@@ -50,8 +73,8 @@ class Lobby(Telling):
             return Reply("err-busy")
         if prefs.started:
             await self.store.link_user(actor.user_id, chat_id)
-        await self.store.set_messages(chat_id, {"table": None, "lobby": None})
-        await self._show_lobby(table, fresh=True)
+        await self.store.set_messages(chat_id, {TABLE: None, LOBBY: None})
+        self.outboxes.repost(chat_id, LOBBY)
         return None
 
     def _seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
@@ -69,7 +92,7 @@ class Lobby(Telling):
         if table is None or table.status != "lobby" or game_no not in (None, table.game_no):
             return Reply("err-no-lobby", alert=True)
         if not prefs.started:
-            link = await self.deep_link(f"join_{chat_id}_{table.game_no}")
+            link = await self.links.deep_link(f"join_{chat_id}_{table.game_no}")
             return Reply("lobby-start-bot-first", alert=True, url=link)
         game_no = table.game_no
 
@@ -84,11 +107,11 @@ class Lobby(Telling):
             return []
 
         try:
-            table, _ids = await self._change(chat_id, add)
+            await self.records.change(chat_id, add)
         except Refusal as r:
             return Reply(r.key, alert=True)
         await self.store.link_user(actor.user_id, chat_id)
-        await self._show_lobby(table)
+        self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-joined")
 
     async def join_from_link(self, chat_id: int, game_no: int, actor: Actor) -> Reply:
@@ -113,7 +136,7 @@ class Lobby(Telling):
         table = await self.store.load(chat_id)
         if table is None or table.status != "lobby":
             return Reply("err-no-lobby", alert=True)
-        if not await self._may_manage(table, actor.user_id):
+        if not await self.records.may_manage(table, actor.user_id):
             return Reply("err-not-creator", alert=True)
         return None
 
@@ -132,10 +155,10 @@ class Lobby(Telling):
             return []
 
         try:
-            table, _ids = await self._change(chat_id, add)
+            await self.records.change(chat_id, add)
         except Refusal as r:
             return Reply(r.key, alert=True)
-        await self._show_lobby(table)
+        self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-computer-added")
 
     async def configure(self, chat_id: int, actor: Actor, what: str) -> Reply:
@@ -145,6 +168,8 @@ class Lobby(Telling):
             return refused
 
         def set_option(t: Table) -> list[Command]:
+            if t.status != "lobby":
+                raise Refusal("err-no-lobby")
             if what == "lang":
                 t.lang = "en" if t.lang == "ru" else "ru"
             elif what == "time":
@@ -154,8 +179,11 @@ class Lobby(Telling):
                 ]
             return []
 
-        table, _ids = await self._change(chat_id, set_option)
-        await self._show_lobby(table)
+        try:
+            await self.records.change(chat_id, set_option)
+        except Refusal as r:
+            return Reply(r.key, alert=True)
+        self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-updated")
 
     async def cancel(self, chat_id: int, actor: Actor) -> Reply:
@@ -164,17 +192,25 @@ class Lobby(Telling):
             return refused
 
         def close(t: Table) -> list[Command]:
+            if t.status != "lobby":
+                raise Refusal("err-no-lobby")
             t.status = "finished"
             return []
 
-        table, ids = await self._change(chat_id, close)
-        for user_id in table.humans:
+        try:
+            table, _ids = await self.records.change(chat_id, close)
+        except Refusal as r:
+            return Reply(r.key, alert=True)
+        for user_id in table.people:
             await self.store.link_user(user_id, chat_id, linked=False)
-        text = self.tr.t(table.lang, "lobby-cancelled")
-        if "lobby" in ids and await self.messenger.edit(chat_id, ids["lobby"], text):
-            return Reply("lobby-cancelled")
-        await self._send_group(table, text)
+        self.outboxes.fix(chat_id, LOBBY, self.tr.t(table.lang, "lobby-cancelled"), or_post=True)
         return Reply("lobby-cancelled")
+
+    # ------------------------------------------------------------------ the lobby's message
+    def lobby_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:
+        if table.status != "lobby":
+            return None
+        return self._lobby_text(table), self._lobby_keyboard(table)
 
     def _lobby_text(self, table: Table) -> str:
         t = self.tr.t
@@ -210,20 +246,7 @@ class Lobby(Telling):
             ]
         )
 
-    async def _show_lobby(self, table: Table, fresh: bool = False) -> None:
-        text = self._lobby_text(table)
-        markup = self._lobby_keyboard(table)
-        ids = await self.store.messages(table.chat_id)
-        if (
-            not fresh
-            and "lobby" in ids
-            and await self.messenger.edit(table.chat_id, ids["lobby"], text, markup)
-        ):
-            return
-        message_id = await self._send_group(table, text, markup)
-        if message_id is not None:
-            await self.store.set_messages(table.chat_id, {"lobby": message_id})
-
+    # ------------------------------------------------------------------ the start
     async def go(self, chat_id: int, actor: Actor) -> Reply:
         refused = await self._refuse_managing(chat_id, actor)
         if refused is not None:
@@ -248,35 +271,33 @@ class Lobby(Telling):
             t.state = state
             t.status = "playing"
             t.turn_log = []
-            self._settle(t, events)
+            self.teller.settle(t, events)
             started[:] = events
             return []
 
         try:
-            table, ids = await self._change(chat_id, start)
+            table, ids = await self.records.change(chat_id, start)
         except Refusal as r:
             return Reply(r.key, alert=True)
-        if "lobby" in ids:
-            await self.messenger.edit(
-                chat_id,
-                ids["lobby"],
-                self.tr.t(table.lang, "lobby-started")
-                + "\n"
-                + "\n".join(f"• {html.escape(s.name)}" for s in table.seats),
-            )
-        await self._after(table, ids, started, answered=None, new_game_started=True)
-        return Reply("game-started")
+        self.outboxes.fix(
+            chat_id,
+            LOBBY,
+            self.tr.t(table.lang, "lobby-started")
+            + "\n"
+            + "\n".join(f"• {html.escape(s.name)}" for s in table.seats),
+        )
 
-    async def repost_table(self, chat_id: int) -> Reply | None:
+        async def tell() -> None:
+            await self.teller.tell(table, ids, started, answered=None, new_game_started=True)
+
+        return Reply("game-started", then=tell)
+
+    async def repost(self, chat_id: int) -> Reply | None:
+        """/table: the lobby or the game's table as a new message at the bottom."""
         table = await self.store.load(chat_id)
         if table is None or table.status == "finished":
             return Reply("err-no-game")
-        if table.status == "lobby":
-            await self._show_lobby(table, fresh=True)
-            return None
-        message_id = await self._send_group(table, self._table_text(table))
-        if message_id is not None:
-            await self.store.set_messages(chat_id, {"table": message_id})
+        self.outboxes.repost(chat_id, LOBBY if table.status == "lobby" else TABLE)
         return None
 
 

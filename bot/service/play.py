@@ -5,10 +5,13 @@ from __future__ import annotations
 import html
 import logging
 
+from bot.i18n import Translator
 from bot.keyboards import PromptCb, menu_level
+from bot.messenger import Messenger
 from bot.models import Table
-from bot.service.base import Actor, Refusal, Reply
-from bot.service.telling import Telling, prompt_ids
+from bot.render import Renderer
+from bot.service.base import Actor, Records, Refusal, Reply
+from bot.service.telling import Teller, prompt_ids
 from engine import Command, Decision, Event, Refused, apply, pending, set_computer
 from engine.policy import choose
 
@@ -17,8 +20,24 @@ log = logging.getLogger(__name__)
 STRIKES_TO_AWAY = 3
 
 
-class Play(Telling):
+class Play:
     """Answering decisions: by button, by timer, for computer seats."""
+
+    def __init__(
+        self,
+        records: Records,
+        teller: Teller,
+        messenger: Messenger,
+        render: Renderer,
+        tr: Translator,
+    ) -> None:
+        self.records = records
+        self.store = records.store
+        self.clock = records.clock
+        self.teller = teller
+        self.messenger = messenger
+        self.render = render
+        self.tr = tr
 
     async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
         """A prompt button in a private chat: open a menu level, or answer."""
@@ -32,7 +51,7 @@ class Play(Telling):
         if seat is None:
             return Reply("err-not-seated", alert=True)
         if decision is None or decision.id != cb.decision:
-            if await self._catch_up(table, ids):
+            if await self.teller.catch_up(table, ids):
                 return Reply("prompt-resent", alert=True)
             return Reply("err-old-button", alert=True)
         if decision.seat != seat:
@@ -46,11 +65,14 @@ class Play(Telling):
             await self.messenger.edit(
                 actor.user_id,
                 message_id,
-                self._prompt_text(lang, table, state, decision, path),
-                self._prompt_markup(lang, table, state, decision, cb.option, depth),
+                self.teller.prompt_text(lang, table, state, decision, path),
+                self.teller.prompt_markup(lang, table, state, decision, cb.option, depth),
             )
             return Reply("ok")
         option = decision.options[cb.option]
+        # the pressed message is the prompt answered, also when its id was never
+        # kept (the process that sent it died before it could keep it)
+        ids = {**ids, f"prompt:{seat}": message_id}
         return await self.answer(
             table.chat_id, seat, decision.id, option, human=True, loaded=(table, ids)
         )
@@ -64,6 +86,7 @@ class Play(Telling):
         human: bool,
         loaded: tuple[Table, dict[str, int]] | None = None,
     ) -> Reply:
+        """Answer the pending decision; the Reply's `then` tells everyone."""
         events: list[Event] = []
         answered: list[Decision] = []
 
@@ -76,24 +99,26 @@ class Play(Telling):
                 raise Refusal("err-old-button")
             try:
                 got = apply(state, seat, decision_id, option)
-            except Refusal as r:
-                raise r from None
             except Refused as r:
                 raise Refusal(f"err-{r.reason.replace('_', '-')}") from None
             if human:
                 t.seats[seat].strikes = 0
             events[:] = got
             answered[:] = [decision]
-            self._settle(t, got)
+            self.teller.settle(t, got)
             return [Command(seat=seat, decision=decision_id, option=option)]
 
         try:
-            table, ids = await self._change(chat_id, act, loaded)
+            table, ids = await self.records.change(chat_id, act, loaded)
         except Refusal as r:
             return Reply(r.key, alert=True)
-        await self._after(table, ids, events, answered=(answered[0], option))
-        return Reply("ok")
 
+        async def tell() -> None:
+            await self.teller.tell(table, ids, events, answered=(answered[0], option))
+
+        return Reply("ok", then=tell)
+
+    # ------------------------------------------------------------------ timers
     async def on_timer(self, chat_id: int) -> None:
         """The chat's timer is due: remind, or answer for a computer seat or an absent player."""
         table, ids = await self.store.load_with_messages(chat_id)
@@ -104,10 +129,10 @@ class Play(Telling):
         decision = pending(state) if state is not None and table.status == "playing" else None
         if decision is None:
             if table.deadline is not None or table.reminder is not None:
-                await self._change(chat_id, self._clear_timer)
+                await self.records.change(chat_id, self._cleared)
             return
         if table.deadline_decision != decision.id:
-            await self._change(chat_id, lambda t: self._retime(t))
+            await self.records.change(chat_id, self._retimed)
             return
         if (
             table.reminder is not None
@@ -115,18 +140,22 @@ class Play(Telling):
             and (table.deadline is None or now < table.deadline)
         ):
             try:
-                await self._change(chat_id, lambda t: self._reminded(t, decision.id))
+                await self.records.change(chat_id, lambda t: self._reminded(t, decision.id))
             except Refusal:
                 return  # another process reminded first, or the decision was answered
-            await self._catch_up(table, ids)  # a prompt that never arrived comes first
+            await self.teller.catch_up(table, ids)  # a prompt that never arrived comes first
             await self._remind(table, decision)
             return
         if table.deadline is None or now < table.deadline:
             return
         await self._time_out(table, decision)
 
-    def _retime(self, t: Table) -> list[Command]:
-        self._set_deadline(t)
+    def _cleared(self, t: Table) -> list[Command]:
+        self.teller.clear_timer(t)
+        return []
+
+    def _retimed(self, t: Table) -> list[Command]:
+        self.teller.set_deadline(t)
         return []
 
     def _reminded(self, t: Table, decision_id: int) -> list[Command]:
@@ -142,7 +171,6 @@ class Play(Telling):
         computer = state.players[seat].computer
         option = choose(state.seed, decision)
         events: list[Event] = []
-        notes: list[str] = []
 
         def act(t: Table) -> list[Command]:
             st = t.state
@@ -154,7 +182,7 @@ class Play(Telling):
             if t.deadline is None or self.clock.now() < t.deadline:
                 raise Refusal("err-old-button")
             commands = []
-            notes.clear()
+            notes: list[str] = []
             got: list[Event] = []
             if not computer:
                 s = t.seats[seat]
@@ -168,14 +196,14 @@ class Play(Telling):
             got += apply(st, seat, decision.id, option)
             commands.append(Command(seat=seat, decision=decision.id, option=option))
             events[:] = got
-            self._settle(t, got, notes)
+            self.teller.settle(t, got, notes)
             return commands
 
         try:
-            table, ids = await self._change(table.chat_id, act)
+            table, ids = await self.records.change(table.chat_id, act)
         except Refusal:
             return
-        await self._after(table, ids, events, answered=(decision, option), by_timer=True)
+        await self.teller.tell(table, ids, events, answered=(decision, option), by_timer=True)
 
     async def _remind(self, table: Table, decision: Decision) -> None:
         seat = table.seats[decision.seat]
@@ -184,10 +212,12 @@ class Play(Telling):
         lang = seat.lang
         left = max(0, round((table.deadline or 0) - self.clock.now()))
         text = self.render.header(lang, table) + "\n" + self.tr.t(lang, "remind", seconds=left)
-        await self._send_private(table, decision.seat, text)
+        await self.teller.send_private(table, decision.seat, text)
 
+    # ------------------------------------------------------------------ /hand
     async def resend(self, actor: Actor) -> Reply:
-        """/hand in the private chat: the hand and any pending prompt of every game."""
+        """/hand in the private chat: the hand and any pending prompt of every game
+        (the prompt anew: the one sent before loses its buttons)."""
         chats = await self.store.user_tables(actor.user_id)
         sent = False
         for chat_id in sorted(chats):
@@ -202,19 +232,17 @@ class Play(Telling):
             forget: dict[str, int | None] = {told: None} if told in ids else {}
             decision = pending(table.state)
             if decision is not None and decision.seat == seat:
-                message_id = await self._send_prompt(table, decision)
+                message_id = await self.teller.send_prompt(table, decision, ids)
                 if message_id is not None:
                     await self.store.set_messages(
                         chat_id, {**prompt_ids(decision, message_id), **forget}
                     )
             else:
                 lang = table.seats[seat].lang
-                message_id = await self._send_private(
+                message_id = await self.teller.send_private(
                     table,
                     seat,
-                    self.render.header(lang, table)
-                    + "\n"
-                    + self.render.hand(lang, table, table.state, seat),
+                    self.render.header(lang, table) + "\n" + self.teller.hand_text(table, seat),
                 )
                 if message_id is not None and forget:
                     await self.store.set_messages(chat_id, forget)

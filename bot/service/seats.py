@@ -1,6 +1,6 @@
-"""Seats: leaving (the lobby, or a game: the computer takes the seat),
-stopping a game, coming back, a group that becomes a supergroup, a player's
-language. Built on the lobby, whose message a leaver's going updates."""
+"""Seats: leaving (the lobby, or a game: the computer takes the seat, after a
+confirmation), stopping a game, coming back, a group that becomes a
+supergroup, a player's language."""
 
 from __future__ import annotations
 
@@ -9,41 +9,83 @@ import logging
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.keyboards import StopCb
+from bot.i18n import Translator
+from bot.keyboards import LeaveCb, StopCb
 from bot.models import Lang, Table
-from bot.service.base import Actor, Conflict, Refusal, Reply
-from bot.service.lobby import Lobby
-from bot.service.telling import prompt_ids
+from bot.render import Renderer
+from bot.service.base import Actor, Conflict, Records, Refusal, Reply
+from bot.service.lobby import LOBBY
+from bot.service.outbox import Outboxes
+from bot.service.telling import Teller, prompt_ids
 from engine import Command, Event, pending, set_computer
 
 log = logging.getLogger(__name__)
 
 
-class Seats(Lobby):
+class Seats:
     """Leaving (the lobby or a game), stopping, /back, chat migration, /lang."""
 
-    async def leave(self, chat_id: int, actor: Actor) -> Reply:
+    def __init__(
+        self,
+        records: Records,
+        teller: Teller,
+        outboxes: Outboxes,
+        render: Renderer,
+        tr: Translator,
+    ) -> None:
+        self.records = records
+        self.store = records.store
+        self.teller = teller
+        self.outboxes = outboxes
+        self.render = render
+        self.tr = tr
+
+    # ------------------------------------------------------------------ leaving
+    async def leave(self, chat_id: int, actor: Actor) -> Reply | InlineKeyboardMarkup:
+        """/leave: out of the lobby at once; out of a running game only once
+        the leaver confirms (the buttons returned), since it cannot be undone
+        but by /back."""
         table = await self.store.load(chat_id)
         if table is None or table.status == "finished":
             return Reply("err-no-game")
         if table.seat_of(actor.user_id) is None:
             return Reply("err-not-seated", alert=True)
-        if table.status == "lobby":
+        if table.status == "playing":
+            return self._confirm_leaving(table, actor)
 
-            def remove(t: Table) -> list[Command]:
-                seat = t.seat_of(actor.user_id)
-                if seat is None:
-                    raise Refusal("err-not-seated")
-                del t.seats[seat]
-                return []
+        def remove(t: Table) -> list[Command]:
+            seat = t.seat_of(actor.user_id)
+            if seat is None or t.status != "lobby":
+                raise Refusal("err-not-seated")
+            del t.seats[seat]
+            return []
 
-            try:
-                table, _ids = await self._change(chat_id, remove)
-            except Refusal as r:
-                return Reply(r.key, alert=True)
-            await self.store.link_user(actor.user_id, chat_id, linked=False)
-            await self._show_lobby(table)
-            return Reply("lobby-left")
+        try:
+            await self.records.change(chat_id, remove)
+        except Refusal as r:
+            return Reply(r.key, alert=True)
+        await self.store.link_user(actor.user_id, chat_id, linked=False)
+        self.outboxes.show(chat_id, LOBBY)
+        return Reply("lobby-left")
+
+    def _confirm_leaving(self, table: Table, actor: Actor) -> InlineKeyboardMarkup:
+        def button(key: str, confirm: bool) -> InlineKeyboardButton:
+            data = LeaveCb(game=table.game_no, user=actor.user_id, confirm=confirm)
+            return InlineKeyboardButton(text=self.tr.t(table.lang, key), callback_data=data.pack())
+
+        return InlineKeyboardMarkup(
+            inline_keyboard=[[button("btn-leave-yes", True), button("btn-leave-no", False)]]
+        )
+
+    async def confirm_leave(self, chat_id: int, actor: Actor, cb: LeaveCb) -> Reply:
+        """A press on /leave's confirmation: only the one who asked may answer."""
+        if cb.user != actor.user_id:
+            return Reply("err-not-your-button", alert=True)
+        table = await self.store.load(chat_id)
+        if table is None or table.status != "playing" or table.game_no != cb.game:
+            return Reply("err-old-game", alert=True)
+        if not cb.confirm:
+            return Reply("leave-kept")
         return await self._leave_game(chat_id, actor)
 
     async def _leave_game(self, chat_id: int, actor: Actor) -> Reply:
@@ -51,31 +93,34 @@ class Seats(Lobby):
 
         def leave(t: Table) -> list[Command]:
             seat = t.seat_of(actor.user_id)
-            if seat is None or t.state is None:
+            if seat is None or t.state is None or t.status != "playing":
                 raise Refusal("err-not-seated")
             t.seats[seat].left = True
             events[:] = set_computer(t.state, seat, True)
             if t.humans:
                 note = self.tr.t(t.lang, "log-left", player=html.escape(actor.name))
-                self._settle(t, events, [note], handed=seat)
+                self.teller.settle(t, events, [note], handed=seat)
             return [Command(seat=seat, computer=True)]
 
         try:
-            table, ids = await self._change(chat_id, leave)
+            table, ids = await self.records.change(chat_id, leave)
         except Refusal as r:
             return Reply(r.key, alert=True)
-        await self.store.link_user(actor.user_id, chat_id, linked=False)
         if not table.humans:
             await self._stop(table, self.tr.t(table.lang, "stop-everyone-left"))
-            return Reply("game-left")
-        await self._after(table, ids, events, answered=None)
-        return Reply("game-left")
+            return Reply("game-left-last")
 
+        async def tell() -> None:
+            await self.teller.tell(table, ids, events, answered=None)
+
+        return Reply("game-left", then=tell)
+
+    # ------------------------------------------------------------------ stopping
     async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | InlineKeyboardMarkup:
         table = await self.store.load(chat_id)
         if table is None or table.status != "playing":
             return Reply("err-no-game")
-        if not await self._may_manage(table, actor.user_id):
+        if not await self.records.may_manage(table, actor.user_id):
             return Reply("err-not-creator")
         t = self.tr.t
         return InlineKeyboardMarkup(
@@ -97,7 +142,7 @@ class Seats(Lobby):
         table = await self.store.load(chat_id)
         if table is None or table.status != "playing" or table.game_no != game_no:
             return Reply("err-old-game", alert=True)
-        if not await self._may_manage(table, actor.user_id):
+        if not await self.records.may_manage(table, actor.user_id):
             return Reply("err-not-creator", alert=True)
         await self._stop(table, self.tr.t(table.lang, "stop-done", player=html.escape(actor.name)))
         return Reply("stop-done-short")
@@ -107,6 +152,7 @@ class Seats(Lobby):
         scores), and everyone seated is told in private — the group itself
         can no longer be written to."""
         table = await self.store.load(chat_id)
+        self.outboxes.discard(chat_id)
         if table is None or table.status == "finished":
             return
         log.info("removed from %s: its game ends", chat_id)
@@ -114,7 +160,7 @@ class Seats(Lobby):
         for i, seat in enumerate(table.seats):
             if seat.user_id is not None and not seat.left:
                 notice = self.tr.t(seat.lang, "stop-removed")
-                await self._send_private(
+                await self.teller.send_private(
                     table, i, self.render.header(seat.lang, table) + "\n" + notice
                 )
 
@@ -125,61 +171,67 @@ class Seats(Lobby):
 
         def close(t: Table) -> list[Command]:
             t.status = "finished"
-            self._clear_timer(t)
+            self.teller.clear_timer(t)
             return []
 
-        table, ids = await self._change(table.chat_id, close)
-        for user_id in table.humans:
+        table, ids = await self.records.change(table.chat_id, close)
+        for user_id in table.people:
             await self.store.link_user(user_id, table.chat_id, linked=False)
-        await self.store.set_messages(table.chat_id, await self._drop_prompts(table, ids))
+        await self.store.set_messages(table.chat_id, await self.teller.drop_prompts(table, ids))
         if notice is not None:
-            await self._send_group(table, notice)
+            self.outboxes.post(table.chat_id, notice)
         return table
 
+    # ------------------------------------------------------------------ coming back
     async def back(self, actor: Actor) -> Reply:
-        """/back: take your seat back from the computer in every game you are away from."""
+        """/back: take your seat back from the computer in every running game
+        you left or were away from."""
         returned = False
         for chat_id in sorted(await self.store.user_tables(actor.user_id)):
             table = await self.store.load(chat_id)
             if table is None or table.status != "playing":
                 continue
-            seat = table.seat_of(actor.user_id)
-            if seat is None or not table.seats[seat].away:
+            seat = table.seat_of_person(actor.user_id)
+            if seat is None or not (table.seats[seat].away or table.seats[seat].left):
                 continue
             events: list[Event] = []
 
             def come_back(
                 t: Table, seat: int = seat, events: list[Event] = events
             ) -> list[Command]:
-                if t.state is None:
+                if t.state is None or t.status != "playing":
                     raise Refusal("err-no-game")
-                t.seats[seat].away = False
-                t.seats[seat].strikes = 0
+                s = t.seats[seat]
+                s.away = s.left = False
+                s.strikes = 0
                 events[:] = set_computer(t.state, seat, False)
                 note = self.tr.t(t.lang, "log-back", player=html.escape(actor.name))
-                self._settle(t, events, [note], handed=seat)
+                self.teller.settle(t, events, [note], handed=seat)
                 return [Command(seat=seat, computer=False)]
 
             try:
-                table, ids = await self._change(chat_id, come_back)
+                table, ids = await self.records.change(chat_id, come_back)
             except Refusal:
                 continue
-            await self._after(table, ids, events, answered=None)
+            await self.teller.tell(table, ids, events, answered=None)
             returned = True
         return Reply("back-done" if returned else "back-nothing")
 
+    # ------------------------------------------------------------------ the chat and the person
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
         """The group became a supergroup: its game follows it, and the pending
-        prompt is sent again with buttons that name the new chat."""
+        prompt is sent again with buttons that name the new chat (the old
+        prompt's buttons name the old one: they go)."""
         if not await self.store.migrate(old_chat_id, new_chat_id):
             return
+        self.outboxes.discard(old_chat_id)
         log.info("game moved from %s to %s", old_chat_id, new_chat_id)
-        table = await self.store.load(new_chat_id)
+        table, ids = await self.store.load_with_messages(new_chat_id)
         if table is None or table.status != "playing" or table.state is None:
             return
         decision = pending(table.state)
         if decision is not None and not table.state.players[decision.seat].computer:
-            sent = await self._send_prompt(table, decision)
+            sent = await self.teller.send_prompt(table, decision, ids)
             if sent is not None:
                 await self.store.set_messages(new_chat_id, prompt_ids(decision, sent))
 
@@ -190,14 +242,14 @@ class Seats(Lobby):
         await self.store.save_user(prefs)
 
         def relang(t: Table) -> list[Command]:
-            seat = t.seat_of(actor.user_id)
+            seat = t.seat_of_person(actor.user_id)
             if seat is not None:
                 t.seats[seat].lang = lang
             return []
 
         for chat_id in await self.store.user_tables(actor.user_id):
             try:
-                await self._change(chat_id, relang)
+                await self.records.change(chat_id, relang)
             except (Refusal, Conflict):
                 log.info("could not set the language of %s in %s", actor.user_id, chat_id)
         return Reply("lang-set", lang=lang)

@@ -1,46 +1,75 @@
 """Telling a move: what a change leaves in the record (the turn's log, the
-game's end, the timer) and, once saved, the group's table, the private lines,
-the answered prompt and the next one — and catching up on a move that was
-saved but never told."""
+game's end, the timer) and, once saved, the private lines, the answered prompt
+and the next one — sent at once — and the group's table, handed to the
+group's outbox; and catching up on a move that was saved but never told."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
+from collections.abc import Awaitable, Callable
 
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.i18n import Translator
 from bot.keyboards import prompt_keyboard
+from bot.messenger import Messenger, Undelivered, Unreachable
 from bot.models import Table
-from bot.service.base import Service
-from engine import Command, Decision, Event, GameState, pending
+from bot.render import Renderer
+from bot.service.base import Clock, Defaults
+from bot.service.outbox import Outboxes
+from bot.store import Store
+from engine import Decision, Event, GameState, pending
 
 log = logging.getLogger(__name__)
 
 KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps
 MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, which is longer)
-# how long after a move its process may still be telling it (the pace can hold
-# a group's message a few seconds); a prompt still missing after that was lost
+# how long after a move its process may still be telling it; a prompt still
+# missing after that was lost (prompts go out at once, before the group's pace)
 ANNOUNCE_GRACE = 5.0
+TABLE = "table"  # the group's view of a running game (`Outboxes` view name)
 
 
 def prompt_ids(decision: Decision, message_id: int | None) -> dict[str, int | None]:
     """The chat's message ids after `decision`'s prompt went out as `message_id`:
     the seat's prompt, and which decision it shows (so a prompt that never went
-    out can be told from one that did: see `Telling._catch_up`)."""
+    out can be told from one that did: see `Teller.catch_up`)."""
     if message_id is None:
         return {}
     return {f"prompt:{decision.seat}": message_id, f"shown:{decision.seat}": decision.id}
 
 
-class Telling(Service):
+class Teller:
     """After a change: what is recorded and what everyone is told."""
 
-    def _clear_timer(self, t: Table) -> list[Command]:
-        t.deadline = t.reminder = t.deadline_decision = None
-        return []
+    def __init__(
+        self,
+        store: Store,
+        messenger: Messenger,
+        outboxes: Outboxes,
+        render: Renderer,
+        tr: Translator,
+        clock: Clock,
+        defaults: Defaults,
+        deep_link: Callable[[str], Awaitable[str]],
+    ) -> None:
+        self.store = store
+        self.messenger = messenger
+        self.outboxes = outboxes
+        self.render = render
+        self.tr = tr
+        self.clock = clock
+        self.defaults = defaults
+        self.deep_link = deep_link
+        outboxes.add_view(TABLE, self.table_view)
 
-    def _settle(
+    # ================================================================== the record
+    def clear_timer(self, t: Table) -> None:
+        t.deadline = t.reminder = t.deadline_decision = None
+
+    def settle(
         self,
         t: Table,
         events: list[Event],
@@ -68,9 +97,9 @@ class Telling(Service):
         t.turn_log = t.turn_log[-KEPT_LOG_LINES:]
         if state.result is not None:
             t.status = "finished"
-        self._set_deadline(t, handed)
+        self.set_deadline(t, handed)
 
-    def _set_deadline(self, t: Table, handed: int | None = None) -> None:
+    def set_deadline(self, t: Table, handed: int | None = None) -> None:
         """The timer of the pending decision: the chat's timeout for a person,
         a short pause for a computer seat. A decision still waiting for the same
         player keeps its timer (someone else's /back or leaving moves nobody's
@@ -78,7 +107,7 @@ class Telling(Service):
         state = t.state
         decision = pending(state) if state is not None and t.status == "playing" else None
         if decision is None or state is None:
-            self._clear_timer(t)
+            self.clear_timer(t)
             return
         if (
             t.deadline_decision == decision.id
@@ -96,7 +125,8 @@ class Telling(Service):
         t.deadline = now + timeout
         t.reminder = now + timeout - min(20.0, timeout / 3)
 
-    async def _after(
+    # ================================================================== telling a move
+    async def tell(
         self,
         table: Table,
         ids: dict[str, int],
@@ -105,11 +135,14 @@ class Telling(Service):
         new_game_started: bool = False,
         by_timer: bool = False,
     ) -> None:
-        """Tell everyone what happened: the group's table and log, private
-        lines, the answered prompt and the next one."""
+        """Tell everyone what happened. In private at once, side by side: the
+        answered prompt loses its buttons and shows the choice, the next
+        decider gets their prompt (with their private lines of the move), the
+        others their private lines. Then the group's table goes to its outbox."""
         state = table.state
         assert state is not None
         updates: dict[str, int | None] = {}
+        sends: list[Awaitable[None]] = []
 
         # ---- the answered prompt loses its buttons and shows the choice
         if answered is not None:
@@ -118,17 +151,19 @@ class Telling(Service):
             seat = table.seats[decision.seat]
             if key in ids and seat.user_id is not None:
                 lang = seat.lang
-                text = self._prompt_text(lang, table, state, decision, (), answered=option)
+                text = self.prompt_text(lang, table, state, decision, (), answered=option)
                 if by_timer:
                     text += "\n" + self.tr.t(lang, "prompt-timed-out")
-                await self.messenger.edit(seat.user_id, ids[key], text)
+                sends.append(self._edit(seat.user_id, ids[key], text))
                 updates[key] = updates[f"shown:{decision.seat}"] = None
 
         # ---- private lines: in the next prompt when it is theirs, else a message
         upcoming = pending(state)
         prompted = (
             upcoming.seat
-            if upcoming is not None and not state.players[upcoming.seat].computer
+            if upcoming is not None
+            and state.result is None
+            and not state.players[upcoming.seat].computer
             else None
         )
         news: list[str] = []
@@ -139,61 +174,73 @@ class Telling(Service):
             lines = self.render.private_lines(lang, table, state, events, i)
             if i == prompted:
                 news = lines
-            elif lines:
-                await self._send_private(
-                    table, i, self.render.header(lang, table) + "\n" + "\n".join(lines)
-                )
+                continue
+            if new_game_started:  # everyone gets their hand; the first decider's prompt shows it
+                lines = [*lines, self.hand_text(table, i)]
+            if lines:
+                sends.append(self._private(table, i, self.render.header(lang, table), lines))
+
+        # ---- the next prompt, unless its player has it already (someone
+        # else's /back or leaving changes nobody's decision)
+        if upcoming is not None and prompted is not None:
+            still_shown = (
+                ids.get(f"shown:{prompted}") == upcoming.id and f"prompt:{prompted}" in ids
+            )
+            if still_shown:
+                if news:
+                    seat = table.seats[prompted]
+                    sends.append(
+                        self._private(table, prompted, self.render.header(seat.lang, table), news)
+                    )
+            else:
+                sends.append(self._prompt(table, upcoming, ids, updates, news))
+
+        await asyncio.gather(*sends)
+        if updates:
+            await self.store.set_messages(table.chat_id, updates)
 
         # ---- the group: log lines go into the table message, edited in place;
         # a turn that ends gets its last lines, and the new turn a new message
-        edited = "table" in ids and not new_game_started  # the table message is edited
-        if table.closed_log is not None and not new_game_started:
-            if "table" in ids:
-                await self.messenger.edit(
-                    table.chat_id, ids["table"], self._closed_turn_text(table, table.closed_log)
-                )
-            updates["table"] = await self._send_group(table, self._table_text(table))
-        else:
-            text = self._table_text(table)
-            if edited:
-                if not await self.messenger.edit(table.chat_id, ids["table"], text):
-                    updates["table"] = await self._send_group(table, text)
-            else:
-                updates["table"] = await self._send_group(table, text)
-
-        # ---- game over, or the next prompt
-        if state.result is not None:
-            await self._finish(table)
-        elif upcoming is not None and prompted is not None:
-            updates.update(prompt_ids(upcoming, await self._send_prompt(table, upcoming, news)))
+        chat = table.chat_id
         if new_game_started:
-            for i, seat in enumerate(table.seats):
-                if seat.user_id is not None and (upcoming is None or upcoming.seat != i):
-                    lang = seat.lang
-                    await self._send_private(
-                        table,
-                        i,
-                        self.render.header(lang, table)
-                        + "\n"
-                        + self.render.hand(lang, table, state, i),
-                    )
-        latest = await self.store.set_messages(table.chat_id, updates)
-        if edited and latest > table.version:
-            await self._refresh_table(table.chat_id)
+            self.outboxes.repost(chat, TABLE)
+        elif table.closed_log is not None:
+            self.outboxes.fix(chat, TABLE, self.closed_turn_text(table, table.closed_log))
+            self.outboxes.repost(chat, TABLE)
+        else:
+            self.outboxes.show(chat, TABLE)
+        if state.result is not None:
+            await self.finish(table)
 
-    async def _refresh_table(self, chat_id: int) -> None:
-        """A newer move was saved while this one was being told (by another
-        update, maybe in another process): this edit of the table may have
-        landed after the newer move's own, so show the newest record."""
-        table, ids = await self.store.load_with_messages(chat_id)
-        if table is not None and table.state is not None and "table" in ids:
-            await self.messenger.edit(chat_id, ids["table"], self._table_text(table))
+    async def _edit(self, chat_id: int, message_id: int, text: str) -> None:
+        await self.messenger.edit(chat_id, message_id, text)
 
-    def _table_text(self, table: Table) -> str:
+    async def _private(self, table: Table, seat: int, header: str, lines: list[str]) -> None:
+        await self.send_private(table, seat, "\n".join([header, *lines]))
+
+    async def _prompt(
+        self,
+        table: Table,
+        decision: Decision,
+        ids: dict[str, int],
+        updates: dict[str, int | None],
+        news: list[str],
+    ) -> None:
+        updates.update(
+            prompt_ids(decision, await self.send_prompt(table, decision, ids, news, updates))
+        )
+
+    # ================================================================== the group's views
+    def table_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:
+        if table.state is None or table.status == "lobby":
+            return None
+        return self.table_text(table), None
+
+    def table_text(self, table: Table) -> str:
         assert table.state is not None
         return self.render.table(table, table.state, table.turn_log)
 
-    def _closed_turn_text(self, table: Table, lines: list[str]) -> str:
+    def closed_turn_text(self, table: Table, lines: list[str]) -> str:
         if not lines:
             return self.tr.t(table.lang, "log-empty-turn")
         text = "\n".join(lines)
@@ -210,13 +257,52 @@ class Telling(Service):
             kept.append(line)
         return "\n".join([lines[0], "…", *reversed(kept)])
 
-    async def _finish(self, table: Table) -> None:
+    async def finish(self, table: Table) -> None:
         assert table.state is not None
-        for user_id in table.humans:
+        for user_id in table.people:
             await self.store.link_user(user_id, table.chat_id, linked=False)
-        await self._send_group(table, self.render.result(table, table.state))
+        self.outboxes.post(table.chat_id, self.render.result(table, table.state))
 
-    def _prompt_text(
+    # ================================================================== private chats
+    def hand_text(self, table: Table, seat: int) -> str:
+        assert table.state is not None
+        return self.render.hand(table.seats[seat].lang, table, table.state, seat)
+
+    async def send_private(
+        self, table: Table, seat: int, text: str, markup: InlineKeyboardMarkup | None = None
+    ) -> int | None:
+        user_id = table.seats[seat].user_id
+        if user_id is None:
+            return None
+        try:
+            return await self.messenger.send(user_id, text, markup)
+        except Undelivered as e:
+            # a prompt that never arrived is sent again (see `catch_up`)
+            log.warning("gave up sending to %s: %s", user_id, e)
+            return None
+        except Unreachable:
+            await self._tell_unreachable(table, seat, user_id)
+            return None
+
+    async def _tell_unreachable(self, table: Table, seat: int, user_id: int) -> None:
+        """The group is told once a game (kept with the chat's message ids, so
+        every process knows); /start or /hand in the private chat forgets it."""
+        told = f"unreachable:{user_id}"
+        if (await self.store.messages(table.chat_id)).get(told) == table.game_no:
+            return
+        await self.store.set_messages(table.chat_id, {told: table.game_no})
+        link = await self.deep_link("play")
+        self.outboxes.post(
+            table.chat_id,
+            self.tr.t(
+                table.lang,
+                "err-unreachable",
+                player=html.escape(table.seats[seat].name),
+                link=link,
+            ),
+        )
+
+    def prompt_text(
         self,
         lang: str,
         table: Table,
@@ -247,7 +333,7 @@ class Telling(Service):
             lines.append(self.render.hand(lang, table, state, decision.seat))
         return "\n".join(lines)
 
-    def _prompt_markup(
+    def prompt_markup(
         self,
         lang: str,
         table: Table,
@@ -267,31 +353,45 @@ class Telling(Service):
             self.tr.t(lang, "btn-back"),
         )
 
-    async def _send_prompt(
-        self, table: Table, decision: Decision, news: list[str] | None = None
+    async def send_prompt(
+        self,
+        table: Table,
+        decision: Decision,
+        ids: dict[str, int],
+        news: list[str] | None = None,
+        updates: dict[str, int | None] | None = None,
     ) -> int | None:
         """Send a decision's buttons to its player; `news` (their private lines
-        of the move just made) come first, so one message tells it all."""
+        of the move just made) come first, so one message tells it all. Only the
+        newest prompt is live: the one the seat had before loses its buttons
+        (unless `updates` already forgets it: it was just answered)."""
         assert table.state is not None
         seat = table.seats[decision.seat]
         if seat.user_id is None:
             return None
         lang = seat.lang
-        text = self._prompt_text(lang, table, table.state, decision, (), news=news)
-        markup = self._prompt_markup(lang, table, table.state, decision, 0, 0)
-        return await self._send_private(table, decision.seat, text, markup)
+        text = self.prompt_text(lang, table, table.state, decision, (), news=news)
+        markup = self.prompt_markup(lang, table, table.state, decision, 0, 0)
+        key = f"prompt:{decision.seat}"
+        sent = await self.send_private(table, decision.seat, text, markup)
+        old = ids.get(key)
+        if old is not None and sent is not None and (updates is None or key not in updates):
+            await self.messenger.drop_buttons(seat.user_id, old)
+        return sent
 
-    async def _drop_prompts(self, table: Table, ids: dict[str, int]) -> dict[str, int | None]:
+    async def drop_prompts(self, table: Table, ids: dict[str, int]) -> dict[str, int | None]:
         """Every prompt of the chat loses its buttons; returns the message ids
         to forget (the prompts and which decision each showed)."""
+        drops = []
         for key, message_id in ids.items():
             if key.startswith("prompt:"):
                 user_id = table.seats[int(key.split(":")[1])].user_id
                 if user_id is not None:
-                    await self.messenger.drop_buttons(user_id, message_id)
+                    drops.append(self.messenger.drop_buttons(user_id, message_id))
+        await asyncio.gather(*drops)
         return {key: None for key in ids if key.startswith(("prompt:", "shown:"))}
 
-    async def _catch_up(self, table: Table, ids: dict[str, int]) -> bool:
+    async def catch_up(self, table: Table, ids: dict[str, int]) -> bool:
         """Show the pending decision's prompt if its player never got it — the
         move before it was saved but not told (the process died, Redis's answer
         to the save was lost, Telegram kept failing). Old prompts lose their
@@ -307,10 +407,8 @@ class Telling(Service):
         if self.clock.now() - table.updated_at < ANNOUNCE_GRACE:
             return False
         log.info("chat %s: the prompt of decision %s was never shown", table.chat_id, decision.id)
-        updates = await self._drop_prompts(table, ids)
-        text = self._table_text(table)
-        if "table" not in ids or not await self.messenger.edit(table.chat_id, ids["table"], text):
-            updates["table"] = await self._send_group(table, text)
-        updates.update(prompt_ids(decision, await self._send_prompt(table, decision)))
+        updates = await self.drop_prompts(table, ids)
+        updates.update(prompt_ids(decision, await self.send_prompt(table, decision, {})))
         await self.store.set_messages(table.chat_id, updates)
+        self.outboxes.show(table.chat_id, TABLE)
         return True

@@ -36,7 +36,7 @@ btn-stop-no = ↩️ No, play on
 ## The game
 
 game-started = 🎲 The game begins!
-game-left = 👋 You left the game — the computer plays on for you.
+game-left = 👋 You left the game — the computer plays on for you. Changed your mind? /back in the private chat.
 back-done = 🙋 You are back in the game!
 back-nothing = There is no game where the computer plays for you.
 hand-title = 🃏 <b>Your hand</b> — { $n } { $n ->
@@ -134,3 +134,12 @@ err-stale-decision = This question is out of date.
 err-not-your-decision = Another player is choosing now.
 err-illegal-option = That is not allowed now.
 err-no-such-seat = There is no such seat at the table.
+
+## Leaving a game
+
+leave-confirm = 🚪 Leave the game? The computer will play for you; /back in the private chat brings you back while the game lasts.
+btn-leave-yes = 🚪 Yes, leave
+btn-leave-no = ↩️ No, I play on
+leave-kept = Playing on!
+game-left-last = 👋 You left — no people are left at the table, the game is over.
+err-not-your-button = This button is not for you.

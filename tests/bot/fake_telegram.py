@@ -170,6 +170,34 @@ class FakeTelegram(BaseSession):
         return [r for r in self.requests if isinstance(r, AnswerCallbackQuery)]
 
 
+class Connection(BaseSession):
+    """One bot process's own session to the one fake Telegram: what a process
+    puts on its session (the call policy) stays its own, while every process's
+    requests reach and are recorded by the same `FakeTelegram`."""
+
+    def __init__(self, telegram: FakeTelegram) -> None:
+        super().__init__()
+        self.telegram = telegram
+
+    async def close(self) -> None:
+        pass
+
+    async def make_request(
+        self, bot: Bot, method: TelegramMethod[Any], timeout: int | None = None
+    ) -> Any:
+        return await self.telegram.make_request(bot, method, timeout)
+
+    async def stream_content(
+        self,
+        url: str,
+        headers: dict[str, Any] | None = None,
+        timeout: int = 30,
+        chunk_size: int = 65536,
+        raise_for_status: bool = True,
+    ) -> AsyncGenerator[bytes, None]:
+        yield b""
+
+
 def chat(chat_id: int, title: str = "Тестовая группа") -> Chat:
     if chat_id > 0:
         return Chat(id=chat_id, type="private", first_name=f"user{chat_id}")

@@ -25,13 +25,13 @@ import bot.service.play
 from bot.app import App, build_app
 from bot.games import Defaults
 from bot.i18n import Case, Translator
-from bot.keyboards import LobbyCb, PromptCb
+from bot.keyboards import LeaveCb, LobbyCb, PromptCb
 from bot.models import Table
 from bot.pace import Pace
 from bot.store import Store
 from engine import Decision, Event, GameState, pending
 from engine.cards import Card, catalog_for
-from tests.bot.fake_telegram import FakeTelegram, Updates, person
+from tests.bot.fake_telegram import Connection, FakeTelegram, Updates, person
 
 MARK = re.compile(r"‹([hos]\d+)›")
 
@@ -99,31 +99,47 @@ class Harness:
     def _build(self) -> App:
         bot = Bot(
             token="42:TEST",
-            session=self.tg,
+            session=Connection(self.tg),
             default=DefaultBotProperties(parse_mode="HTML"),
         )
         self.pace = InstantPace()
-        return build_app(
+        app = build_app(
             bot, self.store, self.defaults, clock=self.clock, tr=self.tr, pace=self.pace
         )
+        app.policy.sleep = self.pace.sleep  # a retry's pause is counted, not slept
+        return app
 
     def restart(self) -> None:
         """A new process: fresh bot, services and dispatcher over the same store."""
         self.app = self._build()
 
     # ------------------------------------------------------------------ acting
-    async def feed(self, update: Any) -> None:
+    async def feed(self, update: Any, settle: bool = True) -> None:
+        """Hand an update to the dispatcher; with `settle`, also wait until
+        every group's outbox has told what it holds."""
         await self.app.dispatcher.feed_update(self.app.bot, update)
+        if settle:
+            await self.settle()
 
-    async def say(self, chat_id: int, user: User, text: str) -> None:
-        await self.feed(self.updates.message(chat_id, user, text))
+    async def settle(self) -> None:
+        """Until the groups' outboxes are empty and no timer is still firing."""
+        await self.app.ticker.settled()
+        await self.app.games.outboxes.idle()
 
-    async def press(self, user: User, chat_id: int, message_id: int, data: str) -> None:
-        await self.feed(self.updates.press(user, chat_id, message_id, data))
+    async def say(self, chat_id: int, user: User, text: str, settle: bool = True) -> None:
+        await self.feed(self.updates.message(chat_id, user, text), settle)
+
+    async def press(
+        self, user: User, chat_id: int, message_id: int, data: str, settle: bool = True
+    ) -> None:
+        await self.feed(self.updates.press(user, chat_id, message_id, data), settle)
 
     async def tick(self, seconds: float = 0.0) -> int:
+        """Move the clock on, fire what is due and wait until it is told."""
         self.clock.advance(seconds)
-        return await self.app.ticker.tick()
+        due = await self.app.ticker.tick()
+        await self.settle()
+        return due
 
     async def open_lobby(self, chat_id: int, host: User, guests: Sequence[User]) -> tuple[int, int]:
         """Everyone starts the bot, `host` opens a lobby, `guests` join.
@@ -157,6 +173,19 @@ class Harness:
         table = await self.table(chat_id)
         assert table.status == "playing"
         return table
+
+    async def leave_game(self, user: User, chat_id: int) -> None:
+        """/leave in a running game, and yes on its confirmation."""
+        since = len(self.tg.requests)
+        await self.say(chat_id, user, "/leave")
+        confirm = [r for r in self.tg.sent(chat_id)[-3:] if self.tg.requests.index(r) >= since]
+        assert confirm, "/leave asked nothing"
+        message = self.message_id_of(confirm[-1])
+        data = [d for _, d in self.buttons(chat_id, message) if d.startswith("lv:")]
+        assert data, "/leave's question has no buttons"
+        yes = LeaveCb.unpack(data[0])
+        assert yes.confirm and yes.user == user.id
+        await self.press(user, chat_id, message, data[0])
 
     # ------------------------------------------------------------------ reading
     async def table(self, chat_id: int) -> Table:

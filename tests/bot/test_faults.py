@@ -362,7 +362,7 @@ async def play(
     tg = FlakyTelegram()
     h = Harness(MemoryStore(), tg=tg)
     waits = Waits()
-    h.app.games.messenger.sleep = waits
+    h.app.policy.sleep = waits
     users = await seeded_game(h)
     tg.delivered.clear()
     tg.since = len(tg.requests)
@@ -450,7 +450,7 @@ async def test_concurrent_sends_to_one_chat_keep_their_order_under_flood_control
     h = Harness(MemoryStore(), tg=tg)
     waits = Waits()
     messenger = h.app.games.messenger
-    messenger.sleep = waits
+    h.app.policy.sleep = waits
     tg.flood[GROUP] = 1
     await asyncio.gather(*(messenger.send(GROUP, f"message {i}") for i in range(1, 4)))
     assert [text for _, text in tg.delivered[GROUP]] == ["message 1", "message 2", "message 3"]
@@ -469,9 +469,10 @@ async def test_concurrent_sends_to_one_chat_keep_their_order_under_flood_control
 
 # ====================================================================== 3. killed mid-update
 class Fuse:
-    """Counts the store and Telegram calls of one move; at the k-th one the
-    "process" is killed: before the call happens, or right after it did (its
-    answer lost)."""
+    """Counts the store and Telegram calls of one move — the handler's and
+    those of the tasks it leaves behind (the group's outbox) alike; at the
+    k-th one the "process" is killed: before the call happens, or right after
+    it did (its answer lost). A killed process makes no call after that."""
 
     def __init__(self) -> None:
         self.armed = False
@@ -479,10 +480,13 @@ class Fuse:
         self.after = False
         self.calls: list[str] = []
         self.start = 0  # where the move's Telegram requests begin
+        self.dead = False
 
     def before(self, what: str) -> None:
         if not self.armed:
             return
+        if self.dead:
+            raise asyncio.CancelledError("the process is dead")
         self.calls.append(what)
         if not self.after:
             self._maybe_kill()
@@ -493,7 +497,7 @@ class Fuse:
 
     def _maybe_kill(self) -> None:
         if self.kill_at is not None and len(self.calls) == self.kill_at:
-            self.armed = False
+            self.dead = True
             raise asyncio.CancelledError(f"killed at call {self.kill_at}: {self.calls[-1]}")
 
 
@@ -580,7 +584,7 @@ async def time_out(h: Harness, users: tuple[User, ...]) -> None:
     table = await h.table(GROUP)
     assert table.deadline is not None
     h.clock.advance(table.deadline - h.clock.now() + 1)
-    await h.app.ticker.tick()
+    await h.tick()
 
 
 async def run_move(
@@ -598,13 +602,13 @@ async def run_move(
     fuse.kill_at = kill_at
     fuse.start = len(tg.requests)
     fuse.armed = True
-    killed = False
     try:
         await move(h, users)
     except asyncio.CancelledError:
-        killed = True
+        assert fuse.dead
+    await h.settle()  # the tasks the move left behind: done, or dead with the process
     fuse.armed = False
-    return store, tg, h.clock, users, fuse, killed
+    return store, tg, h.clock, users, fuse, fuse.dead
 
 
 def _record(table: Table | None) -> dict[str, Any]:
@@ -857,7 +861,7 @@ async def test_a_move_whose_save_answer_is_lost_is_told_with_the_reminder(store:
     now, next_decider = decider_of(after, people("Анна", "Борис"))  # type: ignore[arg-type]
     assert after.reminder is not None
     h.clock.advance(after.reminder - h.clock.now() + 0.1)
-    await h.app.ticker.tick()
+    await h.tick()
     sent = prompts(h.tg, next_decider.id, since)
     assert len(sent) == 1, "the prompt came with the reminder"
     assert after.deadline is not None
@@ -876,7 +880,7 @@ async def test_telegram_failing_for_the_group_does_not_hold_back_the_prompt(
     """Telegram answers 5xx for the group through every retry, or 400 (the bot
     may no longer write there)."""
     h = Harness(store)
-    h.app.games.messenger.sleep = Waits()
+    h.app.policy.sleep = Waits()
     users = await seeded_game(h)
     failing: set[int] = getattr(h.tg, failure)
     failing.add(GROUP)
@@ -911,7 +915,7 @@ async def test_telegram_failing_for_the_group_does_not_hold_back_the_prompt(
 
 async def test_a_prompt_telegram_never_delivered_is_sent_again(store: Store) -> None:
     h = Harness(store)
-    h.app.games.messenger.sleep = Waits()
+    h.app.policy.sleep = Waits()
     users = await seeded_game(h)
     # find a move after which the other person decides, so only their chat fails
     for _ in range(40):

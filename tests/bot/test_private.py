@@ -128,7 +128,7 @@ async def test_sends_wait_out_flood_control_and_keep_their_order(store: Store) -
     async def sleep(seconds: float) -> None:
         slept.append(seconds)
 
-    h.app.games.messenger.sleep = sleep
+    h.app.policy.sleep = sleep
     anna, boris = people("Анна", "Борис")
     for user in (anna, boris):
         await h.say(user.id, user, "/start")

@@ -222,7 +222,7 @@ class TwoProcesses:
         await asyncio.gather(*work)
 
     def ticks(self) -> list[Awaitable[Any]]:
-        return [p.app.ticker.tick() for p in self.procs]
+        return [p.tick() for p in self.procs]
 
     async def table(self, chat_id: int) -> Table:
         table = await self.observer.load(chat_id)
@@ -569,5 +569,5 @@ async def test_a_table_edit_that_lands_after_a_newer_one_is_put_right(store: Sto
 
     ids = await a.store.messages(GROUP_LATE)
     assert ids["table"] == table_message, "both moves edit the same table message"
-    newest = a.app.games._table_text(await a.table(GROUP_LATE))
+    newest = a.app.games.teller.table_text(await a.table(GROUP_LATE))
     assert tg.texts[(GROUP_LATE, table_message)] == newest, "the group is left a stale table"

@@ -37,7 +37,7 @@ help-private =
     Games are played in groups: add me to one and type /newgame.
 
 rules-text =
-    <b>🏰 Smuta — the rules</b>
+    <b>⚜️ Smuta — the rules</b>
 
     <i>Smuta</i> (plural <i>smuty</i>) is Russian for a time of troubles: the game is named after its trouble cards, the smuty.
 
@@ -65,7 +65,7 @@ rules-text =
     <b>Hand</b> — at most { $hand } { $hand ->
         [one] card
        *[other] cards
-    }: with a full hand you gain no card from anywhere.
+    }: with a full hand you gain no card from anywhere (from the deck you may draw only a smuta lying face up on top).
 
     <b>Houses.</b> A card goes into your house of its colour (you have one of each colour at most); if there is none, a new house is placed at the left or right end of your row, never between houses. The two ends of the row are your <b>left</b> and <b>right</b> house; a single house is both. A Plague Carrier or Harlot may also go into a house of its colour in any player's row, except an opponent's castle house. An emptied house disappears.
 

@@ -5,7 +5,7 @@ ok = 👌
 
 ## The lobby
 
-lobby-title = 🏰 <b>Smuta</b> — gathering players
+lobby-title = ⚜️ <b>Smuta</b> — gathering players
 lobby-empty = <i>Nobody at the table yet.</i>
 lobby-settings = ⏱ Per turn: { $turn } s · per choice: { $choice } s
 lobby-hint = { $min } to { $max } players. Press “🙋 I'm in”; the table's creator or a group admin starts the game.
@@ -30,7 +30,7 @@ btn-go = ▶️ Start
 btn-lang = 🌐 Русский
 btn-time = ⏱ Time
 btn-cancel = ❌ Call off
-btn-back = ⬅️ Back
+btn-back = 🔙 Back
 btn-open-bot = 💬 Open the bot's chat
 btn-stop-yes = 🛑 Yes, stop
 btn-stop-no = ↩️ No, play on
@@ -54,7 +54,7 @@ remind = ⏰ They are waiting for you! { $seconds } { $seconds ->
 ## The table
 ## /rules explains the table's signs (rules-text, "Signs"): keep them together.
 
-table-title = 🏰 <b>Smuta</b> · turn { $turn }
+table-title = ⚜️ <b>Smuta</b> · turn { $turn }
 table-deck = 🎴 deck { $n }
 table-deck-top = (face up on top: { $smuta })
 table-final-turns = ⏳ last turns: { $n }

@@ -5,7 +5,7 @@ ok = 👌
 
 ## Набор игроков
 
-lobby-title = 🏰 <b>Смута</b> — набор игроков
+lobby-title = ⚜️ <b>Смута</b> — набор игроков
 lobby-empty = <i>За столом пока никого.</i>
 lobby-settings = ⏱ На ход: { $turn } с · на выбор: { $choice } с
 lobby-hint = Нужно от { $min } до { $max } игроков. Жмите «🙋 Играю»; начинает создатель стола или админ группы.
@@ -30,7 +30,7 @@ btn-go = ▶️ Начать
 btn-lang = 🌐 English
 btn-time = ⏱ Время
 btn-cancel = ❌ Отменить
-btn-back = ⬅️ Назад
+btn-back = 🔙 Назад
 btn-open-bot = 💬 Открыть чат с ботом
 btn-stop-yes = 🛑 Да, остановить
 btn-stop-no = ↩️ Нет, играем
@@ -56,7 +56,7 @@ remind = ⏰ Вас ждут! { $seconds ->
 ## Стол
 ## Значки стола объясняет /rules (rules-text, «Значки»): держите их вместе.
 
-table-title = 🏰 <b>Смута</b> · ход { $turn }
+table-title = ⚜️ <b>Смута</b> · ход { $turn }
 table-deck = 🎴 колода { $n }
 table-deck-top = (сверху открыта { $smuta })
 table-final-turns = ⏳ последних ходов: { $n }

@@ -88,7 +88,7 @@ def kill_causes(state: GameState, events: list[Event]) -> dict[int, str]:
     in `events`, ended later in them, or still running in `state`), else it
     was an Алхимик's or a Священник's property."""
     cat = catalog_for(state.rules)
-    running = _running_smuta(state)
+    running = _running_smuty(state)
     causes: dict[int, str] = {}
     opened: list[str] = []
     for i, e in enumerate(events):
@@ -98,7 +98,11 @@ def kill_causes(state: GameState, events: list[Event]) -> dict[int, str]:
             if opened and opened[-1] == e.params["smuta"]:
                 opened.pop()
         elif e.key == "card.killed":
-            context = opened[-1] if opened else _ended_later(events, i) or running
+            context = opened[-1] if opened else _ended_later(events, i)
+            if context is None:
+                # still running: below any смута this batch started after the kill
+                started = _started_later(events, i)
+                context = running[-1 - started] if started < len(running) else None
             if context in KILLING_SMUTY:
                 causes[i] = context
                 continue
@@ -133,17 +137,22 @@ def _ended_later(events: list[Event], index: int) -> str | None:
     return None
 
 
-def _running_smuta(state: GameState) -> str | None:
-    """The innermost смута still being resolved in `state`."""
+def _started_later(events: list[Event], index: int) -> int:
+    """How many смуты later events of the batch start and do not end."""
+    open_ = 0
+    for e in events[index + 1 :]:
+        if e.key == "smuta.start":
+            open_ += 1
+        elif e.key == "smuta.end" and open_:
+            open_ -= 1
+    return open_
+
+
+def _running_smuty(state: GameState) -> list[str]:
+    """The смуты still being resolved in `state`, outermost first (each смута
+    being resolved keeps the frame that ends it under its effect)."""
     cat = catalog_for(state.rules)
-    for frame in reversed(state.frames):
-        if frame.kind == "burn":
-            return "fire"
-        if frame.kind == "round":
-            return frame.smuta
-        if frame.kind == "smuta_end":
-            return cat[frame.card].type
-    return None
+    return [cat[f.card].type for f in state.frames if f.kind == "smuta_end"]
 
 
 class Renderer:

@@ -30,7 +30,7 @@ from bot.help import (
 from bot.i18n import LANGS, Translator
 from bot.models import Seat, Table
 from bot.names import FSI, NAME_MAX, PDI, clean_name, shown_name
-from bot.render import TABLE_MAX_LINES, Renderer
+from bot.render import TABLE_MAX_LINES, Renderer, kill_causes
 from engine import DEFAULT_RULES, Event, GameState, Rules, pending
 from engine.cards import catalog_for
 from engine.scenario import build, play
@@ -415,6 +415,27 @@ def test_a_killed_card_says_what_killed_it(lang: str) -> None:
     lines = r.public_lines(table, state, play(state, "page.red"))
     (line,) = [x for x in lines if x.startswith(("🔥", "☠️"))]
     assert line.startswith("🔥 ") and ("своего дома" in line or "own house" in line), line
+
+
+def test_a_kill_is_read_in_its_own_smuta_not_one_begun_after_it() -> None:
+    """A batch can hold an Алхимик's kill, the turn's end and the next player's
+    forced draw of Отрава, still running when the batch ends: the kill is the
+    Алхимик's. With no смута begun after it, a running Отрава is its cause."""
+    state = build(
+        {
+            "players": [
+                {"hand": ["page.red"], "houses": [{"colour": "red", "cards": ["lord.red"]}]},
+                {"hand": [], "houses": [{"colour": "blue", "cards": ["page.blue", "knight.blue"]}]},
+            ],
+            "deck": ["poison", "lord.orange"],
+        }
+    )
+    play(state, "draw")  # Отрава runs, waiting for the first discard
+    knight = card_of(state, "knight.blue")
+    kill = Event(key="card.killed", params={"seat": 1, "card": knight, "by": 0})
+    begun = Event(key="smuta.start", params={"smuta": "poison", "initiator": 0, "mode": "drawn"})
+    assert kill_causes(state, [kill]) == {0: "poison"}
+    assert kill_causes(state, [kill, begun]) == {0: "alchemist"}
 
 
 @pytest.mark.parametrize("lang", LANGS)

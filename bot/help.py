@@ -186,7 +186,8 @@ def castles_text(tr: Translator, lang: str, rules: Rules = DEFAULT_RULES) -> str
     """``/card замок``: the four castles, each with its two sides, and how one is built."""
     parts = [tr.t(lang, "card-castles")]
     for topic in CASTLES:
-        parts.append(f"<b>{topic_name(tr, lang, topic)}</b>\n{tr.t(lang, f'about-{topic}')}")
+        about = tr.t(lang, f"about-{topic}", **rules_args(rules))
+        parts.append(f"<b>{topic_name(tr, lang, topic)}</b>\n{about}")
     parts.append(
         tr.t(
             lang,

@@ -90,9 +90,9 @@ result-aborted = ⚠️ <b>The game was stopped.</b> The score at that moment:
 result-line = { $player } — <b>{ $points }</b> { $points ->
         [one] point
        *[other] points
-    }: { $castles ->
-        [0] cards { $cards }
-       *[other] cards { $cards } + 🏰 { $castles } × { $each }
+    }{ $castles ->
+        [0] { "" }
+       *[other] { " " }(cards { $cards } + 🏰 { $castles } × { $each })
     }
 result-tie-break = <i>Equal points: more castles ranks higher.</i>
 result-winners = { $n ->

@@ -94,9 +94,9 @@ result-line = { $player } — <b>{ $points }</b> { $points ->
         [one] очко
         [few] очка
        *[many] очков
-    }: { $castles ->
-        [0] карты { $cards }
-       *[other] карты { $cards } + 🏰 { $castles } × { $each }
+    }{ $castles ->
+        [0] { "" }
+       *[other] { " " }(карты { $cards } + 🏰 { $castles } × { $each })
     }
 result-tie-break = <i>Очков поровну — выше тот, у кого больше замков.</i>
 result-winners = { $n ->

@@ -9,6 +9,7 @@ Pure rendering: positions come from `engine.scenario`, texts from the real
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 from functools import cache
@@ -660,6 +661,21 @@ def test_card_and_rules_texts_tell_the_games_rules(lang: str) -> None:
     assert {14, 15, 16} <= set(found), "/rules does not tell the cards' points"
     left = still_says(lang, rules)
     assert not left, f"/rules ({lang}) still says {left}"
+
+
+@pytest.mark.parametrize("rules", [DEFAULT_RULES, CUSTOM])
+def test_every_help_text_formats_cleanly(rules: Rules, caplog: pytest.LogCaptureFixture) -> None:
+    """No variable missing in any /card, /cards or /rules text (Fluent would log
+    an error and show the variable's name)."""
+    texts = []
+    with caplog.at_level(logging.ERROR, logger="bot.i18n"):
+        for lang in LANGS:
+            texts += [card_text(tr(), lang, topic, rules) for topic in TOPICS]
+            texts += [card_reply(tr(), lang, q, rules) for q in ("замок", "castle", "", "xyz")]
+            texts += [cards_text(tr(), lang, rules), rules_text(tr(), lang, rules)]
+    assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    for text in texts:
+        assert not re.search(r"\b(?:trade_actions|castle_\w+|deal_\w+|fire_each)\b", text), text
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import logging
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -10,6 +9,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import pick_lang
 from bot.keyboards import LobbyCb
 from bot.models import Seat, Table
+from bot.names import clean_name
 from bot.service.base import Actor, Refusal, Reply
 from bot.service.telling import Telling
 from bot.store import UserPrefs
@@ -57,7 +57,7 @@ class Lobby(Telling):
     def _seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
         return Seat(
             user_id=actor.user_id,
-            name=actor.name[:32],
+            name=clean_name(actor.name),
             lang=prefs.lang or pick_lang(actor.lang_code, self.defaults.lang),
         )
 
@@ -182,7 +182,7 @@ class Lobby(Telling):
         lines = [t(lang, "lobby-title")]
         for i, seat in enumerate(table.seats, 1):
             mark = " 🤖" if seat.user_id is None else ""
-            lines.append(f"{i}. {html.escape(seat.name)}{mark}")
+            lines.append(f"{i}. {self.render.name(lang, table, i - 1)}{mark}")
         if not table.seats:
             lines.append(t(lang, "lobby-empty"))
         lines.append("")
@@ -262,7 +262,9 @@ class Lobby(Telling):
                 ids["lobby"],
                 self.tr.t(table.lang, "lobby-started")
                 + "\n"
-                + "\n".join(f"• {html.escape(s.name)}" for s in table.seats),
+                + "\n".join(
+                    f"• {self.render.name(table.lang, table, i)}" for i in range(len(table.seats))
+                ),
             )
         await self._after(table, ids, started, answered=None, new_game_started=True)
         return Reply("game-started")

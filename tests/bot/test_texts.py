@@ -580,6 +580,17 @@ async def test_the_bot_answers_card_cards_and_rules_with_the_games_rules(store: 
     assert all(name in texts[2] for name in ("Власти", "Интриг", "Знаний", "Торговли"))
     assert "Лазутчица" in texts[3]
     assert "7 карт" in texts[4] and "🎴" in texts[4]
+    # in a group whose game has other rules, /rules and /card tell that game's
+    group = -1001
+    state = build({"players": [{}, {}], "deck": ["page.red"], "rules": {"hand_limit": 12}})
+    table = seated(["Анна", "Борис"])
+    table.chat_id, table.status, table.state = group, "playing", state
+    assert await h.store.save(table)
+    await h.say(group, anna, "/rules")
+    await h.say(group, anna, "/card пир")
+    rules, feast = (r.text or "" for r in h.tg.sent(group)[-2:])
+    assert "12 карт" in rules and "7 карт" not in rules
+    assert "по 12 карт" in feast
 
 
 # ====================================================================== the rules texts

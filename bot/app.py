@@ -39,8 +39,9 @@ GROUP_COMMANDS = (
     "rules",
     "help",
     "card",
+    "cards",
 )
-PRIVATE_COMMANDS = ("start", "hand", "back", "lang", "rules", "help", "card")
+PRIVATE_COMMANDS = ("start", "hand", "back", "lang", "rules", "help", "card", "cards")
 
 
 class SystemClock:

@@ -12,7 +12,6 @@ through its outbox, so no handler waits for a group's pace.
 
 from __future__ import annotations
 
-import html
 import logging
 from typing import Any
 
@@ -30,11 +29,12 @@ from aiogram.types import (
 )
 
 from bot.games import Actor, Games, Reply
-from bot.help import card_text, find_card
+from bot.help import card_reply, cards_text, rules_text
 from bot.i18n import LANGS, Translator, pick_lang
 from bot.keyboards import LangCb, LeaveCb, LobbyCb, PromptCb, StopCb
 from bot.ordering import ChatOrder
 from bot.store import StoreUnavailable
+from engine import DEFAULT_RULES, Rules
 
 log = logging.getLogger(__name__)
 
@@ -333,26 +333,33 @@ def common_router() -> Router:
     @router.message(Command("rules"))
     async def rules(message: Message, games: Games, tr: Translator) -> None:
         lang = await _lang_here(message, games)
-        await respond(message, games, tr.t(lang, "rules-text"))
+        await respond(message, games, rules_text(tr, lang, await _rules_here(message, games)))
 
     @router.message(Command("card"))
     async def card(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
         lang = await _lang_here(message, games)
-        query = (command.args or "").strip()
-        if not query:
-            await respond(message, games, tr.t(lang, "card-usage"))
-            return
-        found = find_card(tr, query)
-        if found is None:
-            await respond(message, games, tr.t(lang, "card-unknown", query=html.escape(query[:40])))
-            return
-        await respond(message, games, card_text(tr, lang, found))
+        rules = await _rules_here(message, games)
+        await respond(message, games, card_reply(tr, lang, command.args or "", rules))
+
+    @router.message(Command("cards"))
+    async def cards(message: Message, games: Games, tr: Translator) -> None:
+        lang = await _lang_here(message, games)
+        await respond(message, games, cards_text(tr, lang, await _rules_here(message, games)))
 
     @router.callback_query()
     async def unknown_button(query: CallbackQuery, games: Games, tr: Translator) -> None:
         await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
 
     return router
+
+
+async def _rules_here(message: Message, games: Games) -> Rules:
+    """The rules /rules and /card tell: the group's game's, else the defaults."""
+    if message.chat.type in GROUPS:
+        table = await games.store.load(message.chat.id)
+        if table is not None and table.state is not None:
+            return table.state.rules
+    return DEFAULT_RULES
 
 
 async def _lang_here(message: Message, games: Games) -> str:

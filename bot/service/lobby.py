@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import logging
 import random
 
@@ -11,6 +10,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.i18n import Translator, pick_lang
 from bot.keyboards import LobbyCb
 from bot.models import Seat, Table
+from bot.names import clean_name
 from bot.service.base import Actor, Defaults, Links, Records, Refusal, Reply, new_seeds
 from bot.service.outbox import Outboxes
 from bot.service.telling import TABLE, Teller
@@ -42,6 +42,7 @@ class Lobby:
         self.records = records
         self.store = records.store
         self.teller = teller
+        self.render = teller.render
         self.outboxes = outboxes
         self.tr = tr
         self.defaults = defaults
@@ -80,7 +81,7 @@ class Lobby:
     def _seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
         return Seat(
             user_id=actor.user_id,
-            name=actor.name[:32],
+            name=clean_name(actor.name),
             lang=prefs.lang or pick_lang(actor.lang_code, self.defaults.lang),
         )
 
@@ -218,7 +219,7 @@ class Lobby:
         lines = [t(lang, "lobby-title")]
         for i, seat in enumerate(table.seats, 1):
             mark = " 🤖" if seat.user_id is None else ""
-            lines.append(f"{i}. {html.escape(seat.name)}{mark}")
+            lines.append(f"{i}. {self.render.name(lang, table, i - 1)}{mark}")
         if not table.seats:
             lines.append(t(lang, "lobby-empty"))
         lines.append("")
@@ -284,7 +285,9 @@ class Lobby:
             LOBBY,
             self.tr.t(table.lang, "lobby-started")
             + "\n"
-            + "\n".join(f"• {html.escape(s.name)}" for s in table.seats),
+            + "\n".join(
+                f"• {self.render.name(table.lang, table, i)}" for i in range(len(table.seats))
+            ),
         )
 
         async def tell() -> None:

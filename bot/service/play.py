@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import logging
 
 from bot.i18n import Translator
@@ -187,12 +186,13 @@ class Play:
             if not computer:
                 s = t.seats[seat]
                 s.strikes += 1
-                notes.append(self.tr.t(t.lang, "log-timeout", player=html.escape(s.name)))
+                who = self.render.name(t.lang, t, seat)
+                notes.append(self.tr.t(t.lang, "log-timeout", player=who))
                 if s.strikes >= STRIKES_TO_AWAY:
                     s.away = True
                     got += set_computer(st, seat, True)
                     commands.append(Command(seat=seat, computer=True))
-                    notes.append(self.tr.t(t.lang, "log-away", player=html.escape(s.name)))
+                    notes.append(self.tr.t(t.lang, "log-away", player=who))
             got += apply(st, seat, decision.id, option)
             commands.append(Command(seat=seat, decision=decision.id, option=option))
             events[:] = got

@@ -4,7 +4,6 @@ supergroup, a player's language."""
 
 from __future__ import annotations
 
-import html
 import logging
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -98,7 +97,7 @@ class Seats:
             t.seats[seat].left = True
             events[:] = set_computer(t.state, seat, True)
             if t.humans:
-                note = self.tr.t(t.lang, "log-left", player=html.escape(actor.name))
+                note = self.tr.t(t.lang, "log-left", player=self.render.name(t.lang, t, seat))
                 self.teller.settle(t, events, [note], handed=seat)
             return [Command(seat=seat, computer=True)]
 
@@ -144,7 +143,13 @@ class Seats:
             return Reply("err-old-game", alert=True)
         if not await self.records.may_manage(table, actor.user_id):
             return Reply("err-not-creator", alert=True)
-        await self._stop(table, self.tr.t(table.lang, "stop-done", player=html.escape(actor.name)))
+        seat = table.seat_of(actor.user_id)
+        who = (
+            self.render.name(table.lang, table, seat)
+            if seat is not None
+            else self.render.person(table.lang, actor.name)
+        )
+        await self._stop(table, self.tr.t(table.lang, "stop-done", player=who))
         return Reply("stop-done-short")
 
     async def removed_from_group(self, chat_id: int) -> None:
@@ -205,7 +210,7 @@ class Seats:
                 s.away = s.left = False
                 s.strikes = 0
                 events[:] = set_computer(t.state, seat, False)
-                note = self.tr.t(t.lang, "log-back", player=html.escape(actor.name))
+                note = self.tr.t(t.lang, "log-back", player=self.render.name(t.lang, t, seat))
                 self.teller.settle(t, events, [note], handed=seat)
                 return [Command(seat=seat, computer=False)]
 

@@ -297,7 +297,7 @@ class Teller:
             self.tr.t(
                 table.lang,
                 "err-unreachable",
-                player=html.escape(table.seats[seat].name),
+                player=self.render.mention(table, seat),
                 link=link,
             ),
         )

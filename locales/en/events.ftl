@@ -1,5 +1,7 @@
 # Smuta — engine events (event-*), questions (prompt-*) and option buttons (opt-*).
 # Private events (deck.drew.private, hand.shown …) are read by the player concerned: "you".
+# $me says which of the event's people the reader is (player — the one who acts; source,
+# target …; none — nobody, as in the group). $own = yes when two of them are one player.
 
 ## The game and the turn
 
@@ -27,15 +29,31 @@ event-deck-drew-smuta = 🎴 { $player } draws the smuta { $smuta }.
 event-deck-empty = ⏳ { $player } draws the last card of the deck! This turn is played out, then every other player has one more turn.
 event-order-drawn = 📜 { $player } draws an order.
 event-order-drawn-private = 📜 You draw an order: { $card }.
-event-lay = 🏠 { $player } lays out { $card_acc } → { $target }.
+event-lay = 🏠 { $own ->
+        [yes] { $player } lays out { $card }.
+       *[no] { $player } lays { $card } into { $target }'s house.
+    }
 event-placed = { $card } goes into { $player }'s { $colour } house.
 event-discard = 🗑 { $card } is discarded from { $player }'s hand.
 event-discard-captured = 🗑 { $card } is discarded from { $player }'s hand, but { $owner } takes it ({ $castle }).
-event-order-played = ⚔️ { $player } plays the order «{ $order }».
+event-order-played = 📣 { $player } plays the order { $order }.
 event-marriage-moved = 💍 { $player } moves { $card_acc } into their { $to } house.
 event-ball-took = 💃 Ball: { $player } takes { $card_acc } from { $source }'s house.
-event-resurrected = ✨ { $player } resurrects { $card_acc } → { $target }.
-event-card-killed = ☠️ { $by }: { $card } from { $player }'s house goes to the graveyard.
+event-resurrected = ✨ { $own ->
+        [yes] { $player } resurrects { $card }.
+       *[no] { $player } resurrects { $card } into { $target }'s house.
+    }
+# $cause — what sent the card to the graveyard
+event-card-killed = { $cause ->
+        [poison] 🤢 Poison:
+        [fire] 🔥 Fire:
+        [alchemist] ⚗️ Alchemist:
+        [priest] ✝️ Priest:
+       *[other] ☠️
+    } { $by } sends { $card } { $own ->
+        [yes] from their own house
+       *[no] from { $player }'s house
+    } to the graveyard.
 
 ## Castles
 
@@ -46,14 +64,18 @@ event-castle-returned = 🏚 { $player }'s { $colour } house is empty — its ca
 event-castles-returned = 🏚 Every castle returns to the supply (lost by: { $players }).
 event-house-vanished = { $player }'s { $colour } house is empty.
 event-house-destroyed = { $by ->
-        [inquisition] 🔥 Inquisition
-        [pestilence] 💀 Pestilence
+        [inquisition] ⚖️ Inquisition
+        [pestilence] 🦠 Pestilence
        *[other] 💥 Destruction
     }: { $player }'s { $colour } house goes to the graveyard whole — { $cards }.
 event-power-took = 🔴 Castle of Power: { $player } picks an order from the deck.
 event-power-took-private = 🔴 Castle of Power: you take { $card_acc }.
 event-intrigue-took = 🔵 Castle of Intrigue: { $player } takes an order from { $source }'s hand.
-event-intrigue-took-private = 🔵 Castle of Intrigue: { $card } passes from { $source }'s hand to { $player }.
+event-intrigue-took-private = 🔵 Castle of Intrigue: { $me ->
+        [player] you take { $card } from { $source }'s hand.
+        [source] { $player } takes { $card } from your hand.
+       *[other] { $card } passes from { $source }'s hand to { $player }.
+    }
 
 ## Characters' properties
 
@@ -71,7 +93,11 @@ event-hand-shown = 👁 You look at { $target }'s hand: { $n ->
     }
 event-minstrel-took = 🎻 Minstrel: { $player } lays out { $card_acc } from { $source }'s hand.
 event-mercenary-took = 🗡 Mercenary: { $player } takes a random card from { $source }'s hand.
-event-mercenary-took-private = 🗡 Mercenary: { $card } passes from { $source }'s hand to { $player }.
+event-mercenary-took-private = 🗡 Mercenary: { $me ->
+        [player] you take { $card } from { $source }'s hand.
+        [source] { $player } takes { $card } from your hand.
+       *[other] { $card } passes from { $source }'s hand to { $player }.
+    }
 event-jester-replays = 🃏 Jester: { $player } plays the smuta { $smuta } again.
 
 ## Smuty
@@ -79,23 +105,27 @@ event-jester-replays = 🃏 Jester: { $player } plays the smuta { $smuta } again
 event-smuta-start = { $mode ->
         [prophet] 🔮 <b>Smuta { $smuta }</b>, called up by the Prophet. Initiator: { $initiator }.
         [jester] 🃏 <b>Smuta { $smuta }</b>, called up by the Jester. Initiator: { $initiator }.
-       *[drawn] ⚡ <b>Smuta { $smuta }</b>. Initiator: { $initiator }.
+       *[drawn] 🌀 <b>Smuta { $smuta }</b>. Initiator: { $initiator }.
     }
 event-smuta-end = The smuta { $smuta } is over.
 event-feast-took = 🍗 { $player } takes a card from the deck.
 event-feast-took-private = 🍗 Great Feast: you take { $card_acc }.
-event-feast-smuta-revealed = 🍗 A smuta is on top of the deck — { $smuta }: the Great Feast is over. It stays face up on top of the deck.
+event-feast-smuta-revealed = 🍗 The next card of the deck is a smuta, { $smuta }: the Great Feast is over, and the smuta stays there face up.
 event-feast-deck-empty = 🍗 The game deck is empty — the Great Feast is over.
 event-grail-orders-empty = 🏆 The orders deck is empty — the Holy Grail is over.
 event-betrayal-full-hand = 🤴 { $player }'s hand is full — no card is taken.
 event-betrayal-took = 🤴 { $player } takes a random card from { $source }'s hand.
-event-betrayal-took-private = 🤴 Betrayal: { $card } passes from { $source }'s hand to { $player }.
+event-betrayal-took-private = 🤴 Betrayal: { $me ->
+        [player] you take { $card } from { $source }'s hand.
+        [source] { $player } takes { $card } from your hand.
+       *[other] { $card } passes from { $source }'s hand to { $player }.
+    }
 event-thrones-lords = 🪑 { $player } lays out from { $source }'s hand: { $cards }.
 event-prophet-nothing = 🔮 The smuta discard is empty — the Prophet has no effect.
 event-prophet-chose = 🔮 { $player } chooses the smuta { $smuta }.
-event-conspiracy-nothing-to-give = 🕵️‍♂️ { $player } has nothing to give, or nobody to give it to.
-event-conspiracy-gave = 🕵️‍♂️ { $player } gives { $card_acc } to { $target }.
-event-drought-flipped = 🌞 { $player } flips { $card_acc } to its { $colour } side.
+event-conspiracy-nothing-to-give = 🤫 { $player } has nothing to give, or nobody to give it to.
+event-conspiracy-gave = 🤫 { $player } gives { $card_acc } to { $target }.
+event-drought-flipped = 🌞 { $player } flips { $card } from { $from } to { $colour } — into their { $colour } house.
 event-campaign-nothing = ⚔️ { $player } has nothing to take.
 event-campaign-took = ⚔️ { $player } takes { $card_acc } from { $source }'s right house.
 event-poison-passed = 🤢 { $player } discards nothing.
@@ -121,16 +151,16 @@ prompt-spy-discard = 🕵️‍♀️ You may discard one order from { $target }
 prompt-minstrel-target = 🎻 Minstrel: whose hand do you look at?
 prompt-minstrel-lay = 🎻 You may lay out one woman from { $target }'s hand into your houses.
 prompt-mercenary-target = 🗡 Mercenary: whose hand do you take a random card from?
-prompt-jester-smuta = 🃏 Jester: you may resolve a smuta from the discard — your turn ends after it.
+prompt-jester-smuta = 🃏 Jester: you may resolve a smuta from the discard as its initiator. Your turn then ends — except after Betrayal (the turn starts again) or with a permanent Castle of Power that you hold when the smuta ends (a new turn).
 prompt-servant-side = 🔀 Which side up do you lay { $card_acc }?
 prompt-house-end = 🏘 { $card }: you have no { $colour } house yet — at which end of your row does it go?
-prompt-plant-row = 🎯 Into whose house does { $card_acc } go?
+prompt-plant-row = 🏠 Into whose house does { $card_acc } go?
 prompt-ball-take = 💃 Ball: choose a man from an opponent's house (transfers left: { $left }).
 prompt-power-order = 🔴 Castle of Power: choose any order from the deck.
 prompt-intrigue-target = 🔵 Castle of Intrigue: whose hand do you look at?
 prompt-intrigue-take = 🔵 Castle of Intrigue: take one order from { $target }'s hand.
 prompt-prophet-smuta = 🔮 Prophet: choose a smuta from the discard to resolve.
-prompt-conspiracy-give = 🕵️‍♂️ Conspiracy: which card do you give, and to whom?
+prompt-conspiracy-give = 🤫 Conspiracy: which card do you give, and to whom?
 prompt-fire-burn = 🔥 Fire: which card of a house that lost its castle goes to the graveyard?
 prompt-campaign-take = ⚔️ Lucky Campaign: which card do you take from an opponent's right house?
 prompt-poison-discard = 🤢 Poison: discard a card from your hand to send a card on the table to the graveyard — or pass.
@@ -143,7 +173,7 @@ prompt-earthquake-target = 🌎 Earthquake: whose left house do you take?
 opt-draw = 🎴 Draw a card
 opt-order = 📜 Draw an order
 opt-lay = 🏠 Lay out
-opt-play = ⚔️ Play an order
+opt-play = 📣 Play an order
 opt-discard = 🗑 Discard
 opt-build = 🏰 Build a castle
 opt-end = ✅ End the turn

@@ -1,11 +1,11 @@
 # Smuta — the welcome, help, the rules (/rules) and the commands menu.
 
 welcome =
-    👋 Hello! I run the card game <b>«Smuta»</b> (Time of Troubles) in group chats.
+    👋 Hello! I run the card game <b>Smuta</b> in group chats.
 
     Add me to a group and type /newgame to gather players. Here, in the private chat, I will send you your hand and questions: answer with the buttons.
 
-    /rules — the rules · /card — what a card does · /lang — language · /help — all commands
+    /rules — the rules · /card — what a card does · /cards — every card · /lang — language · /help — all commands
 
 help-group =
     <b>Commands in a group</b>
@@ -18,6 +18,7 @@ help-group =
     /back — take your seat back from the computer
     /rules — the rules
     /card name — what a card, smuta or castle does
+    /cards — every card
     /help — this help
 
     Your cards and questions come to your private chat with the bot.
@@ -30,41 +31,63 @@ help-private =
     /lang — language
     /rules — the rules
     /card name — what a card, smuta or castle does
+    /cards — every card
     /help — this help
 
     Games are played in groups: add me to one and type /newgame.
 
 rules-text =
-    <b>🏰 Smuta — the rules</b>
+    <b>⚜️ Smuta — the rules</b>
 
-    <b>Goal.</b> Gather the most points in your houses. Each castle adds 3 more.
+    <i>Smuta</i> (plural <i>smuty</i>) is Russian for a time of troubles: the game is named after its trouble cards, the smuty.
 
-    <b>Set-up.</b> 2–6 players. Each is dealt 5 house cards and 1 order. The 15 smuty (troubles) are shuffled into the game deck. A random player starts, then play goes clockwise: the next player is the one on your left.
+    <b>Goal.</b> Gather the most points: the points of the cards in your houses, plus { $castle_points } for each castle.
 
-    <b>A turn</b> is 1 to 3 actions of your choice (you may end it earlier):
-    1. Draw the top card of the game deck. If it is a smuta, it is resolved at once and your turn ends.
+    <b>Set-up.</b> 2 to 6 players. Each is dealt { $deal_house } house { $deal_house ->
+        [one] card
+       *[other] cards
+    } and { $deal_orders } { $deal_orders ->
+        [one] order
+       *[other] orders
+    }. The other house cards and the 15 smuty make the game deck; orders have a deck of their own. A random player starts, then play goes clockwise: the next player is the one on your left.
+
+    <b>A turn</b> is 1 to { $actions } { $actions ->
+        [one] action
+       *[other] actions
+    } of your choice (you may end it earlier):
+    1. Draw the top card of the game deck. A smuta does not go into your hand: it is resolved at once, and your turn ends.
     2. Draw the top order.
     3. Lay out a house card from your hand.
     4. Play an order.
     5. Discard a card from your hand (a house card goes to the graveyard, an order to the orders discard).
     6. Build a castle.
 
-    <b>Hand</b> — at most 7 cards: with a full hand you gain no card from anywhere.
+    <b>Hand</b> — at most { $hand } { $hand ->
+        [one] card
+       *[other] cards
+    }: with a full hand you gain no card from anywhere (from the deck you may draw only a smuta lying face up on top).
 
-    <b>Houses.</b> A card goes into your house of its colour; if there is none, a new house is placed at the left or right end of your row, never between houses. The ends of the row are your left and right houses. A Plague Carrier or Harlot may also go into other players' houses, but never into an opponent's castle house. Characters' properties fire «on appearing in a house» — during smuty too. An emptied house disappears.
+    <b>Houses.</b> A card goes into your house of its colour (you have one of each colour at most); if there is none, a new house is placed at the left or right end of your row, never between houses. The two ends of the row are your <b>left</b> and <b>right</b> house; a single house is both. A Plague Carrier or Harlot may also go into a house of its colour in any player's row, except an opponent's castle house. An emptied house disappears.
 
-    <b>Characters</b> (the property fires on appearing in a house): the Lady takes a man of her colour from an opponent; the Treasurer draws an order; the Spy looks at an opponent's hand, discards an order from it and (in your own turn) draws an order; the Minstrel looks at an opponent's hand and lays out a woman from it; the Mercenary takes a random card from an opponent; the Priest sends a Harlot or Plague Carrier to the graveyard; the Alchemist — any card on the table; the Jester (in your own turn) replays a smuta from the discard. The Healer saves a house from Pestilence, the Alchemist from Poison. The Servant has two colours.
+    <b>Characters</b> (the property fires on appearing in a house, during smuty too): the Lady takes a man of her colour from an opponent; the Treasurer draws an order; the Spy looks at an opponent's hand and may discard an order from it, and in your own turn, not during a smuta, also draws an order; the Minstrel lays out a woman from an opponent's hand; the Mercenary takes a random card from an opponent; the Priest sends a Harlot or Plague Carrier to the graveyard; the Alchemist — any card, except from castle houses and houses with an Alchemist; the Jester, in your own turn and not during a smuta, replays a smuta from the discard. The Healer saves a house from Pestilence, the Alchemist from Poison. The Servant has two colours.
 
     <b>Orders.</b> Ball — take men from opponents' houses; Marriage — move a card between your houses; Infirmary — resurrect the top card of the graveyard; Merchant — pays for a castle.
 
-    <b>Smuty</b> are resolved as soon as they are drawn: everyone in turn, usually starting with the initiator. Normal actions are not allowed meanwhile. Then the initiator's turn ends (after Betrayal, or with a permanent Castle of Power, it starts again). The smuty: Great Feast, Conspiracy, Game of Thrones, Inquisition, New Era, Poison, Betrayal, Prophet, Reformation, Holy Grail, Lucky Campaign and the disasters — Drought, Earthquake, Fire, Pestilence.
+    <b>Smuty.</b> Whoever draws a smuta is its <b>initiator</b>. It is resolved at once: everyone in turn, usually from the initiator clockwise; no normal actions meanwhile. Then the initiator's turn ends — except after Betrayal (the turn starts again) or with a permanent Castle of Power held when the smuta ends (a new turn). The disasters (Drought, Earthquake, Fire, Pestilence) first return every castle to the supply.
 
-    <b>Castles.</b> An action: your house of colour X with a Lord and at least 3 cards + a Merchant of colour X from your hand. The castle is laid permanent or one-time side up (a one-time side fires at once). A castle house is untouchable: nothing can be taken out of it, destroyed or slipped into it. Drought, Earthquake, Fire and Pestilence first return every castle to the supply.
-    🔴 Power · 🔵 Intrigue · 🟢 Knowledge · 🟠 Trade
+    <b>Castles</b> — one of each colour, in the common supply. Building is an action: your house of colour X with a Lord (of any colour) and at least { $castle_cards } { $castle_cards ->
+        [one] card
+       *[other] cards
+    } + a Merchant of colour X from your hand. The castle is laid permanent or one-time side up (a one-time side fires at once). A castle house is untouchable for everyone but its owner: only they lay cards into it and move them with Marriage.
 
-    <b>The end.</b> When the game deck runs out, the current turn is played out and every other player has one more turn. Points: the cards in your houses (Lord and Lady 3, Knight 2, Plague Carrier and Harlot 0, the rest 1) plus 3 per castle. On a tie, more castles wins; otherwise the win is shared.
+    <b>The end.</b> When the game deck runs out, the turn is played out and every other player has one more turn. Points: the cards in your houses ({ $points }) plus { $castle_points } per castle. On a tie, more castles ranks higher; otherwise the win is shared.
 
-    More about any card: /card name (for example, /card feast).
+    <b>Signs.</b> 🎴 deck · 📜 orders · ⚰️ graveyard · 🗑 orders discard · 🌀 smuta · 🔮 Prophet stack · ✋ cards in hand · ⭐ points · ▶️ whose turn · 💭 who is choosing · 🤖 computer · ⬅️ left house, ➡️ right, ↔️ the only one · 🏰♾️ / 🏰⚡ castle permanent / one-time side up.
+
+    About a card: /card name (/card feast) · every card: /cards.
+
+# "the rest — 1" in the list of card points (rules-text, $points)
+rules-points-rest = the rest — { $points }
 
 ## The commands menu (plain text, up to 256 characters)
 
@@ -78,6 +101,7 @@ cmd-back = Take your seat back from the computer
 cmd-rules = The rules of the game
 cmd-help = All commands
 cmd-card = What a card does: /card name
+cmd-cards = Every card, by family
 cmd-start = Start talking to the bot
 cmd-hand = Send my hand and the current question
 cmd-lang = Choose the language

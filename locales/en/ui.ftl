@@ -5,10 +5,10 @@ ok = 👌
 
 ## The lobby
 
-lobby-title = 🏰 <b>Smuta</b> — gathering players
+lobby-title = ⚜️ <b>Smuta</b> — gathering players
 lobby-empty = <i>Nobody at the table yet.</i>
 lobby-settings = ⏱ Per turn: { $turn } s · per choice: { $choice } s
-lobby-hint = { $min } to { $max } players. Press «🙋 I'm in»; the table's creator or a group admin starts the game.
+lobby-hint = { $min } to { $max } players. Press “🙋 I'm in”; the table's creator or a group admin starts the game.
 lobby-started = 🎲 <b>The game begins!</b> At the table:
 lobby-cancelled = ❌ The game was called off.
 lobby-joined = ✅ You are at the table!
@@ -16,8 +16,11 @@ lobby-joined-private = ✅ You are at the table! The game is played in the group
 lobby-left = 👋 You left the table.
 lobby-computer-added = 🤖 A computer player sits down.
 lobby-updated = ⚙️ Settings changed.
-lobby-start-bot-first = First open a private chat with me and press «Start» — your cards will go there. Then press «I'm in» again.
+lobby-start-bot-first = First open a private chat with me (the button below) and press Start — that seats you at the table at once, and your cards will come there.
 bot-name = Bot { $n }
+# a player's name that shows nothing (empty, or invisible characters only)
+person-fallback = someone
+player-fallback = Player { $n }
 
 ## Buttons
 
@@ -28,7 +31,7 @@ btn-go = ▶️ Start
 btn-lang = 🌐 Русский
 btn-time = ⏱ Time
 btn-cancel = ❌ Call off
-btn-back = ⬅️ Back
+btn-back = 🔙 Back
 btn-open-bot = 💬 Open the bot's chat
 btn-stop-yes = 🛑 Yes, stop
 btn-stop-no = ↩️ No, play on
@@ -39,7 +42,7 @@ game-started = 🎲 The game begins!
 game-left = 👋 You left the game — the computer plays on for you. Changed your mind? /back in the private chat.
 back-done = 🙋 You are back in the game!
 back-nothing = There is no game where the computer plays for you.
-hand-title = 🃏 <b>Your hand</b> — { $n } { $n ->
+hand-title = ✋ <b>Your hand</b> — { $n } { $n ->
         [one] card
        *[other] cards
     }
@@ -50,34 +53,52 @@ remind = ⏰ They are waiting for you! { $seconds } { $seconds ->
     } left, then the computer chooses.
 
 ## The table
+## /rules explains the table's signs (rules-text, "Signs"): keep them together.
 
-table-title = 🏰 <b>Smuta</b> · turn { $turn }
-table-deck = 🎴 Deck: { $n }
-table-deck-top = face up on top: { $smuta }
+table-title = ⚜️ <b>Smuta</b> · turn { $turn }
+table-deck = 🎴 deck { $n }
+table-deck-top = (face up on top: { $smuta })
 table-final-turns = ⏳ last turns: { $n }
-table-orders = 📜 Orders: { $n }
-table-graveyard = ⚰️ Graveyard: { $n }
-table-top = on top: { $card }
-table-smuta-discard = 🌀 Smuta discard: { $smuty }
+table-orders = 📜 orders { $n }
+table-graveyard = ⚰️ graveyard: { $n ->
+        [0] empty
+       *[other] { $n }, on top { $top }
+    }
+table-orders-discard = 🗑 orders discard: { $n ->
+        [0] empty
+       *[other] { $n }, on top { $top }
+    }
+table-smuta-discard = 🌀 smuta discard: { $n ->
+        [0] empty
+       *[other] { $n }, on top { $top }
+    }
 table-prophet = 🔮 Prophet stack: { $smuty }
-table-castles = 🏰 Castles in supply: { $castles }
-table-player = <b>{ $player }</b> · 🃏 { $hand } · ⭐ { $points }
+table-castles = 🏰 castles in supply: { $castles }
+table-rows = <i>Each player's houses, left to right: ⬅️ left … right ➡️</i>
+table-player = <b>{ $player }</b> · ✋ { $hand } · ⭐ { $points }
+table-actions = { $n } { $n ->
+        [one] action
+       *[other] actions
+    } left
+table-choosing = 💭 choosing
 table-castle-permanent = 🏰♾️
 table-castle-one-time = 🏰⚡
-table-turn = ▶️ <b>{ $player }</b> to play · actions left: { $actions }
-table-waiting = ⏳ Waiting for: { $player }
 
 ## Results
 
 result-title = 🏁 <b>The game is over!</b>
 result-aborted = ⚠️ <b>The game was stopped.</b> The score at that moment:
-result-line = { $player } — { $points } { $points ->
+result-line = { $player } — <b>{ $points }</b> { $points ->
         [one] point
        *[other] points
-    } · 🏰 { $castles }
+    }{ $castles ->
+        [0] { "" }
+       *[other] { " " }(cards { $cards } + 🏰 { $castles } × { $each })
+    }
+result-tie-break = <i>Equal points: more castles ranks higher.</i>
 result-winners = { $n ->
-        [one] 🏆 Winner: <b>{ $players }</b>
-       *[other] 🏆 Winners: <b>{ $players }</b>
+        [one] 👑 Winner: <b>{ $players }</b>
+       *[other] 👑 Winners: <b>{ $players }</b>
     }
 
 ## The turn's log
@@ -101,8 +122,26 @@ stop-removed = 🛑 The bot was removed from the group — the game there is ove
 
 lang-choose = 🌐 Выберите язык / Choose your language:
 lang-set = ✅ Language: English.
-card-usage = Write the name of a card, order, smuta or castle: <i>/card Lady</i>, <i>/card feast</i>, <i>/card castle of power</i>.
-card-unknown = 🤷 I don't know the card «{ $query }». Try part of its name: <i>/card lord</i>.
+card-usage = Write the name of a card, order, smuta or castle: <i>/card Lady</i>, <i>/card feast</i>, <i>/card castle of power</i>. Every card: /cards.
+card-unknown = 🤷 I don't know the card “{ $query }”. { $n ->
+        [0] Every card: /cards.
+       *[other] Did you mean { $names }? Every card: /cards.
+    }
+card-castles = 🏰 <b>Castles</b> — one of each colour, each with two sides:
+card-list =
+    🗂 <b>Every card</b>
+
+    <b>House cards</b> (with their points): { $houses }
+
+    <b>Orders:</b> { $orders }
+
+    <b>Smuty:</b> { $smuty }
+
+    <b>Disasters</b> (smuty too): { $disasters }
+
+    <b>Castles:</b> { $castles }
+
+    More: /card name (for example, /card feast).
 
 ## Errors (alerts — under 200 characters)
 
@@ -125,7 +164,7 @@ err-bad-link = The link is broken — ask for a new one in the group.
 err-no-games = You are in no game right now.
 err-private-only = This command works in the private chat with the bot.
 err-group-only = This command works in a group.
-err-unreachable = ⚠️ { $player }, I cannot write to you privately. <a href="{ $link }">Open a chat with me</a> and press «Start».
+err-unreachable = ⚠️ { $player }, I cannot write to you privately. <a href="{ $link }">Open a chat with me</a> and press Start.
 err-unavailable = The game store is unavailable; please try again in a minute.
 err-internal = Something went wrong. Please try again.
 err-game-over = The game is already over.

@@ -1,6 +1,8 @@
 # Смута — события движка (event-*), вопросы (prompt-*) и кнопки вариантов (opt-*).
 # Имена игроков не склоняются и пол их неизвестен: настоящее время, «игрок X».
-# Личные события (deck.drew.private, hand.shown …) читает сам игрок — «вы».
+# Личные события (deck.drew.private, hand.shown …) читает сам игрок — «вы»: $me говорит,
+# кто из участников события читатель (player — тот, кто действует; source, target …;
+# none — никто, как в группе). $own = yes, когда два участника — один и тот же игрок.
 
 ## Партия и ход
 
@@ -30,15 +32,31 @@ event-deck-drew-smuta = 🎴 { $player } вытягивает смуту { $smut
 event-deck-empty = ⏳ { $player } берёт последнюю карту колоды! Этот ход доигрывается, затем каждый из остальных делает ещё по одному ходу.
 event-order-drawn = 📜 { $player } берёт приказ.
 event-order-drawn-private = 📜 Вы берёте приказ: { $card }.
-event-lay = 🏠 { $player } выкладывает { $card_acc } → { $target }.
+event-lay = 🏠 { $own ->
+        [yes] { $player } выкладывает { $card_acc }.
+       *[no] { $player } подкладывает { $card_acc } в дом игрока { $target }.
+    }
 event-placed = { $card } ложится в дом { $colour } игрока { $player }.
 event-discard = 🗑 Из руки игрока { $player } сбрасывается { $card }.
 event-discard-captured = 🗑 Из руки игрока { $player } сбрасывается { $card }, но карту забирает себе { $owner } ({ $castle }).
-event-order-played = ⚔️ { $player } играет приказ «{ $order }».
+event-order-played = 📣 { $player } играет приказ «{ $order }».
 event-marriage-moved = 💍 { $player } перекладывает { $card_acc } в свой дом { $to }.
 event-ball-took = 💃 Бал: { $player } забирает { $card_acc } из дома игрока { $source }.
-event-resurrected = ✨ { $player } воскрешает { $card_acc } → { $target }.
-event-card-killed = ☠️ { $by }: { $card } из дома игрока { $player } уходит в колоду сгинувших.
+event-resurrected = ✨ { $own ->
+        [yes] { $player } воскрешает { $card_acc }.
+       *[no] { $player } воскрешает { $card_acc } и кладёт в дом игрока { $target }.
+    }
+# $cause — что отправило карту в колоду сгинувших
+event-card-killed = { $cause ->
+        [poison] 🤢 Отрава:
+        [fire] 🔥 Пожар:
+        [alchemist] ⚗️ Алхимик:
+        [priest] ✝️ Священник:
+       *[other] ☠️
+    } { $by } отправляет в колоду сгинувших { $card_acc } { $own ->
+        [yes] из своего дома.
+       *[no] из дома игрока { $player }.
+    }
 
 ## Замки
 
@@ -49,14 +67,18 @@ event-castle-returned = 🏚 Дом { $colour } игрока { $player } опу�
 event-castles-returned = 🏚 Все замки возвращаются в запас (их лишились: { $players }).
 event-house-vanished = Дом { $colour } игрока { $player } опустел.
 event-house-destroyed = { $by ->
-        [inquisition] 🔥 Инквизиция
-        [pestilence] 💀 Чума
+        [inquisition] ⚖️ Инквизиция
+        [pestilence] 🦠 Чума
        *[other] 💥 Разрушение
     }: дом { $colour } игрока { $player } целиком уходит в колоду сгинувших — { $cards }.
 event-power-took = 🔴 Замок Власти: { $player } выбирает приказ из колоды.
 event-power-took-private = 🔴 Замок Власти: вы берёте { $card_acc }.
 event-intrigue-took = 🔵 Замок Интриг: { $player } забирает приказ из руки игрока { $source }.
-event-intrigue-took-private = 🔵 Замок Интриг: { $card } переходит из руки игрока { $source } к игроку { $player }.
+event-intrigue-took-private = 🔵 Замок Интриг: { $me ->
+        [player] вы забираете { $card_acc } из руки игрока { $source }.
+        [source] { $player } забирает у вас { $card_acc }.
+       *[other] { $card } переходит из руки игрока { $source } к игроку { $player }.
+    }
 
 ## Свойства персонажей
 
@@ -74,7 +96,11 @@ event-hand-shown = 👁 Вы смотрите руку игрока { $target }:
     }
 event-minstrel-took = 🎻 Менестрель: { $player } выкладывает к себе { $card_acc } из руки игрока { $source }.
 event-mercenary-took = 🗡 Наёмник: { $player } вытягивает случайную карту из руки игрока { $source }.
-event-mercenary-took-private = 🗡 Наёмник: { $card } переходит из руки игрока { $source } к игроку { $player }.
+event-mercenary-took-private = 🗡 Наёмник: { $me ->
+        [player] вы вытягиваете { $card_acc } из руки игрока { $source }.
+        [source] { $player } вытягивает у вас { $card_acc }.
+       *[other] { $card } переходит из руки игрока { $source } к игроку { $player }.
+    }
 event-jester-replays = 🃏 Шут: { $player } снова разыгрывает смуту { $smuta }.
 
 ## Смуты
@@ -82,23 +108,27 @@ event-jester-replays = 🃏 Шут: { $player } снова разыгрывае�
 event-smuta-start = { $mode ->
         [prophet] 🔮 <b>Смута { $smuta }</b> по воле Пророка. Инициатор — { $initiator }.
         [jester] 🃏 <b>Смута { $smuta }</b> по воле Шута. Инициатор — { $initiator }.
-       *[drawn] ⚡ <b>Смута { $smuta }</b>. Инициатор — { $initiator }.
+       *[drawn] 🌀 <b>Смута { $smuta }</b>. Инициатор — { $initiator }.
     }
 event-smuta-end = Смута { $smuta } завершена.
 event-feast-took = 🍗 { $player } берёт карту из колоды.
 event-feast-took-private = 🍗 Великий Пир: вы берёте { $card_acc }.
-event-feast-smuta-revealed = 🍗 Сверху колоды — смута { $smuta }: Великий Пир окончен. Она остаётся открытой сверху колоды.
+event-feast-smuta-revealed = 🍗 Следующая карта колоды — смута { $smuta }: Великий Пир окончен, а смута остаётся лежать открытой.
 event-feast-deck-empty = 🍗 Игровая колода опустела — Великий Пир окончен.
 event-grail-orders-empty = 🏆 Колода приказов опустела — Святой Грааль окончен.
 event-betrayal-full-hand = 🤴 У игрока { $player } полная рука — карта не берётся.
 event-betrayal-took = 🤴 { $player } вытягивает случайную карту из руки игрока { $source }.
-event-betrayal-took-private = 🤴 Предательство: { $card } переходит из руки игрока { $source } к игроку { $player }.
+event-betrayal-took-private = 🤴 Предательство: { $me ->
+        [player] вы забираете { $card_acc } из руки игрока { $source }.
+        [source] { $player } забирает у вас { $card_acc }.
+       *[other] { $card } переходит из руки игрока { $source } к игроку { $player }.
+    }
 event-thrones-lords = 🪑 { $player } выкладывает к себе из руки игрока { $source }: { $cards }.
 event-prophet-nothing = 🔮 Сброс смут пуст — Пророк не даёт эффекта.
 event-prophet-chose = 🔮 { $player } выбирает смуту { $smuta }.
-event-conspiracy-nothing-to-give = 🕵️‍♂️ { $player }: отдать некому или нечего.
-event-conspiracy-gave = 🕵️‍♂️ { $player } отдаёт { $card_acc } игроку { $target }.
-event-drought-flipped = 🌞 { $player } переворачивает { $card_acc } на сторону { $colour }.
+event-conspiracy-nothing-to-give = 🤫 { $player }: отдать некому или нечего.
+event-conspiracy-gave = 🤫 { $player } отдаёт { $card_acc } игроку { $target }.
+event-drought-flipped = 🌞 { $player } переворачивает { $card_acc } с { $from } на { $colour } — в дом { $colour }.
 event-campaign-nothing = ⚔️ { $player }: забрать нечего.
 event-campaign-took = ⚔️ { $player } забирает { $card_acc } из правого дома игрока { $source }.
 event-poison-passed = 🤢 { $player } не сбрасывает карту.
@@ -125,16 +155,16 @@ prompt-spy-discard = 🕵️‍♀️ Можно сбросить один пр�
 prompt-minstrel-target = 🎻 Менестрель: чью руку посмотреть?
 prompt-minstrel-lay = 🎻 Можно выложить к себе одну женщину из руки игрока { $target }.
 prompt-mercenary-target = 🗡 Наёмник: у кого вытянуть случайную карту?
-prompt-jester-smuta = 🃏 Шут: можно разыграть смуту из сброса — после неё ваш ход закончится.
+prompt-jester-smuta = 🃏 Шут: можно разыграть смуту из сброса как её инициатор. Потом ваш ход закончится — кроме Предательства (ход начнётся заново) и постоянного Замка Власти у вас к концу смуты (новый ход).
 prompt-servant-side = 🔀 Какой стороной положить { $card_acc }?
 prompt-house-end = 🏘 { $card }: дома { $colour } у вас ещё нет — с какого края ряда его поставить?
-prompt-plant-row = 🎯 В чей дом положить { $card_acc }?
+prompt-plant-row = 🏠 В чей дом положить { $card_acc }?
 prompt-ball-take = 💃 Бал: выберите мужчину из дома соперника (переносов осталось: { $left }).
 prompt-power-order = 🔴 Замок Власти: выберите любой приказ из колоды.
 prompt-intrigue-target = 🔵 Замок Интриг: чью руку посмотреть?
 prompt-intrigue-take = 🔵 Замок Интриг: заберите один приказ из руки игрока { $target }.
 prompt-prophet-smuta = 🔮 Пророк: выберите смуту из сброса, чтобы разыграть её.
-prompt-conspiracy-give = 🕵️‍♂️ Заговор: какую карту и кому отдать?
+prompt-conspiracy-give = 🤫 Заговор: какую карту и кому отдать?
 prompt-fire-burn = 🔥 Пожар: какую карту из дома, лишившегося замка, отправить в колоду сгинувших?
 prompt-campaign-take = ⚔️ Удачный Поход: какую карту забрать из правого дома соперника?
 prompt-poison-discard = 🤢 Отрава: сбросьте карту с руки, чтобы отправить в колоду сгинувших карту со стола, — или пропустите.
@@ -147,7 +177,7 @@ prompt-earthquake-target = 🌎 Землетрясение: чей левый д
 opt-draw = 🎴 Взять карту
 opt-order = 📜 Взять приказ
 opt-lay = 🏠 Выложить
-opt-play = ⚔️ Сыграть приказ
+opt-play = 📣 Сыграть приказ
 opt-discard = 🗑 Сбросить
 opt-build = 🏰 Построить замок
 opt-end = ✅ Закончить ход

@@ -5,7 +5,7 @@ ok = 👌
 
 ## Набор игроков
 
-lobby-title = 🏰 <b>Смута</b> — набор игроков
+lobby-title = ⚜️ <b>Смута</b> — набор игроков
 lobby-empty = <i>За столом пока никого.</i>
 lobby-settings = ⏱ На ход: { $turn } с · на выбор: { $choice } с
 lobby-hint = Нужно от { $min } до { $max } игроков. Жмите «🙋 Играю»; начинает создатель стола или админ группы.
@@ -16,8 +16,11 @@ lobby-joined-private = ✅ Вы за столом! Игра идёт в груп
 lobby-left = 👋 Вы встали из-за стола.
 lobby-computer-added = 🤖 Компьютер садится за стол.
 lobby-updated = ⚙️ Настройки изменены.
-lobby-start-bot-first = Сначала откройте личный чат со мной и нажмите «Запустить» — туда придут ваши карты. Потом снова жмите «Играю».
+lobby-start-bot-first = Сначала откройте личный чат со мной (кнопка ниже) и нажмите «Запустить» — я сразу посажу вас за стол, а ваши карты буду присылать туда.
 bot-name = Бот { $n }
+# имя игрока, в котором нечего показать (пустое, из одних невидимых знаков)
+person-fallback = кто-то
+player-fallback = Игрок { $n }
 
 ## Кнопки
 
@@ -28,7 +31,7 @@ btn-go = ▶️ Начать
 btn-lang = 🌐 English
 btn-time = ⏱ Время
 btn-cancel = ❌ Отменить
-btn-back = ⬅️ Назад
+btn-back = 🔙 Назад
 btn-open-bot = 💬 Открыть чат с ботом
 btn-stop-yes = 🛑 Да, остановить
 btn-stop-no = ↩️ Нет, играем
@@ -39,7 +42,7 @@ game-started = 🎲 Игра началась!
 game-left = 👋 Вы вышли из игры — дальше за вас играет компьютер. Передумали? /back в личном чате.
 back-done = 🙋 Вы снова в игре!
 back-nothing = Нет игр, где за вас играет компьютер.
-hand-title = 🃏 <b>Ваша рука</b> — { $n } { $n ->
+hand-title = ✋ <b>Ваша рука</b> — { $n } { $n ->
         [one] карта
         [few] карты
        *[many] карт
@@ -52,35 +55,54 @@ remind = ⏰ Вас ждут! { $seconds ->
     }, потом выбор сделает компьютер.
 
 ## Стол
+## Значки стола объясняет /rules (rules-text, «Значки»): держите их вместе.
 
-table-title = 🏰 <b>Смута</b> · ход { $turn }
-table-deck = 🎴 Колода: { $n }
-table-deck-top = сверху открыта { $smuta }
+table-title = ⚜️ <b>Смута</b> · ход { $turn }
+table-deck = 🎴 колода { $n }
+table-deck-top = (сверху открыта { $smuta })
 table-final-turns = ⏳ последних ходов: { $n }
-table-orders = 📜 Приказы: { $n }
-table-graveyard = ⚰️ Сгинувшие: { $n }
-table-top = сверху { $card }
-table-smuta-discard = 🌀 Сброс смут: { $smuty }
-table-prophet = 🔮 Стопка Пророка: { $smuty }
-table-castles = 🏰 Замки в запасе: { $castles }
-table-player = <b>{ $player }</b> · 🃏 { $hand } · ⭐ { $points }
+table-orders = 📜 приказы { $n }
+table-graveyard = ⚰️ сгинувшие: { $n ->
+        [0] нет
+       *[other] { $n }, сверху { $top }
+    }
+table-orders-discard = 🗑 сброс приказов: { $n ->
+        [0] нет
+       *[other] { $n }, сверху { $top }
+    }
+table-smuta-discard = 🌀 сброс смут: { $n ->
+        [0] нет
+       *[other] { $n }, сверху { $top }
+    }
+table-prophet = 🔮 стопка Пророка: { $smuty }
+table-castles = 🏰 замки в запасе: { $castles }
+table-rows = <i>Дома каждого игрока — слева направо: ⬅️ левый … правый ➡️</i>
+table-player = <b>{ $player }</b> · ✋ { $hand } · ⭐ { $points }
+table-actions = осталось { $n } { $n ->
+        [one] действие
+        [few] действия
+       *[many] действий
+    }
+table-choosing = 💭 выбирает
 table-castle-permanent = 🏰♾️
 table-castle-one-time = 🏰⚡
-table-turn = ▶️ Ходит <b>{ $player }</b> · осталось действий: { $actions }
-table-waiting = ⏳ Ждём: { $player }
 
 ## Итоги
 
 result-title = 🏁 <b>Игра окончена!</b>
 result-aborted = ⚠️ <b>Игра прервана.</b> Счёт на этот момент:
-result-line = { $player } — { $points } { $points ->
+result-line = { $player } — <b>{ $points }</b> { $points ->
         [one] очко
         [few] очка
        *[many] очков
-    } · 🏰 { $castles }
+    }{ $castles ->
+        [0] { "" }
+       *[other] { " " }(карты { $cards } + 🏰 { $castles } × { $each })
+    }
+result-tie-break = <i>Очков поровну — выше тот, у кого больше замков.</i>
 result-winners = { $n ->
-        [one] 🏆 Победитель: <b>{ $players }</b>
-       *[other] 🏆 Победители: <b>{ $players }</b>
+        [one] 👑 Победитель: <b>{ $players }</b>
+       *[other] 👑 Победители: <b>{ $players }</b>
     }
 
 ## Журнал хода
@@ -104,8 +126,26 @@ stop-removed = 🛑 Бота удалили из группы — игра та�
 
 lang-choose = 🌐 Выберите язык / Choose your language:
 lang-set = ✅ Язык: русский.
-card-usage = Напишите название карты, приказа, смуты или замка: <i>/card Миледи</i>, <i>/card пир</i>, <i>/card замок власти</i>.
-card-unknown = 🤷 Не знаю карту «{ $query }». Попробуйте часть названия: <i>/card лорд</i>.
+card-usage = Напишите название карты, приказа, смуты или замка: <i>/card Миледи</i>, <i>/card пир</i>, <i>/card замок власти</i>. Все карты: /cards.
+card-unknown = 🤷 Не знаю карту «{ $query }». { $n ->
+        [0] Все карты: /cards.
+       *[other] Может быть: { $names }? Все карты: /cards.
+    }
+card-castles = 🏰 <b>Замки</b> — по одному каждого цвета; у каждого две стороны:
+card-list =
+    🗂 <b>Все карты</b>
+
+    <b>Карты дома</b> (с очками): { $houses }
+
+    <b>Приказы:</b> { $orders }
+
+    <b>Смуты:</b> { $smuty }
+
+    <b>Стихийные бедствия</b> (тоже смуты): { $disasters }
+
+    <b>Замки:</b> { $castles }
+
+    Подробно: /card название (например, /card пир).
 
 ## Ошибки (всплывающие — короче 200 знаков)
 

@@ -752,7 +752,9 @@ async def test_a_player_who_blocks_the_bot_is_named_once_timed_out_and_replaced(
     assert timeouts == 3
     table = await h.table(GROUP)
     assert table.state is not None and table.state.players[boris_seat].computer
-    away_line = h.tr.t(table.lang, "log-away", player="Борис")
+    away_line = h.tr.t(
+        table.lang, "log-away", player=h.app.games.render.name(table.lang, table, boris_seat)
+    )
     assert any(away_line in t for t in group_texts(h.tg, GROUP, since)), (
         "the group was not told the computer plays for Борис"
     )
@@ -767,7 +769,8 @@ async def test_a_player_who_blocks_the_bot_is_named_once_timed_out_and_replaced(
 
     # the group was told exactly once that Борис cannot be reached, with a link
     link = f"https://t.me/{(await h.app.bot.me()).username}?start=play"
-    notice = h.tr.t(table.lang, "err-unreachable", player="Борис", link=link)
+    boris_named = h.app.games.render.mention(table, boris_seat)
+    notice = h.tr.t(table.lang, "err-unreachable", player=boris_named, link=link)
     told = [t for t in group_texts(h.tg, GROUP, since) if t == notice]
     assert len(told) == 1, f"the group was told {len(told)} times that Борис cannot be reached"
 

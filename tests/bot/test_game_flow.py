@@ -226,7 +226,7 @@ async def test_a_player_who_never_answers_is_played_by_the_computer(store: Store
     assert seen_away, "three timeouts in a row should hand the seat to the computer"
     assert table.state is not None and table.state.players[away].computer
     texts = "\n".join(group_texts(h.tg, GROUP))
-    assert h.tr.t("ru", "log-away", player=table.seats[away].name) in texts
+    assert h.tr.t("ru", "log-away", player=h.app.games.render.name("ru", table, away)) in texts
 
 
 async def test_the_same_answer_pressed_twice_at_once_is_applied_once(store: Store) -> None:

@@ -128,7 +128,7 @@ async def test_leaving_a_game_hands_the_seat_to_the_computer_and_the_last_human_
     await h.leave_game(boris, GROUP)
     table = await h.table(GROUP)
     assert table.seats[1].left and table.state is not None and table.state.players[1].computer
-    left = h.tr.t("ru", "log-left", player="Борис")
+    left = h.tr.t("ru", "log-left", player=h.app.games.render.name("ru", table, 1))
     assert any(left in t for t in group_texts(h.tg, GROUP, since)), "the group is not told"
     await h.leave_game(anna, GROUP)
     assert (await h.table(GROUP)).status == "finished"

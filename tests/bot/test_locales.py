@@ -33,10 +33,19 @@ from fluent.syntax import ast as fl
 from fluent.syntax.visitor import Visitor
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
-from bot.help import HOUSE_TYPES, ORDER_TYPES, SMUTA_TYPES, TOPICS, card_text, find_card, topic_name
+from bot.help import (
+    HOUSE_TYPES,
+    ORDER_TYPES,
+    SMUTA_TYPES,
+    TOPICS,
+    card_text,
+    find_card,
+    rules_args,
+    topic_name,
+)
 from bot.i18n import LANGS, LOCALES_DIR, Translator
 from bot.models import Seat, Table
-from bot.render import SEAT_PARAMS, Renderer, event_key
+from bot.render import EXTRA, SEAT_PARAMS, Renderer, event_key
 from engine import GameSetup, apply, new_game, pending
 from engine.cards import COLOURS
 from engine.policy import choose
@@ -279,9 +288,17 @@ def engine_keys() -> EngineKeys:
     return keys
 
 
+#: variables `Renderer.event` adds to some events beyond their parameters (its `EXTRA`,
+#: and the cause of a kill)
+DERIVED = {"card.killed": {"cause"}, "drought.flipped": {"from"}}
+#: the numbers of the game's `Rules` that /card and /rules texts get (`bot.help.rules_args`)
+RULES_VARIABLES = frozenset(rules_args())
+
+
 def render_variables(params: Iterable[str]) -> set[str]:
-    """The Fluent variables `Renderer.event_args` makes of an event's or decision's params."""
-    out: set[str] = set()
+    """The Fluent variables `Renderer.event_args` makes of an event's or decision's params:
+    besides them, every event gets ``$me`` (which of its seats the reader is) and ``$own``."""
+    out: set[str] = {"me", "own"}
     for key in params:
         if key in SEAT_PARAMS:
             out.add(SEAT_PARAMS[key])
@@ -301,8 +318,10 @@ def render_variables(params: Iterable[str]) -> set[str]:
 # ====================================================================== what must exist
 def event_messages() -> dict[str, set[str]]:
     """event-<key> → the variables every emit site of the key can fill."""
+    assert set(EXTRA) <= set(DERIVED), "a variable Renderer.event adds is not known here"
     return {
         event_key(k): set.intersection(*(render_variables(p) for p in sites))
+        | DERIVED.get(k, set())
         for k, sites in engine_keys().events.items()
     }
 
@@ -482,12 +501,18 @@ def test_messages_use_only_the_variables_they_get(lang: str) -> None:
     for key, variables in (*event_messages().items(), *prompt_messages().items()):
         offer(key, variables)
     for key in catalogue_messages():
-        offer(key, set())
+        # /card texts get the game's numbers, a house card its points (bot.help.card_text)
+        if key.startswith("about-"):
+            offer(key, set(RULES_VARIABLES) | {"points"})
+        else:
+            offer(key, set())
     bot = bot_keys()
     for key in bot.replies:
         offer(key, set())  # say() and answer_callback() format a Reply's key bare
     for key, sites in bot.offered.items():
         for variables in sites:
+            if key in ("rules-text", "about-smuta-turn"):  # they get **rules_args(rules) too
+                variables = variables | RULES_VARIABLES
             offer(key, variables)
     # games.py `_stop(table, key, by=…)` formats its key with player=
     for key in ("stop-done", "stop-everyone-left"):
@@ -531,7 +556,7 @@ def test_html_is_well_formed_and_fits_a_message(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_lengths(lang: str) -> None:
     defined = messages(lang)
-    rules, _ = formatted(lang, "rules-text", {})
+    rules, _ = formatted(lang, "rules-text", {**rules_args(), "points": "Лорд, Миледи — 3"})
     assert len(rules) < RULES_MAX, f"rules-text has {len(rules)} characters"
     alerts = {k for k in defined if k.startswith("err-")} | bot_keys().replies
     names = {k for k in catalogue_messages() if k.startswith(("card-", "castle-", "colour-"))}
@@ -642,4 +667,4 @@ def test_kept_texts_follow_their_arguments() -> None:
     # kept, and as formatted afresh
     assert tr.t("ru", "hand-title", n=1) == one == tr._uncached("ru", "hand-title", (("n", 1),))
     listed = tr.t("en", "table-castles", castles=["🔴", "🔵"])
-    assert listed.startswith("🏰 Castles in supply")
+    assert listed.startswith("🏰 castles in supply")

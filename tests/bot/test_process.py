@@ -40,6 +40,7 @@ from redis.asyncio import Redis
 from bot.i18n import Translator
 from bot.keyboards import PromptCb
 from bot.models import Table
+from bot.names import shown_name
 from bot.store.redis import RedisStore
 from engine import Decision, pending
 from tests.bot.conftest import REDIS_URL, _reachable
@@ -387,7 +388,7 @@ async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
             await until(moved, SHORT + 10, f"decision {decision.id} to time out")
             timings["B's deadline fired, after bot #3 started"] = time.monotonic() - t0
             # ... and tells: the group, and the player on the prompt (saved first, then told)
-            told = tr.t("ru", "log-timeout", player=who["first_name"])
+            told = tr.t("ru", "log-timeout", player=shown_name(who["first_name"], ""))
             await api.wait_for(
                 lambda: any(told in t for t in api.texts(GROUP_B, calls)), 10, "the group told"
             )

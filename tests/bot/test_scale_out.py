@@ -36,6 +36,7 @@ import bot.render
 from bot.config import Settings
 from bot.keyboards import LobbyCb, PromptCb
 from bot.models import Table
+from bot.render import Renderer
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
@@ -416,7 +417,8 @@ async def test_two_processes_play_three_games_at_once_on_one_redis(
         for seat_no, seat in enumerate(table.seats):
             if seat.user_id is None:
                 continue
-            line = tr.t(table.lang, "log-timeout", player=seat.name)
+            named = Renderer(tr).name(table.lang, table, seat_no)
+            line = tr.t(table.lang, "log-timeout", player=named)
             assert lines_seen(texts, chat, line) == timed_out[seat_no], (
                 f"{seat.name}: {timed_out[seat_no]} timeouts, "
                 f"{lines_seen(texts, chat, line)} timeout lines in the group"
@@ -428,7 +430,7 @@ async def test_two_processes_play_three_games_at_once_on_one_redis(
             )
             # handed to the computer after three timeouts, and back with /back: once each
             for key, computer in (("log-away", True), ("log-back", False)):
-                line = tr.t(table.lang, key, player=seat.name)
+                line = tr.t(table.lang, key, player=named)
                 commands = sum(1 for c in log if c.computer is computer and c.seat == seat_no)
                 assert lines_seen(texts, chat, line) == commands, key
         # both processes moved this game: people's presses and the computer's timers

@@ -15,10 +15,12 @@ from aiogram.enums import ChatMemberStatus, ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
+from bot import metrics
 from bot.config import Settings
 from bot.games import Clock, Defaults, Games
 from bot.i18n import LANGS, Translator
 from bot.messenger import Messenger
+from bot.observe import UpdateObserver
 from bot.pace import Pace
 from bot.routers import build_dispatcher
 from bot.store import Store
@@ -79,6 +81,7 @@ class App:
     games: Games
     dispatcher: Dispatcher
     ticker: Ticker
+    observer: UpdateObserver
 
 
 def build_app(
@@ -96,9 +99,12 @@ def build_app(
         return me.username or ""
 
     async def is_admin(chat_id: int, user_id: int) -> bool:
+        """Fails closed: when Telegram cannot say (an error, the network), the
+        answer is no — only the game's creator may then start or stop it."""
         try:
             member = await bot.get_chat_member(chat_id, user_id)
-        except TelegramAPIError:
+        except TelegramAPIError as e:
+            log.warning("cannot tell whether %s is an admin of %s: %s", user_id, chat_id, e)
             return False
         return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 
@@ -111,7 +117,13 @@ def build_app(
         is_admin=is_admin,
         defaults=defaults,
     )
-    return App(bot, store, games, build_dispatcher(games, tr), Ticker(games))
+    dispatcher = build_dispatcher(games, tr)
+    # every update: its log context, its metrics, and the count a shutdown drains
+    observer = UpdateObserver()
+    dispatcher.update.outer_middleware(observer)
+    # every Bot API request: errors by kind (innermost, so each attempt counts)
+    metrics.count_telegram_errors(bot)
+    return App(bot, store, games, dispatcher, Ticker(games), observer)
 
 
 def freeze_startup_objects() -> None:

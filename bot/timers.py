@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time  # ops: last_beat
 
 from bot.games import Conflict, Games
 from bot.store import StoreUnavailable
@@ -24,6 +25,7 @@ class Ticker:
         self.interval = interval
         self._slots = asyncio.Semaphore(parallel)
         self._stopping = asyncio.Event()
+        self.last_beat: float | None = None  # ops: monotonic time of run()'s last turn (/readyz)
 
     async def tick(self) -> int:
         """Fire every due timer once, chats side by side (one chat waiting for
@@ -47,6 +49,7 @@ class Ticker:
         """Tick until `stop`; a tick under way finishes first (its moves are
         told, not cut off), and what is due later waits for the next process."""
         while not self._stopping.is_set():
+            self.last_beat = time.monotonic()  # ops: read by bot.health
             try:
                 await self.tick()
             except StoreUnavailable:

@@ -168,6 +168,10 @@ def bot_env(api_url: str, redis_url: str, timeout: int) -> dict[str, str]:
         TURN_TIMEOUT=str(timeout),
         CHOICE_TIMEOUT=str(timeout),
         COMPUTER_PAUSE="0.2",
+        HEALTH_HOST="127.0.0.1",
+        HEALTH_PORT="0",  # any free port: test runs side by side never clash
+        LOG_FORMAT="text",
+        LOG_LEVEL="INFO",
         PYTHONUNBUFFERED="1",
     )
     return env

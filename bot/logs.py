@@ -10,7 +10,8 @@ line, and (optionally) Sentry for what is logged as an error.
 - The context — the game's chat id, the update id, the decision id a button
   answers — lives in context variables that `bot.observe.UpdateObserver` sets
   for each update (`bind` sets them elsewhere); each update runs in a task of
-  its own, so one update's context never shows on another's lines.
+  its own, so one update's context never shows on another's lines. A record
+  factory copies them onto every log record as it is made.
 - ``SENTRY_DSN``: with the ``sentry`` extra installed (``pip install
   'smuta[sentry]'``), every record logged at ERROR or above — ``log.exception``
   included — becomes a Sentry event carrying the same context fields; INFO and
@@ -57,17 +58,28 @@ def bind(
             var.reset(token)
 
 
-class ContextFilter(logging.Filter):
-    """Puts the known context fields on each record (as ``record.chat_id``…),
-    where formatters and Sentry find them."""
+def _with_context(record: logging.LogRecord) -> logging.LogRecord:
+    for name, var in FIELDS:
+        if not hasattr(record, name):
+            value = var.get()
+            if value is not None:
+                setattr(record, name, value)
+    return record
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        for name, var in FIELDS:
-            if not hasattr(record, name):
-                value = var.get()
-                if value is not None:
-                    setattr(record, name, value)
-        return True
+
+def install_context() -> None:
+    """Every log record gets the known context fields (``record.chat_id``…)
+    when it is made, so every handler sees them — the formatters here, pytest's
+    capture, and Sentry, which reads a record before any handler. Idempotent."""
+    factory = logging.getLogRecordFactory()
+    if getattr(factory, "smuta_context", False):
+        return
+
+    def make(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        return _with_context(factory(*args, **kwargs))
+
+    make.smuta_context = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(make)
 
 
 def _context(record: logging.LogRecord) -> dict[str, Any]:
@@ -111,8 +123,8 @@ class JsonFormatter(logging.Formatter):
 def setup(level: int | str = logging.INFO, fmt: str = "text", stream: TextIO | None = None) -> None:
     """Configure the root logger: one handler on `stream` (stderr), the context
     filter, the chosen format. Replaces handlers set before (a second call wins)."""
+    install_context()
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.addFilter(ContextFilter())
     handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
     root = logging.getLogger()
     for old in list(root.handlers):
@@ -120,6 +132,7 @@ def setup(level: int | str = logging.INFO, fmt: str = "text", stream: TextIO | N
         old.close()
     root.addHandler(handler)
     root.setLevel(level)
+    logging.captureWarnings(True)  # a library's warning is a log line too (one JSON object)
     # aiogram logs every update it handles at INFO ("Update id=… is handled"):
     # useful when debugging, noise in production
     numeric = logging.getLevelName(level) if isinstance(level, str) else level
@@ -145,11 +158,23 @@ def init_sentry(dsn: str, **options: Any) -> bool:
         release = f"smuta@{version('smuta')}"
     except PackageNotFoundError:
         release = None
+    install_context()
+
+    def tag(event: Any, hint: Any) -> Any:
+        """The context fields as tags too, so Sentry can search by chat."""
+        extra = event.get("extra") or {}
+        tags = event.setdefault("tags", {})
+        for name, _ in FIELDS:
+            if name in extra:
+                tags[name] = str(extra[name])
+        return event
+
     sentry_sdk.init(
         dsn=dsn,
         release=release,
         send_default_pii=False,  # no names, no IP addresses
         integrations=[LoggingIntegration(level=logging.INFO, event_level=logging.ERROR)],
+        before_send=tag,
         **options,
     )
     return True

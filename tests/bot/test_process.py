@@ -22,7 +22,10 @@ after. No Redis: skipped — or failed when ``CI`` is set (see conftest.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
+import re
 import signal
 import socket
 import sys
@@ -105,6 +108,7 @@ class BotProcess:
         self.lines: list[str] = []
         self.proc: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
+        self._grew = asyncio.Event()  # set (and replaced) at each new line
 
     async def start(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
@@ -123,6 +127,45 @@ class BotProcess:
         assert self.proc is not None and self.proc.stdout is not None
         async for raw in self.proc.stdout:
             self.lines.append(raw.decode(errors="replace").rstrip())
+            grew, self._grew = self._grew, asyncio.Event()
+            grew.set()
+        self._grew.set()  # the output ended: a waiter looks one last time
+
+    async def wait_line(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+        """The first output line matching `pattern` (a regex), as soon as it is
+        written. `timeout` only bounds a wait for a line that never comes."""
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while True:
+            for line in self.lines[seen:]:
+                found = re.search(pattern, line)
+                if found:
+                    return found
+            seen = len(self.lines)
+            if self._reader is not None and self._reader.done():
+                raise AssertionError(f"{self.name} ended without a line like {pattern!r}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{self.name} wrote no line like {pattern!r} in {timeout}s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._grew.wait(), left)
+
+    async def health_url(self, timeout: float = 60.0) -> str:
+        """The health port's base URL, from the line the bot logs when it listens."""
+        found = await self.wait_line(r"health and metrics on (http://[0-9.]+:\d+)", timeout)
+        return found.group(1)
+
+    async def wait_exit(self, timeout: float) -> int:
+        """The exit code, once the process has exited on its own. `timeout` only
+        bounds a process that never exits (it is then killed)."""
+        assert self.proc is not None
+        try:
+            await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            self.proc.kill()
+            await self._reap()
+            raise AssertionError(f"{self.name} did not exit within {timeout}s") from None
+        return await self._reap()
 
     @property
     def output(self) -> str:
@@ -433,17 +476,48 @@ async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
         await store.close()
 
 
-# ====================================================================== webhook mode, SIGTERM
+# ====================================================================== SIGTERM: the drain
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
+def _start_update(update_id: int) -> dict[str, Any]:
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": update_id,
+            "date": int(time.time()),
+            "chat": {"id": ANNA["id"], "type": "private", "first_name": "Анна"},
+            "from": ANNA,
+            "text": "/start",
+            "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+        },
+    }
+
+
+async def _status(http: aiohttp.ClientSession, url: str) -> tuple[int, Any]:
+    async with http.get(url) as response:
+        return response.status, await response.json()
+
+
+async def _ready(http: aiohttp.ClientSession, health: str) -> bool:
+    status, _ = await _status(http, f"{health}/readyz")
+    return status == 200
+
+
+def _clean(proc: BotProcess) -> None:
+    bad = [ln for ln in proc.lines if " ERROR " in ln or "Traceback" in ln or '"ERROR"' in ln]
+    assert not bad, "\n".join(bad)
+
+
 async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() -> None:
-    """`docker stop` sends SIGTERM: the webhook server stops taking updates, the
-    update in hand still finishes (its message goes out), and the process
-    exits cleanly. Games in the process's own store: no Redis needed."""
+    """`docker stop` sends SIGTERM: the webhook server stops taking updates and
+    /readyz says so, the update in hand still finishes (its message goes out),
+    and the process exits cleanly. Games in the process's own store: no Redis
+    needed. Every step waits for an event: the drain is held open by the
+    test's held reply, not timed (DRAIN_SECONDS is far beyond any wait)."""
     port = _free_port()
     secret = "s3cret-Token_42"
     hook = f"http://127.0.0.1:{port}/tg/hook"
@@ -456,6 +530,7 @@ async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() 
             WEBHOOK_SECRET=secret,
             WEBHOOK_HOST="127.0.0.1",
             WEBHOOK_PORT=str(port),
+            DRAIN_SECONDS="600",
         )
         proc = BotProcess("webhook bot", env)
         await proc.start()
@@ -467,48 +542,133 @@ async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() 
                 ) as response:
                     return response.status
 
-            start = {
-                "update_id": 1,
-                "message": {
-                    "message_id": 1,
-                    "date": int(time.time()),
-                    "chat": {"id": ANNA["id"], "type": "private", "first_name": "Анна"},
-                    "from": ANNA,
-                    "text": "/start",
-                    "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
-                },
-            }
-
             async def serving() -> bool:
                 try:
                     return await post({"update_id": 0}) == 200  # an empty update: ignored
                 except aiohttp.ClientConnectionError:
                     return False
 
-            await until(serving, 60, "the webhook server to listen")
+            health = await proc.health_url()
+            await until(serving, 120, "the webhook server to listen")
+            await until(lambda: _ready(http, health), 60, "/readyz to answer 200")
             assert api.of("setWebhook") and api.of("setWebhook")[0].params["url"] == hook
+            assert "s3cret" not in proc.output, "the secret was printed"
             api.hold("sendMessage")
-            assert await post(start) == 200  # answered at once, handled in the background
-            await api.wait_for(lambda: api.arrived("sendMessage"), 10, "the reply to be on its way")
+            assert await post(_start_update(1)) == 200  # answered at once, handled meanwhile
+            await api.wait_for(lambda: api.arrived("sendMessage"), 60, "the reply on its way")
 
             assert proc.proc is not None
             proc.proc.send_signal(signal.SIGTERM)
+            await proc.wait_line("stopping: no new updates")
 
             async def refused() -> bool:
                 return not await serving()
 
-            await until(refused, 10, "the server to stop taking updates")
+            await until(refused, 60, "the server to stop taking updates")
+            status, body = await _status(http, f"{health}/readyz")
+            assert (status, body["checks"]["process"]) == (503, "shutting down")
             assert proc.alive(), "it did not wait for the update in hand"
             api.release("sendMessage")
-            assert await proc.stop(grace=20) == 0
+            assert await proc.wait_exit(120) == 0
             replies = [c for c in api.of("sendMessage") if c.params.get("chat_id") == ANNA["id"]]
             assert replies and all(c.ok for c in replies), "the update in hand was cut off"
             assert "stopped" in proc.output
-            bad = [ln for ln in proc.lines if " ERROR " in ln or "Traceback" in ln]
-            assert not bad, "\n".join(bad)
+            _clean(proc)
         except BaseException:
             print(f"----- {proc.name} output -----\n{proc.output}\n")
             raise
         finally:
             if proc.alive():
                 await proc.kill()
+
+
+async def test_python_m_bot_polling_finishes_what_it_holds_on_sigterm() -> None:
+    """Long polling drains like webhook mode: on SIGTERM it polls no more (an
+    update sent afterwards stays with Telegram, unconfirmed, for the next
+    process), the update in hand finishes its reply, and the process exits 0.
+    With LOG_FORMAT=json every line it writes is one JSON object, and a line
+    written while handling an update names that update."""
+    async with FakeBotAPI(TOKEN) as api, aiohttp.ClientSession() as http:
+        env = bot_env(api.url, "", LONG)
+        env.update(DRAIN_SECONDS="600", LOG_FORMAT="json", LOG_LEVEL="DEBUG")
+        proc = BotProcess("polling bot", env)
+        await proc.start()
+        try:
+            health = await proc.health_url()
+            await api.wait_for(lambda: api.arrived("getUpdates"), 120, "the bot to poll")
+            status, _ = await _status(http, f"{health}/healthz")
+            assert status == 200
+            await until(lambda: _ready(http, health), 60, "/readyz to answer 200")
+
+            api.hold("sendMessage")
+            held = api.say(ANNA["id"], ANNA, "/start")
+            await api.wait_for(lambda: api.arrived("sendMessage"), 60, "the reply on its way")
+            assert proc.proc is not None
+            proc.proc.send_signal(signal.SIGTERM)
+            await proc.wait_line("polling stopped: no new updates")
+            polls = [a for a in api.arrivals if a[0] == "getUpdates"]
+            late = api.say(ANNA["id"], ANNA, "/help")  # after the stop: not this process's
+            status, body = await _status(http, f"{health}/readyz")
+            assert (status, body["checks"]["process"]) == (503, "shutting down")
+            assert proc.alive(), "it did not wait for the update in hand"
+
+            api.release("sendMessage")
+            assert await proc.wait_exit(120) == 0
+            replies = [c for c in api.of("sendMessage") if c.params.get("chat_id") == ANNA["id"]]
+            assert len(replies) == 1 and replies[0].ok, "the update in hand was cut off"
+            assert replies[0].params["text"] == Translator().t("ru", "welcome")
+            assert api.unconfirmed == 1 and late > held, "the late update was taken"
+            assert polls == [a for a in api.arrivals if a[0] == "getUpdates"], "it polled on"
+
+            records = [json.loads(line) for line in proc.lines]  # each line one object
+            assert any(r["message"] == "stopped" for r in records)
+            assert not [r for r in records if r["level"] in ("ERROR", "CRITICAL")], records
+            handled = [r for r in records if r.get("update_id") == held]
+            assert handled and all(r.get("chat_id") == ANNA["id"] for r in handled)
+        except BaseException:
+            print(f"----- {proc.name} output -----\n{proc.output}\n")
+            raise
+        finally:
+            if proc.alive():
+                await proc.kill()
+
+
+async def test_the_drain_is_bounded_by_drain_seconds() -> None:
+    """An update that never finishes (its reply hangs) holds the process no
+    longer than DRAIN_SECONDS: it is logged and the process still exits 0."""
+    async with FakeBotAPI(TOKEN) as api:
+        env = bot_env(api.url, "", LONG)
+        env.update(DRAIN_SECONDS="1")
+        proc = BotProcess("stuck bot", env)
+        await proc.start()
+        try:
+            await api.wait_for(lambda: api.arrived("getUpdates"), 120, "the bot to poll")
+            api.hold("sendMessage")  # never released
+            api.say(ANNA["id"], ANNA, "/start")
+            await api.wait_for(lambda: api.arrived("sendMessage"), 60, "the reply on its way")
+            assert proc.proc is not None
+            proc.proc.send_signal(signal.SIGTERM)
+            assert await proc.wait_exit(120) == 0
+            assert "1 update(s) still running at shutdown" in proc.output
+            assert "stopped" in proc.output
+        except BaseException:
+            print(f"----- {proc.name} output -----\n{proc.output}\n")
+            raise
+        finally:
+            if proc.alive():
+                await proc.kill()
+
+
+async def test_python_m_bot_refuses_webhook_mode_without_a_secret_and_prints_no_secret() -> None:
+    env = bot_env("http://127.0.0.1:9", "", LONG)
+    env.update(
+        BOT_TOKEN="123456:VERY-SECRET-TOKEN",
+        WEBHOOK_URL="https://example.org/hook",
+        WEBHOOK_SECRET="",  # whatever a local .env says
+    )
+    proc = BotProcess("misconfigured bot", env)
+    await proc.start()
+    assert await proc.wait_exit(120) == 2
+    assert "WEBHOOK_SECRET" in proc.output
+    assert "VERY-SECRET-TOKEN" not in proc.output
+    assert "Traceback" not in proc.output

@@ -102,9 +102,13 @@ async def redis_db() -> AsyncIterator[str]:
 class BotProcess:
     """`python -m bot` with its output (logging goes to stderr) kept line by line."""
 
-    def __init__(self, name: str, env: dict[str, str]) -> None:
+    def __init__(
+        self, name: str, env: dict[str, str], python: str = sys.executable, cwd: Path = ROOT
+    ) -> None:
         self.name = name
         self.env = env
+        self.python = python  # another interpreter: an installed copy of the bot
+        self.cwd = cwd
         self.lines: list[str] = []
         self.proc: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -112,10 +116,10 @@ class BotProcess:
 
     async def start(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
+            self.python,
             "-m",
             "bot",
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,

@@ -114,7 +114,17 @@ async def run(settings: Settings) -> int:
     ticker: asyncio.Task[None] | None = None
     menu: asyncio.Task[None] | None = None
     try:
-        await health.start(settings.health_host, settings.health_port)
+        try:
+            await health.start(settings.health_host, settings.health_port)
+        except OSError as e:
+            log.error(
+                "cannot listen on %s:%s for /healthz, /readyz, /metrics (%s): "
+                "set HEALTH_HOST and HEALTH_PORT",
+                settings.health_host,
+                settings.health_port,
+                e,
+            )
+            return 1
         freeze_startup_objects()
         ticker = asyncio.create_task(app.ticker.run())
         # the commands menu is optional: a slow or refusing server never delays serving

@@ -23,7 +23,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
+from bot import metrics, probe
 from bot.health import Health
 from bot.observe import UpdateObserver
 from bot.store import Store
@@ -102,6 +102,26 @@ async def test_healthz_answers_and_readyz_needs_a_store_a_ticking_ticker_and_no_
     assert response.status == 503
     assert (await response.json())["checks"] == {"process": "shutting down"}
     assert (await client.get("/healthz")).status == 200, "alive while it stops"
+
+
+async def test_the_container_probe_asks_the_health_port(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`python -m bot.probe` (the Docker and compose healthchecks): 0 when the
+    check answers 200, 1 when it answers 503 or nobody listens."""
+    ticker = beating()
+    health = Health(MemoryStore(), ticker)
+    port = await health.start("127.0.0.1", 0)
+    try:
+        monkeypatch.setenv("HEALTH_HOST", "0.0.0.0")  # a wildcard: asked on 127.0.0.1
+        monkeypatch.setenv("HEALTH_PORT", str(port))
+        assert await asyncio.to_thread(probe.main, []) == 0
+        assert await asyncio.to_thread(probe.main, ["readyz"]) == 0
+        health.stopping = True
+        assert await asyncio.to_thread(probe.main, ["healthz"]) == 0
+        assert await asyncio.to_thread(probe.main, ["readyz"]) == 1
+        assert await asyncio.to_thread(probe.main, ["livez"]) == 2
+    finally:
+        await health.stop()
+    assert await asyncio.to_thread(probe.main, ["healthz"]) == 1, "nobody listens"
 
 
 async def test_readyz_fails_while_redis_is_down_and_recovers_after(

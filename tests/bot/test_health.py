@@ -296,6 +296,20 @@ async def test_the_games_gauge_counts_lobbies_and_running_games(store: Store) ->
     assert metrics.sample("smuta_games", {"status": "lobby"}) == 0
 
 
+async def test_redis_counts_a_record_saved_before_statuses_were_kept_beside_it(
+    redis_store: RedisStore,
+) -> None:
+    h = Harness(redis_store)
+    anna, boris = people("Анна", "Борис")
+    await h.open_game(GROUP, anna, [boris])
+    await h.open_lobby(GROUP - 1, boris, [])
+    assert await redis_store.count_games() == {"playing": 1, "lobby": 1}
+    # as an older bot saved it: no status field, only the record's JSON
+    client = redis_store._r
+    await client.hdel(redis_store._table_key(GROUP), "s")
+    assert await redis_store.count_games() == {"playing": 1, "lobby": 1}
+
+
 def _go(table: Any) -> str:
     from bot.keyboards import LobbyCb
 

@@ -15,11 +15,13 @@ from aiogram.enums import ChatMemberStatus, ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
+from bot import metrics
 from bot.call_policy import CallPolicy, install
 from bot.config import Settings
 from bot.games import Clock, Defaults, Games
 from bot.i18n import LANGS, Translator
 from bot.messenger import Messenger
+from bot.observe import UpdateObserver
 from bot.pace import Pace
 from bot.routers import build_dispatcher
 from bot.store import Store
@@ -81,6 +83,7 @@ class App:
     games: Games
     dispatcher: Dispatcher
     ticker: Ticker
+    observer: UpdateObserver
     policy: CallPolicy
 
 
@@ -102,9 +105,12 @@ def build_app(
         return me.username or ""
 
     async def is_admin(chat_id: int, user_id: int) -> bool:
+        """Fails closed: when Telegram cannot say (an error, the network), the
+        answer is no — only the game's creator may then start or stop it."""
         try:
             member = await bot.get_chat_member(chat_id, user_id)
-        except TelegramAPIError:
+        except TelegramAPIError as e:
+            log.warning("cannot tell whether %s is an admin of %s: %s", user_id, chat_id, e)
             return False
         return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 
@@ -118,7 +124,12 @@ def build_app(
         defaults=defaults,
         pace=pace,
     )
-    return App(bot, store, games, build_dispatcher(games, tr), Ticker(games), policy)
+    # every update: its log context, its metrics, and the count a shutdown drains
+    observer = UpdateObserver()
+    dispatcher = build_dispatcher(games, tr, observer)
+    # every Bot API request: errors by kind (innermost, so each attempt counts)
+    metrics.count_telegram_errors(bot)
+    return App(bot, store, games, dispatcher, Ticker(games), observer, policy)
 
 
 def freeze_startup_objects() -> None:

@@ -1,26 +1,91 @@
-"""Settings from the environment (and `.env`), documented in `.env.example`."""
+"""Settings from the environment (and `.env`), documented in `.env.example`.
+
+Secrets (`BOT_TOKEN`, `WEBHOOK_SECRET`, `SENTRY_DSN`) are `SecretStr`: they print
+as ``**********`` in a repr, a log line or a validation error. A setting that
+cannot work is refused when the settings load, not when it is first used:
+webhook mode without its secret, a secret Telegram would refuse.
+"""
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
+import re
+from typing import Any, Literal
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.models import Lang
 
+#: what Telegram accepts as a webhook's secret token
+SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+    # hide_input_in_errors: a refused setting is named, its value (a token, a
+    # secret, or every setting at once for a check across settings) never printed
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore", hide_input_in_errors=True)
 
     bot_token: SecretStr
     redis_url: str | None = None
     bot_api_url: str | None = None  # a self-hosted Bot API server; None: Telegram's
     webhook_url: str | None = None
-    webhook_secret: str | None = None
+    webhook_secret: SecretStr | None = None
     webhook_host: str = "0.0.0.0"
-    webhook_port: int = 8080
+    webhook_port: int = Field(default=8080, ge=1, le=65535)
     default_lang: Lang = "ru"
     turn_timeout: int = Field(default=90, ge=10, le=3600)
     choice_timeout: int = Field(default=60, ge=10, le=3600)
     computer_pause: float = Field(default=1.5, ge=0)  # seconds before a computer seat answers
     lobby_ttl_hours: float = Field(default=24, gt=0)  # an unstarted lobby is forgotten after
     finished_ttl_hours: float = Field(default=168, gt=0)  # a finished game's record is kept
+    # on SIGTERM: how long the updates and the timer tick in hand may take to finish
+    drain_seconds: float = Field(default=8.0, ge=0, le=3600)
+    # /healthz, /readyz, /metrics; port 0: any free port (the log says which)
+    health_host: str = "127.0.0.1"
+    health_port: int = Field(default=8081, ge=0, le=65535)
+    log_level: str = "INFO"
+    log_format: Literal["text", "json"] = "text"
+    sentry_dsn: SecretStr | None = None
+
+    @field_validator(
+        "redis_url", "bot_api_url", "webhook_url", "webhook_secret", "sentry_dsn", mode="before"
+    )
+    @classmethod
+    def _empty_is_unset(cls, value: Any) -> Any:
+        """``WEBHOOK_URL=`` in a file or environment means the same as leaving it out."""
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _known_level(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = value.strip().upper()
+            if value not in LOG_LEVELS:
+                raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
+        return value
+
+    @model_validator(mode="after")
+    def _webhook_has_a_secret(self) -> Settings:
+        if self.webhook_secret is not None and not SECRET_TOKEN.fullmatch(
+            self.webhook_secret.get_secret_value()
+        ):
+            raise ValueError("WEBHOOK_SECRET may hold only A-Z a-z 0-9 _ - and 1 to 256 characters")
+        if self.webhook_url and self.webhook_secret is None:
+            # without a secret anyone who learns the URL could post forged
+            # updates (press any player's buttons)
+            raise ValueError("WEBHOOK_URL is set: webhook mode needs WEBHOOK_SECRET too")
+        return self
+
+
+def describe(error: ValidationError) -> str:
+    """What is wrong with the settings, one line each, by environment variable —
+    never their values."""
+    lines = []
+    for e in error.errors(include_input=False, include_url=False):
+        where = ".".join(str(part) for part in e["loc"]).upper()
+        message = e["msg"].removeprefix("Value error, ")
+        lines.append(f"{where}: {message}" if where else message)
+    return "\n".join(lines)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
@@ -26,10 +27,13 @@ Case = Literal["nom", "acc", "dat"]
 
 
 def _locales_dir() -> Path:
-    """`locales/` beside the package (a checkout), else in the working directory
-    (an installed package run from the project folder, as in the Docker image)."""
-    beside = Path(__file__).resolve().parent.parent / "locales"
-    return beside if beside.is_dir() else Path.cwd() / "locales"
+    """The ``locales`` package's folder: the checkout's `locales/` (an editable
+    install, or the tests), or the copy installed beside `bot` from the wheel —
+    never the working directory, so the bot shows its texts wherever it starts."""
+    found = files("locales")
+    if not isinstance(found, Path):  # a zipped install: not one we make
+        raise RuntimeError(f"the texts must be files on disk, not {found!r}")
+    return found
 
 
 LOCALES_DIR = _locales_dir()

@@ -22,6 +22,8 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot import metrics
+
 
 def is_group(chat_id: int) -> bool:
     return chat_id < 0
@@ -100,5 +102,6 @@ class Pace:
     async def wait(self, chat_id: int, new_message: bool) -> None:
         slot = self.reserve(chat_id, new_message)
         delay = slot - self.clock()
+        metrics.pace_waited(delay, chat_id)
         if delay > 0:
             await self.sleep(delay)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from aiogram import Bot, Dispatcher, F, Router
+from aiogram import BaseMiddleware, Bot, Dispatcher, F, Router
 from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import (
@@ -370,11 +370,17 @@ async def _lang_here(message: Message, games: Games) -> str:
 
 
 # ====================================================================== the dispatcher
-def build_dispatcher(games: Games, tr: Translator) -> Dispatcher:
-    """A fresh dispatcher with every router and the services in its workflow data."""
+def build_dispatcher(
+    games: Games, tr: Translator, observer: BaseMiddleware | None = None
+) -> Dispatcher:
+    """A fresh dispatcher with every router and the services in its workflow
+    data; `observer` (an outer update middleware) sees every update first, also
+    while it waits for its chat's turn."""
     # no FSM: nothing of it is used, and without it nothing before `ChatOrder`
     # yields to the event loop (see `bot.ordering`)
     dp = Dispatcher(games=games, tr=tr, disable_fsm=True)
+    if observer is not None:
+        dp.update.outer_middleware(observer)
     dp.update.outer_middleware(ChatOrder())
     dp.include_routers(lobby_router(), table_router(), private_router(), common_router())
 

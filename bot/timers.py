@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 
 from bot.games import Conflict, Games
 from bot.store import StoreUnavailable
@@ -28,12 +29,11 @@ class Ticker:
         self._slots = asyncio.Semaphore(parallel)
         self._stopping = asyncio.Event()
         self._firing: dict[int, asyncio.Task[None]] = {}
-        self.last_beat: float | None = None  # the loop's clock when a tick last ran
+        self.last_beat: float | None = None  # time.monotonic() of run()'s last turn (/readyz)
 
     async def tick(self) -> int:
         """Start firing every due timer (not one still firing); how many were due."""
         due = await self.games.store.due(self.games.clock.now())
-        self.last_beat = asyncio.get_running_loop().time()
         for chat_id in due:
             if chat_id in self._firing:
                 continue
@@ -70,6 +70,7 @@ class Ticker:
         """Tick until `stop`; timers already firing finish first (their moves
         are told, not cut off), and what is due later waits for the next process."""
         while not self._stopping.is_set():
+            self.last_beat = time.monotonic()  # read by bot.health (/readyz)
             try:
                 await self.tick()
             except StoreUnavailable:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from bot import metrics
 from bot.i18n import Translator
 from bot.keyboards import PromptCb, menu_level
 from bot.messenger import Messenger
@@ -124,6 +125,9 @@ class Play:
         if table is None:
             return
         now = self.clock.now()
+        due = [t for t in (table.reminder, table.deadline) if t is not None]
+        if due and now >= min(due):
+            metrics.timer_fired(now - min(due))
         state = table.state
         decision = pending(state) if state is not None and table.status == "playing" else None
         if decision is None:
@@ -203,6 +207,7 @@ class Play:
             table, ids = await self.records.change(table.chat_id, act)
         except Refusal:
             return
+        metrics.computer_moved("computer" if computer else "timeout")
         await self.teller.tell(table, ids, events, answered=(decision, option), by_timer=True)
 
     async def _remind(self, table: Table, decision: Decision) -> None:

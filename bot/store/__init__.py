@@ -5,7 +5,8 @@ Both implement `Store`; the same contract tests run against both.
 Keys (Redis): every key of one chat's game shares the hash tag ``{<chat_id>}``
 so a Redis Cluster keeps them in one slot:
 
-- ``smuta:{<chat>}:table`` — hash: ``v`` (version), ``data`` (the `Table` JSON)
+- ``smuta:{<chat>}:table`` — hash: ``v`` (version), ``data`` (the `Table` JSON),
+  ``g`` (its game number), ``s`` (its status: for the games gauge)
 - ``smuta:{<chat>}:log``   — list of the game's accepted commands (JSON)
 - ``smuta:{<chat>}:msgs``  — hash: message ids the bot edits later (table, prompts)
 - ``smuta:deadlines``      — sorted set: chat id → when its game next needs the timer
@@ -63,8 +64,9 @@ class Store(ABC):
         grows by one, `commands` are appended to the game's log and the chat's
         timer is set to the earlier of `table.reminder` and `table.deadline`
         (or cleared when both are None). Returns False, changing nothing, when
-        someone else saved first. A lobby or a finished game expires (record,
-        log and message ids) `ttl_of(table)` seconds after its last save; a
+        someone else saved first (counted in ``smuta_cas_conflicts_total``). A
+        lobby or a finished game expires (record, log and message ids)
+        `ttl_of(table)` seconds after its last save; a
         running game never does. The log belongs to the record's `game_no`: a
         save that changes `game_no` (a new lobby in the same chat) starts a
         fresh log."""
@@ -117,6 +119,17 @@ class Store(ABC):
         record (with `chat_id` rewritten, same version), log, message ids,
         timer and the seated users' links; the old id is then forgotten.
         False when there is nothing to move or the new id is taken."""
+
+    @abstractmethod
+    async def ping(self) -> None:
+        """Return when the store answers; `StoreUnavailable` when it does not
+        (the readiness check)."""
+
+    @abstractmethod
+    async def count_games(self) -> dict[str, int]:
+        """How many games there are by status (``lobby``, ``playing``,
+        ``finished``), expired ones not counted (the games gauge). Walks every
+        game: for a scrape every few seconds at most, never for an update."""
 
     @abstractmethod
     async def close(self) -> None: ...

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bot import metrics
 from bot.models import Table
 from bot.store import Store, UserPrefs
 from engine import Command
@@ -27,6 +28,7 @@ class _Record:
     version: int
     data: str  # the Table JSON, carrying `version`
     game_no: int
+    status: str  # the Table's status (for the games gauge)
 
 
 def _timer(table: Table) -> float | None:
@@ -76,10 +78,11 @@ class MemoryStore(Store):
         self._expire(chat)
         rec = self._tables.get(chat)
         if (0 if rec is None else rec.version) != expected:
+            metrics.cas_conflict()
             return False
         if rec is not None and rec.game_no != table.game_no:
             self._logs.pop(chat, None)  # a new game in this chat starts a fresh log
-        self._tables[chat] = _Record(expected + 1, data, table.game_no)
+        self._tables[chat] = _Record(expected + 1, data, table.game_no, table.status)
         if lines:
             self._logs.setdefault(chat, []).extend(lines)
         if timer is None:
@@ -167,7 +170,9 @@ class MemoryStore(Store):
             return False
         table = Table.model_validate_json(rec.data)
         table.chat_id = new_chat_id
-        self._tables[new_chat_id] = _Record(rec.version, table.model_dump_json(), rec.game_no)
+        self._tables[new_chat_id] = _Record(
+            rec.version, table.model_dump_json(), rec.game_no, rec.status
+        )
         del self._tables[old_chat_id]
         _move(self._logs, old_chat_id, new_chat_id)
         _move(self._msgs, old_chat_id, new_chat_id)
@@ -178,6 +183,19 @@ class MemoryStore(Store):
                 links.discard(old_chat_id)
                 links.add(new_chat_id)
         return True
+
+    async def ping(self) -> None:
+        return None
+
+    async def count_games(self) -> dict[str, int]:
+        await asyncio.sleep(0)
+        counts: dict[str, int] = {}
+        for chat_id in list(self._tables):
+            self._expire(chat_id)
+            rec = self._tables.get(chat_id)
+            if rec is not None:
+                counts[rec.status] = counts.get(rec.status, 0) + 1
+        return counts
 
     async def close(self) -> None:
         return None

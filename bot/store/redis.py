@@ -26,6 +26,7 @@ from typing import Any, TypeVar, cast
 import redis.exceptions
 from redis.asyncio import Redis
 
+from bot import metrics
 from bot.models import Table
 from bot.store import Store, StoreUnavailable, UserPrefs
 from engine import Command
@@ -33,7 +34,8 @@ from engine import Command
 # KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash
 # ARGV: 1 expected version, 2 record JSON (already carrying version + 1), 3 game_no,
 #       4 chat id (the zset member), 5 timer score or "" to clear,
-#       6 seconds the game's keys live on ("0": for good), 7.. command JSONs
+#       6 seconds the game's keys live on ("0": for good), 7 status (lobby, playing,
+#       finished: kept beside the JSON for the games gauge), 8.. command JSONs
 _SAVE_LUA = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
@@ -43,8 +45,8 @@ local g = redis.call('HGET', KEYS[1], 'g')
 if g and g ~= ARGV[3] then
   redis.call('DEL', KEYS[2])
 end
-redis.call('HSET', KEYS[1], 'v', tostring(v + 1), 'data', ARGV[2], 'g', ARGV[3])
-for i = 7, #ARGV, 500 do
+redis.call('HSET', KEYS[1], 'v', tostring(v + 1), 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7])
+for i = 8, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
 local ttl = tonumber(ARGV[6])
@@ -202,6 +204,7 @@ class RedisStore(Store):
             str(chat),
             "" if timer is None else repr(float(timer)),
             str(self.ttl_of(table) or 0),
+            table.status,
             *(c.model_dump_json() for c in commands),
         ]
         keys = [
@@ -213,6 +216,7 @@ class RedisStore(Store):
         with _guard():
             ok = await self._save_script(keys=keys, args=args)
         if int(ok) != 1:
+            metrics.cas_conflict()
             return False
         table.version = expected + 1
         return True
@@ -320,7 +324,7 @@ class RedisStore(Store):
                         # Watching the old record makes a save that lands while we
                         # copy abort the move (and we retry), so no move is lost.
                         await pipe.watch(old_tk, new_tk, old_lk, old_mk)
-                        v, data, g = await _a(pipe.hmget(old_tk, ["v", "data", "g"]))
+                        v, data, g, status = await _a(pipe.hmget(old_tk, ["v", "data", "g", "s"]))
                         if data is None or await _a(pipe.exists(new_tk)):
                             await cast(Any, pipe).unwatch()
                             return False
@@ -343,6 +347,8 @@ class RedisStore(Store):
                         mapping = {"v": _str(v), "data": table.model_dump_json()}
                         if g is not None:
                             mapping["g"] = _str(g)
+                        if status is not None:
+                            mapping["s"] = _str(status)
                         pipe.hset(new_tk, mapping=mapping)
                         if log:
                             pipe.rpush(new_lk, *log)
@@ -359,6 +365,47 @@ class RedisStore(Store):
                         return True
                     except redis.exceptions.WatchError:
                         continue
+
+    # health -----------------------------------------------------------
+
+    async def ping(self) -> None:
+        with _guard():
+            await _a(self._r.ping())
+
+    async def count_games(self) -> dict[str, int]:
+        """SCANs the game records (``<prefix>:{*}:table``, 1000 keys a step) and
+        reads each one's status; a record saved before statuses were kept
+        beside it is read whole, once, until its next save."""
+        counts: dict[str, int] = {}
+        pattern = f"{self.prefix}:{{*}}:table"
+        with _guard():
+            batch: list[Any] = []
+            async for key in self._r.scan_iter(match=pattern, count=1000):
+                batch.append(key)
+                if len(batch) >= 1000:
+                    await self._count(batch, counts)
+                    batch = []
+            if batch:
+                await self._count(batch, counts)
+        return counts
+
+    async def _count(self, keys: list[Any], counts: dict[str, int]) -> None:
+        async with self._r.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.hget(key, "s")
+            found = await pipe.execute()
+        legacy = [k for k, s in zip(keys, found, strict=True) if s is None]
+        for s in found:
+            if s is not None:
+                counts[_str(s)] = counts.get(_str(s), 0) + 1
+        if legacy:
+            async with self._r.pipeline(transaction=False) as pipe:
+                for key in legacy:
+                    pipe.hget(key, "data")
+                for data in await pipe.execute():
+                    if data is not None:  # expired meanwhile: not counted
+                        status = Table.model_validate_json(data).status
+                        counts[status] = counts.get(status, 0) + 1
 
     async def close(self) -> None:
         if self._owns:

@@ -5,7 +5,9 @@ builders for the updates people send.
 Failures can be scripted: `blocked` users answer 403, `flood` makes the next
 sends to a chat answer 429, `server_errors` makes the next calls answer 5xx,
 every call about a chat in `down` answers 5xx until it is taken out, and
-sends and edits to a group in `no_rights` answer 400 (the bot may not write).
+sends and edits to a group in `no_rights` answer 400 (the bot may not write),
+and while `member_lookup_fails` holds an error, every getChatMember raises it
+(Telegram cannot say whether someone is an admin).
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class FakeTelegram(BaseSession):
         self.server_errors = 0
         self.down: set[int] = set()  # chats whose every request answers 5xx
         self.no_rights: set[int] = set()  # groups where the bot may not write (400)
+        self.member_lookup_fails: Exception | None = None  # what getChatMember raises
         self.texts: dict[tuple[int, int], str] = {}  # (chat, message) → current text
         self.markups: dict[tuple[int, int], InlineKeyboardMarkup | None] = {}
         self.message_id_of: dict[int, int] = {}  # id(SendMessage request) → message id
@@ -137,6 +140,8 @@ class FakeTelegram(BaseSession):
             self.markups[(method.chat_id, method.message_id)] = method.reply_markup
             return True
         if isinstance(method, GetChatMember):
+            if self.member_lookup_fails is not None:
+                raise self.member_lookup_fails
             user = User(id=method.user_id, is_bot=False, first_name="x")
             if (method.chat_id, method.user_id) in self.admins:
                 # every permission flag this aiogram version requires, granted

@@ -7,25 +7,39 @@ publicly by the engine), no player's private chat shows a card of another's
 hand or of the deck (unless the engine told that player of it), each prompt
 goes only to the deciding player's private chat, stale and foreign buttons
 change nothing, a restart mid-game carries on.
+
+The whole-game test also notices the basics by itself, each one at every step
+or at a fixed point of the game:
+- a person answers by pressing the buttons whose *labels* name the chosen
+  option, and the move the game records must be exactly that option (a button
+  standing for its neighbour's option is caught);
+- another seated person presses the decider's answer first, in their own
+  private chat: refused, nothing changes;
+- one person lets three decisions in a row time out: after the first and the
+  second the seat is still theirs, after the third the computer plays it;
+- a burst of /table (25 new messages for the group) still keeps the group
+  within 20 new messages a minute and one request a second.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import Iterator, Sequence
 
 import pytest
-from aiogram.methods import EditMessageText, SendMessage
+from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
 from aiogram.types import User
 
 from bot.keyboards import LobbyCb, PromptCb
 from bot.store import Store
-from engine import GameState, pending
+from engine import Command, GameState, pending
 from engine.policy import choose
 from tests.bot.harness import (
     MARK,
     Harness,
     Witness,
+    answer_data,
     cards_shown,
     group_texts,
     is_prompt,
@@ -91,12 +105,113 @@ def check_prompts_go_to_the_decider(h: Harness, since: int, users: dict[int, int
             assert request.chat_id in users.values()
 
 
+async def answer_as_a_person(h: Harness, user: User, option: Sequence[str]) -> None:
+    """Press through the prompt's menu by what each button *says* (the label of
+    the option's part that button's level offers), as a person reads it; then
+    the move the game recorded must be exactly that option."""
+    table = await h.table(GROUP)
+    state = table.state
+    assert state is not None
+    decision = pending(state)
+    assert decision is not None
+    seat = table.seat_of(user.id)
+    assert seat == decision.seat
+    lang = table.seats[seat].lang
+    labels = [h.app.games.render.option_part(lang, table, state, part) for part in option]
+    message_id = (await h.store.messages(GROUP))[f"prompt:{seat}"]
+    logged = len(await h.store.log(GROUP))
+    for _ in range(len(option) + 1):
+        buttons = [
+            (text, PromptCb.unpack(data))
+            for text, data in h.buttons(user.id, message_id)
+            if data.startswith("p:")
+        ]
+        # a button of depth d offers part d - 1 of the options below it
+        said = [
+            cb
+            for text, cb in buttons
+            if 0 < cb.depth <= len(option) and text == labels[cb.depth - 1]
+        ]
+        assert len(said) == 1, f"one button should say {labels}: {[t for t, _ in buttons]}"
+        await h.press(user, user.id, message_id, said[0].pack())
+        now = await h.decision(GROUP)
+        if now is None or now.id != decision.id:
+            break
+    else:
+        raise AssertionError(f"the menu never reached {option}")
+    assert (await h.store.log(GROUP))[logged:] == [
+        Command(seat=seat, decision=decision.id, option=tuple(option))
+    ], f"the buttons said {labels}, the game recorded another move"
+
+
+async def refused_from_another_seat(h: Harness, other: User, option: Sequence[str]) -> None:
+    """`other` (seated, not the decider) presses the decider's answer in their own chat."""
+    table = await h.table(GROUP)
+    assert table.state is not None
+    decision = pending(table.state)
+    assert decision is not None
+    before = len(h.tg.requests)
+    await h.press(other, other.id, 1, answer_data(table, decision, option))
+    after = await h.table(GROUP)
+    assert after.version == table.version, "a press from a non-decider was accepted"
+    answers = [r for r in h.tg.requests[before:] if isinstance(r, AnswerCallbackQuery)]
+    assert answers and answers[-1].show_alert, "the non-decider was not told"
+
+
+async def time_out(h: Harness, seat: int, timeouts: int) -> None:
+    """The deciding `seat` lets its decision time out (its `timeouts`-th in a row)."""
+    table = await h.table(GROUP)
+    assert table.deadline is not None
+    since = len(h.tg.requests)
+    assert await h.tick(table.deadline - h.clock.now() + 1) >= 1
+    after = await h.table(GROUP)
+    person = after.seats[seat]
+    assert after.state is not None
+    name = person.name
+    texts = "\n".join(group_texts(h.tg, GROUP, since))
+    assert h.tr.t("ru", "log-timeout", player=name) in texts
+    assert person.strikes == timeouts
+    if timeouts < 3:
+        assert not person.away and not after.state.players[seat].computer, (
+            f"the seat went to the computer after {timeouts} timeout(s), not three"
+        )
+    else:
+        assert person.away and after.state.players[seat].computer, "three timeouts: still theirs"
+        assert h.tr.t("ru", "log-away", player=name) in texts
+
+
+async def table_burst(h: Harness, user: User, times: int = 25) -> None:
+    """`user` sends /table `times` times: each reposts the table as a new message."""
+    sent = len(h.tg.sent(GROUP))
+    for _ in range(times):
+        await h.say(GROUP, user, "/table")
+    assert len(h.tg.sent(GROUP)) - sent == times
+
+
+def check_group_pace(h: Harness) -> None:
+    """Every request to the group went through the pace: ≤ 20 new messages in
+    any minute, one request a second (on the pace's own clock)."""
+    group = [(t, new) for chat, t, new in h.pace.booked if chat == GROUP]
+    news = [t for t, new in group if new]
+    assert len(news) > 20, "the check needs more than a minute's worth of new messages"
+    for i, start in enumerate(news):
+        assert len([t for t in news[i:] if t < start + 60.0]) <= 20, "over 20 a minute"
+    moments = [t for t, _ in group]
+    assert all(b - a >= 1.0 - 1e-9 for a, b in itertools.pairwise(moments)), "under a second"
+
+
 async def play_to_the_end(
     h: Harness,
     seen: Witness,
     restart_at: int | None = None,
     max_steps: int = 3000,
+    away: tuple[int, int] | None = None,
+    burst_at: int | None = None,
 ) -> int:
+    """Play every decision until the game ends, checking each step. `away`:
+    (seat, step) — from that step on the seat lets its decisions time out until
+    the computer takes it over (three in a row). `burst_at`: the step at which
+    someone sends a burst of /table."""
     table = await h.table(GROUP)
     seats = {i: s.user_id for i, s in enumerate(table.seats) if s.user_id is not None}
     humans = {i: u for i, u in seats.items() if u}
@@ -105,10 +220,12 @@ async def play_to_the_end(
         for s in table.seats
         if s.user_id
     }
+    timeouts = 0
     steps = 0
     while steps < max_steps:
         table = await h.table(GROUP)
         if table.status == "finished":
+            assert away is None or timeouts == 3, "the game ended before three timeouts"
             return steps
         state = table.state
         assert state is not None
@@ -116,11 +233,20 @@ async def play_to_the_end(
         assert decision is not None
         since = len(h.tg.requests)
         seen.private.clear()
+        if burst_at is not None and steps == burst_at:
+            await table_burst(h, users[next(iter(humans.values()))])
         if state.players[decision.seat].computer:
             assert await h.tick(1.5) >= 1
+        elif away is not None and decision.seat == away[0] and steps >= away[1]:
+            timeouts += 1
+            await time_out(h, decision.seat, timeouts)
         else:
             user = users[seats[decision.seat]]  # type: ignore[index]
-            await h.answer(user, GROUP, choose(state.seed + steps, decision))
+            option = choose(state.seed + steps, decision)
+            for seat, uid in humans.items():
+                if seat != decision.seat:
+                    await refused_from_another_seat(h, users[uid], option)
+            await answer_as_a_person(h, user, option)
         after = await h.table(GROUP)
         assert after.state is not None
         check_private_stays_private(h, since, after.state, seen.public)
@@ -148,13 +274,16 @@ async def test_three_people_and_a_computer_play_a_whole_game(
     humans = {i: s.user_id for i, s in enumerate(started.seats) if s.user_id is not None}
     check_private_stays_private(h, since, started.state, witness.public)
     check_hands_stay_private(h, since, (started.state,), witness, humans)
-    steps = await play_to_the_end(h, witness, restart_at=40)
+    # Вера lets her decisions time out from step 10 until the computer takes her
+    # seat; after the restart, a burst of /table tests the group's pace
+    steps = await play_to_the_end(h, witness, restart_at=40, away=(2, 10), burst_at=45)
     assert steps > 50
+    check_group_pace(h)
     table = await h.table(GROUP)
     assert table.status == "finished" and table.state is not None and table.state.result
-    final = h.tg.sent(GROUP)[-1].text
+    final = h.tg.sent(GROUP)[-1].text.splitlines()
     winners = [table.seats[w].name for w in table.state.result.winners]
-    assert all(name in final for name in winners)
+    assert final[-1] == h.tr.t("ru", "result-winners", players=", ".join(winners), n=len(winners))
     # the command log replays into the same game
     from engine import replay
 

@@ -6,7 +6,14 @@ Proves that the bot
 - loses nothing to a restart: killed with SIGKILL mid-game and started again
   (only after the old process is dead), a prompt's button sent before the kill
   still answers it, and a person's deadline set before the kill fires in the
-  new process and moves the game on.
+  new process and moves the game on;
+- stops cleanly on SIGTERM in polling and in webhook mode: no new updates,
+  /readyz 503, the update in hand finishes, exit 0 — bounded by DRAIN_SECONDS;
+- refuses settings that cannot work at once (exit 2), printing no secret.
+
+Every wait is for an event — a request reaching the fake Bot API, a log line,
+the process's exit; the timeouts only bound a wait that would never end, and
+are generous, so the tests hold on a busy machine.
 
 Starting `python -m bot` takes seconds (importing aiogram builds hundreds of
 pydantic models), about as long as the shortest deadline Settings allow (10 s).
@@ -22,7 +29,10 @@ after. No Redis: skipped — or failed when ``CI`` is set (see conftest.py).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
+import re
 import signal
 import socket
 import sys
@@ -100,19 +110,24 @@ async def redis_db() -> AsyncIterator[str]:
 class BotProcess:
     """`python -m bot` with its output (logging goes to stderr) kept line by line."""
 
-    def __init__(self, name: str, env: dict[str, str]) -> None:
+    def __init__(
+        self, name: str, env: dict[str, str], python: str = sys.executable, cwd: Path = ROOT
+    ) -> None:
         self.name = name
         self.env = env
+        self.python = python  # another interpreter: an installed copy of the bot
+        self.cwd = cwd
         self.lines: list[str] = []
         self.proc: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
+        self._grew = asyncio.Event()  # set (and replaced) at each new line
 
     async def start(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable,
+            self.python,
             "-m",
             "bot",
-            cwd=ROOT,
+            cwd=self.cwd,
             env=self.env,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
@@ -124,6 +139,45 @@ class BotProcess:
         assert self.proc is not None and self.proc.stdout is not None
         async for raw in self.proc.stdout:
             self.lines.append(raw.decode(errors="replace").rstrip())
+            grew, self._grew = self._grew, asyncio.Event()
+            grew.set()
+        self._grew.set()  # the output ended: a waiter looks one last time
+
+    async def wait_line(self, pattern: str, timeout: float = 60.0) -> re.Match[str]:
+        """The first output line matching `pattern` (a regex), as soon as it is
+        written. `timeout` only bounds a wait for a line that never comes."""
+        deadline = time.monotonic() + timeout
+        seen = 0
+        while True:
+            for line in self.lines[seen:]:
+                found = re.search(pattern, line)
+                if found:
+                    return found
+            seen = len(self.lines)
+            if self._reader is not None and self._reader.done():
+                raise AssertionError(f"{self.name} ended without a line like {pattern!r}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"{self.name} wrote no line like {pattern!r} in {timeout}s")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._grew.wait(), left)
+
+    async def health_url(self, timeout: float = 60.0) -> str:
+        """The health port's base URL, from the line the bot logs when it listens."""
+        found = await self.wait_line(r"health and metrics on (http://[0-9.]+:\d+)", timeout)
+        return found.group(1)
+
+    async def wait_exit(self, timeout: float) -> int:
+        """The exit code, once the process has exited on its own. `timeout` only
+        bounds a process that never exits (it is then killed)."""
+        assert self.proc is not None
+        try:
+            await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            self.proc.kill()
+            await self._reap()
+            raise AssertionError(f"{self.name} did not exit within {timeout}s") from None
+        return await self._reap()
 
     @property
     def output(self) -> str:
@@ -139,8 +193,9 @@ class BotProcess:
             self.proc.kill()
         return await self._reap()
 
-    async def stop(self, grace: float = 10.0) -> int:
-        """SIGTERM, then SIGKILL if it has not exited within `grace` seconds."""
+    async def stop(self, grace: float = 120.0) -> int:
+        """SIGTERM, then SIGKILL if it has not exited within `grace` seconds (a
+        bound for a process that hangs, not a window it must fit on a busy machine)."""
         assert self.proc is not None
         if self.proc.returncode is None:
             self.proc.terminate()
@@ -169,6 +224,10 @@ def bot_env(api_url: str, redis_url: str, timeout: int) -> dict[str, str]:
         TURN_TIMEOUT=str(timeout),
         CHOICE_TIMEOUT=str(timeout),
         COMPUTER_PAUSE="0.2",
+        HEALTH_HOST="127.0.0.1",
+        HEALTH_PORT="0",  # any free port: test runs side by side never clash
+        LOG_FORMAT="text",
+        LOG_LEVEL="INFO",
         PYTHONUNBUFFERED="1",
     )
     return env
@@ -211,7 +270,7 @@ class Game:
         answers last, after every message it sends); returns that answer's parameters."""
         query = self.api.press(who, chat_id, message_id, data)
         call = await self.api.wait_for(
-            lambda: self.api.answer_to(query), 15, f"the answer to {data!r}"
+            lambda: self.api.answer_to(query), 60, f"the answer to {data!r}"
         )
         return call.params
 
@@ -220,7 +279,7 @@ class Game:
         self.api.say(chat_id, who, text)
         await self.api.wait_for(
             lambda: any(m["chat"]["id"] == chat_id for m in self.api.sent[before:]),
-            15,
+            60,
             f"the bot's reply to {text!r}",
         )
 
@@ -244,7 +303,7 @@ class Game:
         assert [s.user_id for s in table.seats] == [host["id"], guest["id"], None]
         return table
 
-    async def human_decision(self, timeout: float = 15) -> tuple[Decision, dict[str, Any], int]:
+    async def human_decision(self, timeout: float = 60) -> tuple[Decision, dict[str, Any], int]:
         """Wait (computer seats play on their own timers) for a person's decision whose
         prompt has been delivered: the decision, the person, the prompt's message id."""
 
@@ -335,11 +394,11 @@ async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
 
     async def kill(proc: BotProcess) -> None:
         """SIGKILL once every update is handled and confirmed (none is in flight)."""
-        await api.wait_for(lambda: api.unconfirmed == 0, 10, "the updates to be confirmed")
+        await api.wait_for(lambda: api.unconfirmed == 0, 60, "the updates to be confirmed")
         assert await proc.kill() == -signal.SIGKILL
 
     try:
-        async with asyncio.timeout(150):
+        async with asyncio.timeout(900):  # bounds a hang; no step is timed
             # ---------------------------------------------------------- (a), (b): it serves
             first = await launch("bot #1", LONG)
             assert api.of("setMyCommands"), "the bot never asked for its commands menu"
@@ -385,17 +444,17 @@ async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
                 now = await b.decision()
                 return now is None or now.id != decision.id
 
-            await until(moved, SHORT + 10, f"decision {decision.id} to time out")
+            await until(moved, SHORT + 60, f"decision {decision.id} to time out")
             timings["B's deadline fired, after bot #3 started"] = time.monotonic() - t0
             # ... and tells: the group, and the player on the prompt (saved first, then told)
             told = tr.t("ru", "log-timeout", player=shown_name(who["first_name"], ""))
             await api.wait_for(
-                lambda: any(told in t for t in api.texts(GROUP_B, calls)), 10, "the group told"
+                lambda: any(told in t for t in api.texts(GROUP_B, calls)), 60, "the group told"
             )
             timed_out = tr.t("ru", "prompt-timed-out")
             await api.wait_for(
                 lambda: any(timed_out in t for t in api.texts(who["id"], calls)),
-                10,
+                60,
                 "the prompt marked as timed out",
             )
             assert api.buttons(who["id"], prompt) == []
@@ -435,17 +494,48 @@ async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
         await store.close()
 
 
-# ====================================================================== webhook mode, SIGTERM
+# ====================================================================== SIGTERM: the drain
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
+def _start_update(update_id: int) -> dict[str, Any]:
+    return {
+        "update_id": update_id,
+        "message": {
+            "message_id": update_id,
+            "date": int(time.time()),
+            "chat": {"id": ANNA["id"], "type": "private", "first_name": "Анна"},
+            "from": ANNA,
+            "text": "/start",
+            "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
+        },
+    }
+
+
+async def _status(http: aiohttp.ClientSession, url: str) -> tuple[int, Any]:
+    async with http.get(url) as response:
+        return response.status, await response.json()
+
+
+async def _ready(http: aiohttp.ClientSession, health: str) -> bool:
+    status, _ = await _status(http, f"{health}/readyz")
+    return status == 200
+
+
+def _clean(proc: BotProcess) -> None:
+    bad = [ln for ln in proc.lines if " ERROR " in ln or "Traceback" in ln or '"ERROR"' in ln]
+    assert not bad, "\n".join(bad)
+
+
 async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() -> None:
-    """`docker stop` sends SIGTERM: the webhook server stops taking updates, the
-    update in hand still finishes (its message goes out), and the process
-    exits cleanly. Games in the process's own store: no Redis needed."""
+    """`docker stop` sends SIGTERM: the webhook server stops taking updates and
+    /readyz says so, the update in hand still finishes (its message goes out),
+    and the process exits cleanly. Games in the process's own store: no Redis
+    needed. Every step waits for an event: the drain is held open by the
+    test's held reply, not timed (DRAIN_SECONDS is far beyond any wait)."""
     port = _free_port()
     secret = "s3cret-Token_42"
     hook = f"http://127.0.0.1:{port}/tg/hook"
@@ -458,6 +548,7 @@ async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() 
             WEBHOOK_SECRET=secret,
             WEBHOOK_HOST="127.0.0.1",
             WEBHOOK_PORT=str(port),
+            DRAIN_SECONDS="600",
         )
         proc = BotProcess("webhook bot", env)
         await proc.start()
@@ -469,48 +560,133 @@ async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() 
                 ) as response:
                     return response.status
 
-            start = {
-                "update_id": 1,
-                "message": {
-                    "message_id": 1,
-                    "date": int(time.time()),
-                    "chat": {"id": ANNA["id"], "type": "private", "first_name": "Анна"},
-                    "from": ANNA,
-                    "text": "/start",
-                    "entities": [{"type": "bot_command", "offset": 0, "length": 6}],
-                },
-            }
-
             async def serving() -> bool:
                 try:
                     return await post({"update_id": 0}) == 200  # an empty update: ignored
                 except aiohttp.ClientConnectionError:
                     return False
 
-            await until(serving, 60, "the webhook server to listen")
+            health = await proc.health_url()
+            await until(serving, 120, "the webhook server to listen")
+            await until(lambda: _ready(http, health), 60, "/readyz to answer 200")
             assert api.of("setWebhook") and api.of("setWebhook")[0].params["url"] == hook
+            assert "s3cret" not in proc.output, "the secret was printed"
             api.hold("sendMessage")
-            assert await post(start) == 200  # answered at once, handled in the background
-            await api.wait_for(lambda: api.arrived("sendMessage"), 10, "the reply to be on its way")
+            assert await post(_start_update(1)) == 200  # answered at once, handled meanwhile
+            await api.wait_for(lambda: api.arrived("sendMessage"), 60, "the reply on its way")
 
             assert proc.proc is not None
             proc.proc.send_signal(signal.SIGTERM)
+            await proc.wait_line("stopping: no new updates")
 
             async def refused() -> bool:
                 return not await serving()
 
-            await until(refused, 10, "the server to stop taking updates")
+            await until(refused, 60, "the server to stop taking updates")
+            status, body = await _status(http, f"{health}/readyz")
+            assert (status, body["checks"]["process"]) == (503, "shutting down")
             assert proc.alive(), "it did not wait for the update in hand"
             api.release("sendMessage")
-            assert await proc.stop(grace=20) == 0
+            assert await proc.wait_exit(120) == 0
             replies = [c for c in api.of("sendMessage") if c.params.get("chat_id") == ANNA["id"]]
             assert replies and all(c.ok for c in replies), "the update in hand was cut off"
             assert "stopped" in proc.output
-            bad = [ln for ln in proc.lines if " ERROR " in ln or "Traceback" in ln]
-            assert not bad, "\n".join(bad)
+            _clean(proc)
         except BaseException:
             print(f"----- {proc.name} output -----\n{proc.output}\n")
             raise
         finally:
             if proc.alive():
                 await proc.kill()
+
+
+async def test_python_m_bot_polling_finishes_what_it_holds_on_sigterm() -> None:
+    """Long polling drains like webhook mode: on SIGTERM it polls no more (an
+    update sent afterwards stays with Telegram, unconfirmed, for the next
+    process), the update in hand finishes its reply, and the process exits 0.
+    With LOG_FORMAT=json every line it writes is one JSON object, and a line
+    written while handling an update names that update."""
+    async with FakeBotAPI(TOKEN) as api, aiohttp.ClientSession() as http:
+        env = bot_env(api.url, "", LONG)
+        env.update(DRAIN_SECONDS="600", LOG_FORMAT="json", LOG_LEVEL="DEBUG")
+        proc = BotProcess("polling bot", env)
+        await proc.start()
+        try:
+            health = await proc.health_url()
+            await api.wait_for(lambda: api.arrived("getUpdates"), 120, "the bot to poll")
+            status, _ = await _status(http, f"{health}/healthz")
+            assert status == 200
+            await until(lambda: _ready(http, health), 60, "/readyz to answer 200")
+
+            api.hold("sendMessage")
+            held = api.say(ANNA["id"], ANNA, "/start")
+            await api.wait_for(lambda: api.arrived("sendMessage"), 60, "the reply on its way")
+            assert proc.proc is not None
+            proc.proc.send_signal(signal.SIGTERM)
+            await proc.wait_line("polling stopped: no new updates")
+            polls = [a for a in api.arrivals if a[0] == "getUpdates"]
+            late = api.say(ANNA["id"], ANNA, "/help")  # after the stop: not this process's
+            status, body = await _status(http, f"{health}/readyz")
+            assert (status, body["checks"]["process"]) == (503, "shutting down")
+            assert proc.alive(), "it did not wait for the update in hand"
+
+            api.release("sendMessage")
+            assert await proc.wait_exit(120) == 0
+            replies = [c for c in api.of("sendMessage") if c.params.get("chat_id") == ANNA["id"]]
+            assert len(replies) == 1 and replies[0].ok, "the update in hand was cut off"
+            assert replies[0].params["text"] == Translator().t("ru", "welcome")
+            assert api.unconfirmed == 1 and late > held, "the late update was taken"
+            assert polls == [a for a in api.arrivals if a[0] == "getUpdates"], "it polled on"
+
+            records = [json.loads(line) for line in proc.lines]  # each line one object
+            assert any(r["message"] == "stopped" for r in records)
+            assert not [r for r in records if r["level"] in ("ERROR", "CRITICAL")], records
+            handled = [r for r in records if r.get("update_id") == held]
+            assert handled and all(r.get("chat_id") == ANNA["id"] for r in handled)
+        except BaseException:
+            print(f"----- {proc.name} output -----\n{proc.output}\n")
+            raise
+        finally:
+            if proc.alive():
+                await proc.kill()
+
+
+async def test_the_drain_is_bounded_by_drain_seconds() -> None:
+    """An update that never finishes (its reply hangs) holds the process no
+    longer than DRAIN_SECONDS: it is logged and the process still exits 0."""
+    async with FakeBotAPI(TOKEN) as api:
+        env = bot_env(api.url, "", LONG)
+        env.update(DRAIN_SECONDS="1")
+        proc = BotProcess("stuck bot", env)
+        await proc.start()
+        try:
+            await api.wait_for(lambda: api.arrived("getUpdates"), 120, "the bot to poll")
+            api.hold("sendMessage")  # never released
+            api.say(ANNA["id"], ANNA, "/start")
+            await api.wait_for(lambda: api.arrived("sendMessage"), 60, "the reply on its way")
+            assert proc.proc is not None
+            proc.proc.send_signal(signal.SIGTERM)
+            assert await proc.wait_exit(120) == 0
+            assert "1 update(s) still running at shutdown" in proc.output
+            assert "stopped" in proc.output
+        except BaseException:
+            print(f"----- {proc.name} output -----\n{proc.output}\n")
+            raise
+        finally:
+            if proc.alive():
+                await proc.kill()
+
+
+async def test_python_m_bot_refuses_webhook_mode_without_a_secret_and_prints_no_secret() -> None:
+    env = bot_env("http://127.0.0.1:9", "", LONG)
+    env.update(
+        BOT_TOKEN="123456:VERY-SECRET-TOKEN",
+        WEBHOOK_URL="https://example.org/hook",
+        WEBHOOK_SECRET="",  # whatever a local .env says
+    )
+    proc = BotProcess("misconfigured bot", env)
+    await proc.start()
+    assert await proc.wait_exit(120) == 2
+    assert "WEBHOOK_SECRET" in proc.output
+    assert "VERY-SECRET-TOKEN" not in proc.output
+    assert "Traceback" not in proc.output

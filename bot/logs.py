@@ -1,0 +1,180 @@
+"""Logging: level and format from the settings, the update's context on every
+line, and (optionally) Sentry for what is logged as an error.
+
+- ``LOG_LEVEL`` (``INFO``): the root level; aiogram's own chatter stays at
+  WARNING below DEBUG.
+- ``LOG_FORMAT=text`` (default): ``time LEVEL logger: message [chat=… update=…]``.
+  ``LOG_FORMAT=json``: one JSON object per line — ``time``, ``level``,
+  ``logger``, ``message``, the context fields that are known, and ``exc`` (the
+  traceback) for an exception.
+- The context — the game's chat id, the update id, the decision id a button
+  answers — lives in context variables that `bot.observe.UpdateObserver` sets
+  for each update (`bind` sets them elsewhere); each update runs in a task of
+  its own, so one update's context never shows on another's lines. A record
+  factory copies them onto every log record as it is made.
+- ``SENTRY_DSN``: with the ``sentry`` extra installed (``pip install
+  'smuta[sentry]'``), every record logged at ERROR or above — ``log.exception``
+  included — becomes a Sentry event carrying the same context fields; INFO and
+  WARNING lines before it become its breadcrumbs.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, TextIO
+
+CHAT_ID: ContextVar[int | None] = ContextVar("chat_id", default=None)
+UPDATE_ID: ContextVar[int | None] = ContextVar("update_id", default=None)
+DECISION_ID: ContextVar[int | None] = ContextVar("decision_id", default=None)
+FIELDS: tuple[tuple[str, ContextVar[int | None]], ...] = (
+    ("chat_id", CHAT_ID),
+    ("update_id", UPDATE_ID),
+    ("decision_id", DECISION_ID),
+)
+TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def bind(
+    chat_id: int | None = None, update_id: int | None = None, decision_id: int | None = None
+) -> Iterator[None]:
+    """Log lines inside the block carry this context (a timer firing for a chat,
+    say); it is put back as it was afterwards."""
+    tokens = [
+        var.set(value)
+        for var, value in ((CHAT_ID, chat_id), (UPDATE_ID, update_id), (DECISION_ID, decision_id))
+    ]
+    try:
+        yield
+    finally:
+        for var, token in zip((CHAT_ID, UPDATE_ID, DECISION_ID), tokens, strict=True):
+            var.reset(token)
+
+
+def _with_context(record: logging.LogRecord) -> logging.LogRecord:
+    for name, var in FIELDS:
+        if not hasattr(record, name):
+            value = var.get()
+            if value is not None:
+                setattr(record, name, value)
+    return record
+
+
+def install_context() -> None:
+    """Every log record gets the known context fields (``record.chat_id``…)
+    when it is made, so every handler sees them — the formatters here, pytest's
+    capture, and Sentry, which reads a record before any handler. Idempotent."""
+    factory = logging.getLogRecordFactory()
+    if getattr(factory, "smuta_context", False):
+        return
+
+    def make(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        return _with_context(factory(*args, **kwargs))
+
+    make.smuta_context = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(make)
+
+
+def _context(record: logging.LogRecord) -> dict[str, Any]:
+    return {name: getattr(record, name) for name, _ in FIELDS if hasattr(record, name)}
+
+
+class TextFormatter(logging.Formatter):
+    def __init__(self) -> None:
+        super().__init__(TEXT_FORMAT)
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        text = super().formatMessage(record)
+        context = _context(record)
+        if context:
+            short = {"chat_id": "chat", "update_id": "update", "decision_id": "decision"}
+            text += " [" + " ".join(f"{short[k]}={v}" for k, v in context.items()) + "]"
+        return text
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per line; a traceback is one string field, never lines of its own."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+            + f".{int(record.msecs):03d}Z",
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+            **_context(record),
+        }
+        if record.exc_info:
+            entry["exc"] = self.formatException(record.exc_info)
+        elif record.exc_text:
+            entry["exc"] = record.exc_text
+        if record.stack_info:
+            entry["stack"] = self.formatStack(record.stack_info)
+        return json.dumps(entry, ensure_ascii=False, default=str)
+
+
+def setup(level: int | str = logging.INFO, fmt: str = "text", stream: TextIO | None = None) -> None:
+    """Configure the root logger: one handler on `stream` (stderr), the context
+    filter, the chosen format. Replaces handlers set before (a second call wins)."""
+    install_context()
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JsonFormatter() if fmt == "json" else TextFormatter())
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+        old.close()
+    root.addHandler(handler)
+    root.setLevel(level)
+    logging.captureWarnings(True)  # a library's warning is a log line too (one JSON object)
+    # aiogram logs every update it handles at INFO ("Update id=… is handled"):
+    # useful when debugging, noise in production
+    numeric = logging.getLevelName(level) if isinstance(level, str) else level
+    if isinstance(numeric, int) and numeric > logging.DEBUG:
+        logging.getLogger("aiogram.event").setLevel(logging.WARNING)
+
+
+def init_sentry(dsn: str, **options: Any) -> bool:
+    """Send what is logged at ERROR (exceptions included) to Sentry. False, with
+    a warning, when the ``sentry`` extra is not installed. `options` go to
+    ``sentry_sdk.init`` (tests pass a transport)."""
+    try:
+        import sentry_sdk
+        from sentry_sdk.integrations.logging import LoggingIntegration
+    except ImportError:
+        log.warning(
+            "SENTRY_DSN is set, but sentry-sdk is not installed: pip install 'smuta[sentry]'"
+        )
+        return False
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        release = f"smuta@{version('smuta')}"
+    except PackageNotFoundError:
+        release = None
+    install_context()
+
+    def tag(event: Any, hint: Any) -> Any:
+        """The context fields as tags too, so Sentry can search by chat."""
+        extra = event.get("extra") or {}
+        tags = event.setdefault("tags", {})
+        for name, _ in FIELDS:
+            if name in extra:
+                tags[name] = str(extra[name])
+        return event
+
+    sentry_sdk.init(
+        dsn=dsn,
+        release=release,
+        send_default_pii=False,  # no names, no IP addresses
+        integrations=[LoggingIntegration(level=logging.INFO, event_level=logging.ERROR)],
+        before_send=tag,
+        **options,
+    )
+    return True

@@ -1,0 +1,263 @@
+"""Prometheus metrics: every metric object of the bot, in one registry (`REGISTRY`).
+
+Served at ``/metrics`` on the health port (`bot.health`), documented with a
+sample scrape config in ``deploy/README.md``. Labels stay few and impersonal:
+kinds, outcomes, Telegram method names, a game's status — never a chat, user
+or game id.
+
+Call the small helpers below rather than the objects, so the label values
+stay within their known sets:
+
+==========================================  =============================================
+metric                                      recorded by
+==========================================  =============================================
+``smuta_update_seconds{kind}``              `bot.observe.UpdateObserver` (every update)
+``smuta_updates_total{kind,outcome}``       `bot.observe.UpdateObserver`
+``smuta_updates_in_flight``                 `bot.observe.UpdateObserver`
+``smuta_telegram_errors_total{method,kind}``  `TelegramErrors`, a bot-session middleware
+``smuta_cas_conflicts_total``               the stores, when a compare-and-set save loses
+``smuta_games{status}``                     `bot.health` from the store, when scraped
+``smuta_ready``                             `bot.health`, at each readiness check
+``smuta_pace_wait_seconds{chat}``           `pace_waited` — called by the outbound pace
+``smuta_timer_lateness_seconds``            `timer_fired` — called by the timers
+``smuta_computer_moves_total{why}``         `computer_moved` — called by the play service
+==========================================  =============================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from aiogram import Bot
+from aiogram.client.session.middlewares.base import (
+    BaseRequestMiddleware,
+    NextRequestMiddlewareType,
+)
+from aiogram.exceptions import (
+    TelegramAPIError,
+    TelegramBadRequest,
+    TelegramConflictError,
+    TelegramEntityTooLarge,
+    TelegramForbiddenError,
+    TelegramMigrateToChat,
+    TelegramNetworkError,
+    TelegramNotFound,
+    TelegramRetryAfter,
+    TelegramServerError,
+    TelegramUnauthorizedError,
+)
+from aiogram.methods import Response, TelegramMethod
+from aiogram.methods.base import TelegramType
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+)
+
+REGISTRY = CollectorRegistry(auto_describe=True)
+ProcessCollector(registry=REGISTRY)  # process_cpu_seconds_total, process_resident_memory_bytes…
+PlatformCollector(registry=REGISTRY)  # python_info
+GCCollector(registry=REGISTRY)  # python_gc_*
+
+# an update can wait for its chat's pace (a group gets ~20 messages a minute)
+_SLOW = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+
+UPDATE_SECONDS = Histogram(
+    "smuta_update_seconds",
+    "Time to handle one Telegram update, by update kind (message, callback_query, …)",
+    ["kind"],
+    buckets=_SLOW,
+    registry=REGISTRY,
+)
+UPDATES = Counter(
+    "smuta_updates",
+    "Updates handled, by kind and outcome (handled, unhandled: no handler wanted it, error)",
+    ["kind", "outcome"],
+    registry=REGISTRY,
+)
+UPDATES_IN_FLIGHT = Gauge(
+    "smuta_updates_in_flight",
+    "Updates being handled right now",
+    registry=REGISTRY,
+)
+TELEGRAM_ERRORS = Counter(
+    "smuta_telegram_errors",
+    "Errors Telegram answered (or the network gave) per request attempt, by Bot API "
+    "method and kind: retry_after (429), server (5xx), network, forbidden (403), "
+    "not_modified, bad_request (other 400), not_found, migrated, other",
+    ["method", "kind"],
+    registry=REGISTRY,
+)
+PACE_WAIT_SECONDS = Histogram(
+    "smuta_pace_wait_seconds",
+    "Time a request waited for its slot in the outbound pace, by chat type (group, private)",
+    ["chat"],
+    buckets=(0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 30.0, 60.0),
+    registry=REGISTRY,
+)
+CAS_CONFLICTS = Counter(
+    "smuta_cas_conflicts",
+    "Compare-and-set saves that lost the race (another update or process saved first)",
+    registry=REGISTRY,
+)
+TIMER_LATENESS_SECONDS = Histogram(
+    "smuta_timer_lateness_seconds",
+    "How long after its due time a timer (reminder, deadline, computer move) fired",
+    buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
+    registry=REGISTRY,
+)
+COMPUTER_MOVES = Counter(
+    "smuta_computer_moves",
+    "Decisions the computer answered: for a computer seat, or for a person whose time ran out",
+    ["why"],
+    registry=REGISTRY,
+)
+GAMES = Gauge(
+    "smuta_games",
+    "Games in the store by status (lobby, playing); the same figure on every replica",
+    ["status"],
+    registry=REGISTRY,
+)
+READY = Gauge(
+    "smuta_ready",
+    "1 when the last readiness check passed (the store answers, the timers tick), else 0",
+    registry=REGISTRY,
+)
+
+UPDATE_KINDS = frozenset(
+    {
+        "message",
+        "edited_message",
+        "channel_post",
+        "edited_channel_post",
+        "business_connection",
+        "business_message",
+        "edited_business_message",
+        "deleted_business_messages",
+        "message_reaction",
+        "message_reaction_count",
+        "inline_query",
+        "chosen_inline_result",
+        "callback_query",
+        "shipping_query",
+        "pre_checkout_query",
+        "purchased_paid_media",
+        "poll",
+        "poll_answer",
+        "my_chat_member",
+        "chat_member",
+        "chat_join_request",
+        "chat_boost",
+        "removed_chat_boost",
+    }
+)
+GAME_STATUSES = ("lobby", "playing")
+Outcome = Literal["handled", "unhandled", "error"]
+Why = Literal["computer", "timeout"]
+
+
+# ====================================================================== helpers
+def update_handled(kind: str, seconds: float, outcome: Outcome) -> None:
+    kind = kind if kind in UPDATE_KINDS else "other"
+    UPDATE_SECONDS.labels(kind).observe(seconds)
+    UPDATES.labels(kind, outcome).inc()
+
+
+def error_kind(error: BaseException) -> str:
+    """The `kind` label of a failed Telegram request."""
+    if isinstance(error, TelegramRetryAfter):
+        return "retry_after"
+    if isinstance(error, TelegramServerError):
+        return "server"
+    if isinstance(error, TelegramNetworkError | TimeoutError | OSError):
+        return "network"
+    if isinstance(error, TelegramForbiddenError):
+        return "forbidden"
+    if isinstance(error, TelegramMigrateToChat):
+        return "migrated"
+    if isinstance(error, TelegramBadRequest):
+        return "not_modified" if "not modified" in error.message else "bad_request"
+    if isinstance(error, TelegramNotFound):
+        return "not_found"
+    if isinstance(error, TelegramEntityTooLarge):
+        return "too_large"
+    if isinstance(error, TelegramConflictError):
+        return "conflict"
+    if isinstance(error, TelegramUnauthorizedError):
+        return "unauthorized"
+    return "other"
+
+
+def telegram_error(method: str | TelegramMethod[Any], error: BaseException) -> None:
+    """Count one failed Telegram request (one attempt: a retried request that
+    fails twice counts twice)."""
+    name = method if isinstance(method, str) else method.__api_method__
+    TELEGRAM_ERRORS.labels(name, error_kind(error)).inc()
+
+
+def pace_waited(seconds: float, chat_id: int) -> None:
+    """A request waited `seconds` (0 when it went at once) for its slot in the
+    outbound pace."""
+    PACE_WAIT_SECONDS.labels("group" if chat_id < 0 else "private").observe(max(0.0, seconds))
+
+
+def cas_conflict() -> None:
+    CAS_CONFLICTS.inc()
+
+
+def timer_fired(lateness: float) -> None:
+    """A timer fired `lateness` seconds after the moment it was due."""
+    TIMER_LATENESS_SECONDS.observe(max(0.0, lateness))
+
+
+def computer_moved(why: Why) -> None:
+    """The computer answered a decision: ``computer`` for a computer seat (one
+    added in the lobby, or a person's seat handed over), ``timeout`` for a
+    person whose time ran out."""
+    COMPUTER_MOVES.labels(why).inc()
+
+
+def set_games(counts: Mapping[str, int]) -> None:
+    for status in GAME_STATUSES:
+        GAMES.labels(status).set(counts.get(status, 0))
+
+
+def set_ready(ready: bool) -> None:
+    READY.set(1 if ready else 0)
+
+
+# ====================================================================== Telegram calls
+class TelegramErrors(BaseRequestMiddleware):
+    """Counts every error a Bot API request meets. Registered last on the bot's
+    session (innermost), so it sees each attempt, retried ones included."""
+
+    async def __call__(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+    ) -> Response[TelegramType]:
+        try:
+            return await make_request(bot, method)
+        except (TelegramAPIError, TimeoutError, OSError) as e:
+            telegram_error(method, e)
+            raise
+
+
+def count_telegram_errors(bot: Bot) -> None:
+    """Register `TelegramErrors` on the bot's session once (a session that
+    serves several apps, as in tests, counts each error once)."""
+    if not any(isinstance(m, TelegramErrors) for m in bot.session.middleware):
+        bot.session.middleware(TelegramErrors())
+
+
+def sample(name: str, labels: Mapping[str, str] | None = None) -> float:
+    """The current value of one sample (0 when it has none yet): for tests and
+    the load script."""
+    value = REGISTRY.get_sample_value(name, dict(labels or {}))
+    return 0.0 if value is None else value

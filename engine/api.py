@@ -17,7 +17,17 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.cards import COLOURS, DEFAULT_RULES, Rules
-from engine.core import HANDLERS, Decision, Event, Game, Option, Refused, StepCapReached, run
+from engine.core import (
+    HANDLERS,
+    Decision,
+    Event,
+    Game,
+    Option,
+    Refused,
+    StepCapReached,
+    make_decision,
+    run,
+)
 from engine.core import current_ask as _current_ask
 from engine.rng import MASK
 from engine.state import GameState, Player, TurnFrame
@@ -93,13 +103,7 @@ def pending(state: GameState) -> Decision | None:
     ask = _current_ask(Game(state))
     if ask is None:
         return None
-    return Decision(
-        id=state.decision,
-        seat=ask.seat,
-        kind=ask.kind,
-        options=tuple(ask.options),
-        params=ask.params,
-    )
+    return make_decision(ask, state.decision)
 
 
 def apply(state: GameState, seat: int, decision_id: int, option: Sequence[str]) -> list[Event]:
@@ -122,6 +126,20 @@ def apply(state: GameState, seat: int, decision_id: int, option: Sequence[str]) 
     answer = HANDLERS[frame.kind].answer
     assert answer is not None
     answer(g, frame, chosen)
+    state.version += 1
+    _run(g)
+    return g.events
+
+
+def step(state: GameState, option: Option, events: bool = False) -> list[Event]:
+    """Answer the pending decision with `option`, trusted: no check that it is legal
+    (it must be one of `pending(state).options`; anything else corrupts the state).
+    For playouts: `events=False` (the default) builds no events and returns []."""
+    g = Game(state, quiet=not events)
+    frame = state.frames[-1]
+    answer = HANDLERS[frame.kind].answer
+    assert answer is not None
+    answer(g, frame, option)
     state.version += 1
     _run(g)
     return g.events
@@ -167,4 +185,5 @@ __all__ = [
     "pending",
     "replay",
     "set_computer",
+    "step",
 ]

@@ -8,7 +8,7 @@ two answers and resumed exactly — the generator state (`rng`) included.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -21,6 +21,18 @@ SmutaMode = Literal["drawn", "prophet", "jester"]
 
 class _Data(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # plain data, never validated on assignment: a field is set straight into the
+        # instance dict, as pydantic itself does, without its slower general path
+        if name in _FIELDS[type(self)]:
+            self.__dict__[name] = value
+            self.__pydantic_fields_set__.add(name)
+        else:
+            super().__setattr__(name, value)
+
+
+_FIELDS: dict[type[BaseModel], frozenset[str]] = {}
 
 
 class House(_Data):
@@ -238,6 +250,10 @@ class GameState(_Data):
     final_turns: int | None = None  # turns still to play after the deck ran out
     frames: list[Frame] = Field(default_factory=list)
     decision: int = 0  # id of the pending decision (grows by one per decision)
+    # cards in a hand that seats other than its holder know are there (a look at the
+    # hand, a card taken from them): card -> those seats. Computer players keep these
+    # cards where they are when they re-deal what they cannot see (`engine.hidden`).
+    known: dict[str, list[int]] = Field(default_factory=dict)
     steps: int = 0
     result: Result | None = None
 
@@ -255,3 +271,15 @@ class GameState(_Data):
     @classmethod
     def from_json(cls, text: str | bytes) -> GameState:
         return cls.model_validate_json(text)
+
+
+def _register_fields() -> None:
+    def walk(cls: type[BaseModel]) -> None:
+        for sub in cls.__subclasses__():
+            _FIELDS[sub] = frozenset(sub.model_fields)
+            walk(sub)
+
+    walk(_Data)
+
+
+_register_fields()

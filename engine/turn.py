@@ -127,15 +127,18 @@ def _advance_turn(g: Game, frame: TurnFrame) -> bool:
             g.emit("turn.nothing_to_do", seat=s.current)
         s.turn_end = "end"
         return False
+    g.turn_options = options  # the decide that follows at once uses them
     return True
 
 
 def _decide_turn(g: Game, frame: TurnFrame) -> Ask:
     s = g.s
+    options = g.turn_options
+    g.turn_options = None
     return Ask(
         s.current,
         "action",
-        legal_actions(g, s.current),
+        options if options is not None else legal_actions(g, s.current),
         {"actions_left": s.actions_left, "actions_taken": s.actions_taken},
     )
 

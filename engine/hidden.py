@@ -14,7 +14,8 @@ knows are in other hands: `GameState.known`):
   ones of their kind;
 - the game deck keeps its size, its смуты (every смута not yet out is in it) and
   a face-up смута on top; the order of everything else is new;
-- the orders deck keeps its size; its cards and their order are new;
+- the orders deck keeps its size; its cards and their order are new (while
+  `seat` looks through it for Замок Власти, only its order);
 - the generator (`rng`) gets a new future.
 
 The unseen cards are pooled in card-id order before they are shuffled, so the
@@ -24,6 +25,7 @@ only in what `seat` cannot see give the same copy for the same seed.
 
 from __future__ import annotations
 
+import random
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -31,7 +33,7 @@ from pydantic import BaseModel
 from engine import rng
 from engine.cards import catalog_for
 from engine.core import _ASK
-from engine.state import GameState, Player
+from engine.state import GameState, Player, PowerFrame
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -140,13 +142,19 @@ def redeal(state: GameState, seat: int, seed: int) -> GameState:
     rest = s.deck[len(open_top) :]
     smuty = [c for c in rest if cat.cards[c].kind == "smuta"]
     house_pool.extend(c for c in rest if cat.cards[c].kind != "smuta")
-    order_pool.extend(s.orders)
+    # Замок Власти's choice lists the kinds of order in the orders deck: while the seat
+    # looks through it, that deck is seen and only its order stays hidden
+    looking = bool(s.frames) and isinstance(s.frames[-1], PowerFrame) and s.frames[-1].seat == seat
+    if not looking:
+        order_pool.extend(s.orders)
 
-    g = mix(seed, seat)
+    # Python's generator (a C Mersenne Twister) shuffles several times faster than
+    # the game's own; the copy needs no cross-version guarantee, only determinism
+    r = random.Random(mix(seed, seat))
     house_pool.sort()
     order_pool.sort()
-    g = rng.shuffle(g, house_pool)
-    g = rng.shuffle(g, order_pool)
+    r.shuffle(house_pool)
+    r.shuffle(order_pool)
     for (hand, i), card_id in zip(house_slots, house_pool, strict=False):
         hand[i] = card_id
     for (hand, i), card_id in zip(order_slots, order_pool, strict=False):
@@ -156,10 +164,14 @@ def redeal(state: GameState, seat: int, seed: int) -> GameState:
             p.hand.sort()  # the order of a hidden hand is not seen either
     deck = house_pool[len(house_slots) :] + smuty
     deck.sort()
-    g = rng.shuffle(g, deck)
+    r.shuffle(deck)
     s.deck = open_top + deck
-    s.orders = order_pool[len(order_slots) :]
-    g, s.rng = rng.next_value(g)
+    if looking:
+        s.orders.sort()
+        r.shuffle(s.orders)
+    else:
+        s.orders = order_pool[len(order_slots) :]
+    s.rng = r.getrandbits(64)
     # knowledge of cards `seat` has not seen is no longer true in the new deal
     s.known = {c: [seat] for c, seats in known.items() if seat in seats}
     return s

@@ -1,0 +1,127 @@
+"""How good a table is for one seat: a material count with a few weights.
+
+A seat's *worth* is what it would score now (card points and castles) plus a
+share of what it holds in hand, less the risk that a смута still to come takes
+something away; the *value* of a table for a seat is its worth less a mix of
+the best and the mean worth of the others (the game is won by being first).
+The weights live in `Weights`, so they can be tuned by self-play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.cards import Catalog
+from engine.state import GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    hand_house: float = 0.55  # share of a house card's points while it is in hand
+    hand_card: float = 0.25  # any card in hand: a choice later
+    lord_in_hand: float = 0.6  # a Лорд in hand: a castle later
+    ball: float = 1.6
+    infirmary: float = 0.7
+    marriage: float = 0.3
+    merchant_ready: float = 1.8  # a Купец whose castle this seat could build soon
+    merchant: float = 0.3
+    castle_bonus: float = 1.0  # a castle is worth its points and this
+    castle_chance: float = 0.8  # a house with a Лорд and 2+ cards and no castle
+    harlot_risk: float = 0.25  # share of a house lost to Инквизиция while it may come
+    plague_risk: float = 0.25  # share of a house lost to Чума while it may come
+    left_risk: float = 0.08  # share of the left house Землетрясение may take
+    late_hand: float = 0.35  # hand shares kept once the game deck is empty
+    leader: float = 0.6  # weight of the best other worth (the rest: the mean)
+
+
+DEFAULT = Weights()
+
+
+def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
+    """Every seat's worth."""
+    cards = cat.cards
+    castle_points = state.rules.castle_points
+    min_cards = state.rules.castle_min_cards
+    supply = state.castles
+    # смуты that may still strike: in the deck, or in the discard (Шут, Пророк)
+    to_come = {cards[c].type for c in state.deck if cards[c].kind == "smuta"}
+    replayable = {cards[c].type for c in state.smuta_discard}
+    inquisition = 1.0 if "inquisition" in to_come else 0.3 if "inquisition" in replayable else 0.0
+    pestilence = 1.0 if "pestilence" in to_come else 0.3 if "pestilence" in replayable else 0.0
+    earthquake = 1.0 if "earthquake" in to_come else 0.3 if "earthquake" in replayable else 0.0
+    late = state.final_turns is not None
+    hand_scale = w.late_hand if late else 1.0
+    out: list[float] = []
+    for p in state.players:
+        total = 0.0
+        lord_houses: set[str] = set()
+        for i, h in enumerate(p.houses):
+            pts = 0
+            lord = harlot = plague = healer = False
+            for c in h.cards:
+                card = cards[c]
+                pts += card.points
+                t = card.type
+                if t == "lord":
+                    lord = True
+                elif t == "harlot":
+                    harlot = True
+                elif t == "plague":
+                    plague = True
+                elif t == "healer":
+                    healer = True
+            total += pts
+            if h.castle is not None:
+                total += castle_points + w.castle_bonus
+                continue
+            if lord:
+                lord_houses.add(h.colour)
+                if len(h.cards) >= min_cards - 1 and h.colour in supply:
+                    total += w.castle_chance
+            if harlot and inquisition:
+                total -= w.harlot_risk * inquisition * pts
+            if plague and not healer and pestilence:
+                total -= w.plague_risk * pestilence * pts
+            if i == 0 and earthquake and len(p.houses) > 1:
+                total -= w.left_risk * earthquake * pts
+        hand_total = 0.0
+        for c in p.hand:
+            card = cards[c]
+            t = card.type
+            v = w.hand_card
+            if card.kind == "house":
+                v += w.hand_house * card.points
+                if t == "lord":
+                    v += w.lord_in_hand
+            elif t == "ball":
+                v += w.ball
+            elif t == "infirmary":
+                v += w.infirmary
+            elif t == "marriage":
+                v += w.marriage
+            elif t == "merchant":
+                colour = card.colours[0]
+                v += w.merchant_ready if colour in lord_houses and colour in supply else w.merchant
+            hand_total += v
+        out.append(total + hand_scale * hand_total)
+    return out
+
+
+def final_value(state: GameState, seat: int) -> float:
+    """A finished game: 1 for a win (shared wins split), less the margin behind the best."""
+    result = state.result
+    assert result is not None
+    best = max(result.scores)
+    win = 1.0 / len(result.winners) if seat in result.winners else 0.0
+    others = result.scores[:seat] + result.scores[seat + 1 :]
+    return result.scores[seat] - max(others) + 5.0 * win + 0.0 * best
+
+
+def value(state: GameState, seat: int, cat: Catalog, w: Weights = DEFAULT) -> float:
+    """The table's value for `seat`: its worth against the others'."""
+    if state.result is not None:
+        return final_value(state, seat)
+    ws = worths(state, cat, w)
+    mine = ws[seat]
+    others = ws[:seat] + ws[seat + 1 :]
+    return mine - w.leader * max(others) - (1.0 - w.leader) * sum(others) / len(others)

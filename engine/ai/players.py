@@ -1,0 +1,160 @@
+"""The look-ahead players: *normal* (one ply) and *strong* (determinized Monte Carlo).
+
+Both first re-deal everything the deciding seat cannot see (`engine.hidden.redeal`),
+so they are honest: what they choose depends only on that seat's view, the game's
+seed and the decision. Both count work, not time, so they are deterministic.
+
+**normal** weighs every option on a re-dealt copy: it answers with the option,
+lets the game run on — every further answer, the seat's own included, from the
+rule player (`engine.ai.rules`) — up to the next turn action (anyone's) or the
+end of the game (for an answer within a смута or a property: up to the first
+question to another seat), and values the table with `engine.ai.evaluate.value`. An option
+whose outcome hangs on a hidden card (a draw, a look at a hand, a random take)
+is weighed on a few re-deals and averaged. So every kind of decision, every
+смута's included, is answered by what it does to the table: taking, killing,
+giving, laying a Слуга or a new house at one end are all valued by the same
+count (the left house carries the risk of Землетрясение, houses with a Блудница
+or a Чумовой the risk of Инквизиция and Чума while those may still come).
+
+**strong** keeps normal's best few options and plays each of them on the same
+set of re-deals (common random numbers: each re-deal is a sampled world, and
+every candidate meets the same worlds), each time up to the start of the seat's
+own next turn — so the other seats' turns and the смуты they draw are in the
+look-ahead — and takes the best mean value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.ai import rules
+from engine.ai.evaluate import DEFAULT, Weights, value
+from engine.api import step
+from engine.cards import catalog_for
+from engine.core import Game, Option, current_ask
+from engine.hidden import copy_state, redeal
+from engine.state import GameState
+
+#: decisions played on by the rule player after an option, at most
+SETTLE_CAP = 80
+
+
+def settle(state: GameState, seat: int | None = None) -> None:
+    """Play on with the rule player up to the next turn action or the end — or, given
+    `seat`, up to the first question to another seat."""
+    for _ in range(SETTLE_CAP):
+        ask = current_ask(Game(state))
+        if ask is None or ask.kind == "action" or (seat is not None and ask.seat != seat):
+            return
+        step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+
+
+def play_until_turn_of(state: GameState, seat: int, cap: int) -> None:
+    """Play on with the rule player until `seat`'s next turn starts (its first action
+    with no action taken yet), the end, or `cap` decisions."""
+    for _ in range(cap):
+        ask = current_ask(Game(state))
+        if ask is None:
+            return
+        if ask.kind == "action" and ask.seat == seat and state.actions_taken == 0:
+            return
+        step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+
+
+def hangs_on_hidden(kind: str, option: Option) -> bool:
+    """Does the outcome of this option depend on a card the seat cannot see?"""
+    if kind == "action":
+        return option[0] in ("draw", "order")
+    return kind in ("spy.target", "minstrel.target", "intrigue.target", "mercenary.target")
+
+
+@dataclass(frozen=True, slots=True)
+class NormalConfig:
+    samples: int = 3  # re-deals for an option that hangs on a hidden card
+    weights: Weights = DEFAULT
+
+
+@dataclass(frozen=True, slots=True)
+class StrongConfig:
+    candidates: int = 4  # normal's best options searched further
+    worlds: int = 10  # re-deals each candidate is played in
+    horizon: int = 60  # decisions at most in each look-ahead
+    weights: Weights = DEFAULT
+
+
+def _one_ply(world: GameState, option: Option, seat: int, kind: str, w: Weights) -> float:
+    s = copy_state(world)
+    step(s, option)
+    # a turn action is followed to the next one (a смута drawn is played out); an
+    # answer within a смута or a property only as far as this seat's own part
+    settle(s, None if kind == "action" else seat)
+    return value(s, seat, catalog_for(s.rules), w)
+
+
+def ranked(
+    state: GameState,
+    seat: int,
+    kind: str,
+    options: Sequence[Option],
+    seed: int,
+    config: NormalConfig,
+) -> list[tuple[float, int]]:
+    """(value, index) of every option by normal's one-ply look-ahead, best first."""
+    world = redeal(state, seat, seed)
+    more: list[GameState] = []
+    scored: list[tuple[float, int]] = []
+    for i, option in enumerate(options):
+        if hangs_on_hidden(kind, option) and config.samples > 1:
+            if not more:
+                more = [redeal(state, seat, seed + k) for k in range(1, config.samples)]
+            v = sum(_one_ply(wd, option, seat, kind, config.weights) for wd in (world, *more))
+            v /= config.samples
+        else:
+            v = _one_ply(world, option, seat, kind, config.weights)
+        scored.append((v, i))
+    # best value first; on a tie the earlier option
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    return scored
+
+
+def normal(
+    state: GameState,
+    seat: int,
+    kind: str,
+    options: Sequence[Option],
+    seed: int,
+    config: NormalConfig = NormalConfig(),
+) -> Option:
+    if len(options) == 1:
+        return options[0]
+    return options[ranked(state, seat, kind, options, seed, config)[0][1]]
+
+
+def strong(
+    state: GameState,
+    seat: int,
+    kind: str,
+    options: Sequence[Option],
+    seed: int,
+    config: StrongConfig = StrongConfig(),
+) -> Option:
+    if len(options) == 1:
+        return options[0]
+    first = ranked(state, seat, kind, options, seed, NormalConfig(weights=config.weights))
+    candidates = [i for _, i in first[: config.candidates]]
+    if len(candidates) == 1:
+        return options[candidates[0]]
+    totals = dict.fromkeys(candidates, 0.0)
+    cat = catalog_for(state.rules)
+    for k in range(config.worlds):
+        world = redeal(state, seat, seed + 1000 + k)
+        for i in candidates:
+            s = copy_state(world)
+            step(s, options[i])
+            play_until_turn_of(s, seat, config.horizon)
+            totals[i] += value(s, seat, cat, config.weights)
+    # the best mean; on a tie normal's order decides
+    order = {i: rank for rank, (_, i) in enumerate(first)}
+    best = max(candidates, key=lambda i: (totals[i], -order[i]))
+    return options[best]

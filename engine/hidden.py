@@ -14,8 +14,8 @@ knows are in other hands: `GameState.known`):
   ones of their kind;
 - the game deck keeps its size, its смуты (every смута not yet out is in it) and
   a face-up смута on top; the order of everything else is new;
-- the orders deck keeps its size; its cards and their order are new (while
-  `seat` looks through it for Замок Власти, only its order);
+- the orders deck keeps its size; its cards and their order are new (unless
+  `seat` is looking through it for Замок Власти);
 - the generator (`rng`) gets a new future.
 
 The unseen cards are pooled in card-id order before they are shuffled, so the
@@ -143,7 +143,7 @@ def redeal(state: GameState, seat: int, seed: int) -> GameState:
     smuty = [c for c in rest if cat.cards[c].kind == "smuta"]
     house_pool.extend(c for c in rest if cat.cards[c].kind != "smuta")
     # Замок Власти's choice lists the kinds of order in the orders deck: while the seat
-    # looks through it, that deck is seen and only its order stays hidden
+    # looks through it, that deck is seen (and shuffled once the choice is made)
     looking = bool(s.frames) and isinstance(s.frames[-1], PowerFrame) and s.frames[-1].seat == seat
     if not looking:
         order_pool.extend(s.orders)
@@ -159,17 +159,15 @@ def redeal(state: GameState, seat: int, seed: int) -> GameState:
         hand[i] = card_id
     for (hand, i), card_id in zip(order_slots, order_pool, strict=False):
         hand[i] = card_id
-    for other, p in enumerate(s.players):
-        if other != seat:
-            p.hand.sort()  # the order of a hidden hand is not seen either
+    unseen_hands = {id(hand) for hand, _ in house_slots + order_slots}
+    for p in s.players:
+        if id(p.hand) in unseen_hands:
+            p.hand.sort()  # the order of a hand not seen whole is not seen either
     deck = house_pool[len(house_slots) :] + smuty
     deck.sort()
     r.shuffle(deck)
     s.deck = open_top + deck
-    if looking:
-        s.orders.sort()
-        r.shuffle(s.orders)
-    else:
+    if not looking:
         s.orders = order_pool[len(order_slots) :]
     s.rng = r.getrandbits(64)
     # knowledge of cards `seat` has not seen is no longer true in the new deal

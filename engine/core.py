@@ -186,11 +186,13 @@ class Game:
         return [(seat + i) % self.n for i in range(1, self.n)]
 
     def rand_below(self, n: int) -> int:
-        self.s.rng, value = rng.below(self.s.rng, n)
+        d = self.s.__dict__
+        d["rng"], value = rng.below(d["rng"], n)
         return value
 
     def shuffle(self, items: list[Any]) -> None:
-        self.s.rng = rng.shuffle(self.s.rng, items)
+        d = self.s.__dict__
+        d["rng"] = rng.shuffle(d["rng"], items)
 
     def push(self, *frames: BaseModel) -> None:
         """Push frames so that the first one given resolves first."""
@@ -396,15 +398,17 @@ class Game:
 def run(g: Game) -> None:
     """Advance until a decision is needed or the game is over."""
     s = g.s
+    d = s.__dict__  # the hot loop reads and counts through the dict (plain data)
     cap = s.rules.step_cap
-    while s.result is None:
-        if not s.frames:
+    frames = d["frames"]
+    while d["result"] is None:
+        if not frames:
             raise AssertionError("the frame stack is empty in a running game")
-        frame = s.frames[-1]
-        s.steps += 1
-        if s.steps > cap:
+        frame = frames[-1]
+        d["steps"] += 1
+        if d["steps"] > cap:
             raise StepCapReached
-        h = HANDLERS[frame.kind]
+        h = HANDLERS[frame.__dict__["kind"]]
         if h.advance(g, frame):
             assert h.decide is not None and h.answer is not None, f"{frame.kind} cannot ask"
             ask = h.decide(g, frame)
@@ -413,8 +417,8 @@ def run(g: Game) -> None:
                 # a forced choice is made at once: nobody is asked a question with one answer
                 h.answer(g, frame, ask.options[0])
                 continue
-            s.decision += 1
-            s.__dict__[_ASK] = (_fingerprint(s), ask)
+            d["decision"] += 1
+            d[_ASK] = (_fingerprint(s), ask)
             return
 
 

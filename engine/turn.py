@@ -89,10 +89,24 @@ def legal_actions(g: Game, seat: int) -> list[Option]:
         options.append(("draw",))
     if s.orders and room:
         options.append(("order",))
+    houses = g.player(seat).houses
+    own = {h.colour for h in houses}
+    me = str(seat)
+    cards = g.cat.cards
     for card_id in g.player(seat).hand:
-        card = g.card(card_id)
+        card = cards[card_id]
         if card.kind == "house":
-            options.extend(lay_options(g, seat, card_id))
+            if card.type in PLANTABLE:
+                options.extend(lay_options(g, seat, card_id))
+                options.append(("discard", card_id))
+                continue
+            # into one's own row (as lay_options, without its general checks)
+            for colour in card.colours:
+                if houses and colour not in own:
+                    options.append(("lay", card_id, me, colour, "left"))
+                    options.append(("lay", card_id, me, colour, "right"))
+                else:
+                    options.append(("lay", card_id, me, colour, "-"))
         elif card.type == "merchant":
             colour = card.colours[0]
             if can_build(g, seat, colour):

@@ -18,7 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from engine.cards import COLOURS, DEFAULT_RULES, Rules
 from engine.core import (
+    _ASK,
     HANDLERS,
+    Ask,
     Decision,
     Event,
     Game,
@@ -143,6 +145,22 @@ def step(state: GameState, option: Option, events: bool = False) -> list[Event]:
     state.version += 1
     _run(g)
     return g.events
+
+
+def playout_step(state: GameState, option: Option) -> Ask | None:
+    """`step` for playouts: answer quietly and return the next question (None once
+    the game is over) without building a `Decision`."""
+    g = Game(state, quiet=True)
+    frame = state.frames[-1]
+    answer = HANDLERS[frame.kind].answer
+    assert answer is not None
+    answer(g, frame, option)
+    state.version += 1
+    _run(g)
+    if state.result is not None:
+        return None
+    kept: Ask = state.__dict__[_ASK][1]  # run() keeps the question it stops on
+    return kept
 
 
 def set_computer(state: GameState, seat: int, computer: bool = True) -> list[Event]:

@@ -68,24 +68,41 @@ def _one(args: tuple[int, int, int, str, str]) -> tuple[float, int, dict[str, li
     return shares[seat], scores[seat], times, False
 
 
+class _Inline:
+    """Plays the games in this process (the same interface as the pool)."""
+
+    def __enter__(self) -> _Inline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn: Any, jobs: Sequence[Any]) -> Any:
+        return map(fn, jobs)
+
+
 def arena(
-    seat_level: Level, vs_level: Level, games: int, players: int, seed: int, workers: int = 1
+    seat_level: Level,
+    vs_level: Level,
+    games: int,
+    players: int,
+    seed: int,
+    workers: int = 1,
+    progress: int = 0,
 ) -> dict[str, Any]:
     jobs = [(players, seed, i, seat_level, vs_level) for i in range(games)]
     wins = 0.0
     points = 0
     times: dict[str, list[float]] = {}
     started = time.perf_counter()
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            results = list(pool.map(_one, jobs, chunksize=4))
-    else:
-        results = [_one(job) for job in jobs]
-    for share, score, t, _ in results:
-        wins += share
-        points += score
-        for level, values in t.items():
-            times.setdefault(level, []).extend(values)
+    with ProcessPoolExecutor(workers) if workers > 1 else _Inline() as pool:
+        for n, (share, score, t, _) in enumerate(pool.map(_one, jobs), 1):
+            wins += share
+            points += score
+            for level, values in t.items():
+                times.setdefault(level, []).extend(values)
+            if progress and n % progress == 0:
+                print(f"  {n} games: {seat_level} won {wins:.1f}", file=sys.stderr, flush=True)
     share = wins / games
     low, high = wilson(share, games)
     per_level = {
@@ -122,8 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=0, help="report every N games")
     args = parser.parse_args(argv)
-    out = arena(args.seat, args.vs, args.games, args.players, args.seed, args.workers)
+    out = arena(
+        args.seat, args.vs, args.games, args.players, args.seed, args.workers, args.progress
+    )
     print(json.dumps(out))
     low, high = out["ci95"]
     print(

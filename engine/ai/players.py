@@ -30,9 +30,9 @@ from dataclasses import dataclass
 
 from engine.ai import rules
 from engine.ai.evaluate import DEFAULT, Weights, value
-from engine.api import step
+from engine.api import playout_step
 from engine.cards import catalog_for
-from engine.core import Game, Option, current_ask
+from engine.core import Ask, Option
 from engine.hidden import copy_state, redeal
 from engine.state import GameState
 
@@ -40,26 +40,24 @@ from engine.state import GameState
 SETTLE_CAP = 80
 
 
-def settle(state: GameState, seat: int | None = None) -> None:
-    """Play on with the rule player up to the next turn action or the end — or, given
-    `seat`, up to the first question to another seat."""
+def settle(state: GameState, ask: Ask | None, seat: int | None = None) -> None:
+    """Play on from `ask` with the rule player up to the next turn action or the end —
+    or, given `seat`, up to the first question to another seat."""
     for _ in range(SETTLE_CAP):
-        ask = current_ask(Game(state))
         if ask is None or ask.kind == "action" or (seat is not None and ask.seat != seat):
             return
-        step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+        ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
 
 
-def play_until_turn_of(state: GameState, seat: int, cap: int) -> None:
-    """Play on with the rule player until `seat`'s next turn starts (its first action
-    with no action taken yet), the end, or `cap` decisions."""
+def play_until_turn_of(state: GameState, ask: Ask | None, seat: int, cap: int) -> None:
+    """Play on from `ask` with the rule player until `seat`'s next turn starts (its
+    first action with no action taken yet), the end, or `cap` decisions."""
     for _ in range(cap):
-        ask = current_ask(Game(state))
         if ask is None:
             return
         if ask.kind == "action" and ask.seat == seat and state.actions_taken == 0:
             return
-        step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+        ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
 
 
 def hangs_on_hidden(kind: str, option: Option) -> bool:
@@ -85,10 +83,10 @@ class StrongConfig:
 
 def _one_ply(world: GameState, option: Option, seat: int, kind: str, w: Weights) -> float:
     s = copy_state(world)
-    step(s, option)
+    ask = playout_step(s, option)
     # a turn action is followed to the next one (a смута drawn is played out); an
     # answer within a смута or a property only as far as this seat's own part
-    settle(s, None if kind == "action" else seat)
+    settle(s, ask, None if kind == "action" else seat)
     return value(s, seat, catalog_for(s.rules), w)
 
 
@@ -151,8 +149,8 @@ def strong(
         world = redeal(state, seat, seed + 1000 + k)
         for i in candidates:
             s = copy_state(world)
-            step(s, options[i])
-            play_until_turn_of(s, seat, config.horizon)
+            ask = playout_step(s, options[i])
+            play_until_turn_of(s, ask, seat, config.horizon)
             totals[i] += value(s, seat, cat, config.weights)
     # the best mean; on a tie normal's order decides
     order = {i: rank for rank, (_, i) in enumerate(first)}

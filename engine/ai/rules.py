@@ -64,11 +64,16 @@ GOOD_JESTER = 5  # Шут replays only a смута ranked this or better
 def seat_points(state: GameState, cat: Catalog) -> list[int]:
     cards = cat.cards
     cp = state.rules.castle_points
-    return [
-        sum(cards[c].points for h in p.houses for c in h.cards)
-        + cp * sum(1 for h in p.houses if h.castle is not None)
-        for p in state.players
-    ]
+    out = []
+    for p in state.players:
+        total = 0
+        for h in p.houses:
+            if h.castle is not None:
+                total += cp
+            for c in h.cards:
+                total += cards[c].points
+        out.append(total)
+    return out
 
 
 def _leader_bonus(pts: list[int], seat: int) -> dict[int, float]:
@@ -111,8 +116,7 @@ def _best(options: tuple[Option, ...], score: dict[Option, float]) -> Option:
 def _action(state: GameState, cat: Catalog, seat: int, options: tuple[Option, ...]) -> Option:
     cards = cat.cards
     me = state.players[seat]
-    pts = seat_points(state, cat)
-    leader = max((s for s in range(len(pts)) if s != seat), key=lambda s: pts[s])
+    leader = -1  # worked out when a Чумовой or Блудница could be planted
     room = len(me.hand) < state.rules.hand_limit
     best: Option | None = None
     best_score = 0.0
@@ -135,6 +139,9 @@ def _action(state: GameState, cat: Catalog, seat: int, options: tuple[Option, ..
             if card.type in PLANTABLE:
                 if target == seat:
                     continue
+                if leader < 0:
+                    pts = seat_points(state, cat)
+                    leader = max((s for s in range(len(pts)) if s != seat), key=lambda s: pts[s])
                 score = 1.0 + (0.5 if target == leader else 0.0)
             else:
                 score = card.points + 1.0

@@ -17,6 +17,7 @@ Prints one JSON line per run, and a readable summary on stderr.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import sys
@@ -59,8 +60,27 @@ def play_game(
     return shares, list(result.scores), times
 
 
-def _one(args: tuple[int, int, int, str, str]) -> tuple[float, int, dict[str, list[float]], bool]:
-    players, seed, i, seat_level, vs_level = args
+Job = tuple[int, int, int, str, str, dict[str, Any] | None]
+
+
+def _configure(strong: dict[str, Any] | None) -> None:
+    """Experiments: play `strong` with another configuration (fields of StrongConfig;
+    `weights` a dict of Weights fields over strong's own)."""
+    if strong is None:
+        return
+    from engine.ai import players as ai_players
+
+    fields = dict(strong)
+    weights = fields.pop("weights", None)
+    w = ai_players.STRONG.weights
+    if weights is not None:
+        w = dataclasses.replace(w, **weights)
+    ai_players.STRONG = dataclasses.replace(ai_players.STRONG, weights=w, **fields)
+
+
+def _one(args: Job) -> tuple[float, int, dict[str, list[float]], bool]:
+    players, seed, i, seat_level, vs_level, strong = args
+    _configure(strong)
     seat = i % players
     levels = [cast(Level, vs_level)] * players
     levels[seat] = cast(Level, seat_level)
@@ -89,8 +109,9 @@ def arena(
     seed: int,
     workers: int = 1,
     progress: int = 0,
+    strong: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    jobs = [(players, seed, i, seat_level, vs_level) for i in range(games)]
+    jobs: list[Job] = [(players, seed, i, seat_level, vs_level, strong) for i in range(games)]
     wins = 0.0
     points = 0
     times: dict[str, list[float]] = {}
@@ -127,6 +148,7 @@ def arena(
         "mean_points": round(points / games, 2),
         "time": per_level,
         "workers": workers,
+        "strong_config": strong,
         "seconds": round(time.perf_counter() - started, 1),
     }
 
@@ -140,9 +162,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--progress", type=int, default=0, help="report every N games")
+    parser.add_argument(
+        "--strong",
+        type=json.loads,
+        default=None,
+        help='experiments: strong\'s configuration, e.g. \'{"worlds": 0, "weights": {...}}\'',
+    )
     args = parser.parse_args(argv)
     out = arena(
-        args.seat, args.vs, args.games, args.players, args.seed, args.workers, args.progress
+        args.seat,
+        args.vs,
+        args.games,
+        args.players,
+        args.seed,
+        args.workers,
+        args.progress,
+        args.strong,
     )
     print(json.dumps(out))
     low, high = out["ci95"]

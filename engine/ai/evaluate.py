@@ -32,6 +32,18 @@ class Weights:
     left_risk: float = 0.08  # share of the left house Землетрясение may take
     late_hand: float = 0.35  # hand shares kept once the game deck is empty
     leader: float = 0.6  # weight of the best other worth (the rest: the mean)
+    # Time-aware hands: a card in hand is worth something only if it can still be
+    # laid. When on, the hand's worth is scaled by how many cards the seat can
+    # still lay (about `lays_per_turn` a turn over the turns it has left, those
+    # guessed from the game deck at `deck_per_turn` cards a turn) over its hand.
+    timed_hand: bool = False
+    lays_per_turn: float = 1.5
+    deck_per_turn: float = 1.1
+    # a castle's permanent side, for what it will still do (scaled by the game deck
+    # left): Замок Торговли's fourth action, Замок Власти's new turn, the others' captures
+    permanent_orange: float = 0.0
+    permanent_red: float = 0.0
+    permanent_other: float = 0.0
 
 
 DEFAULT = Weights()
@@ -51,8 +63,12 @@ def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
     earthquake = 1.0 if "earthquake" in to_come else 0.3 if "earthquake" in replayable else 0.0
     late = state.final_turns is not None
     hand_scale = w.late_hand if late else 1.0
+    n = len(state.players)
+    time_left = len(state.deck) / 85.0  # 1 at the start, 0 once the game deck is empty
     out: list[float] = []
-    for p in state.players:
+    for seat, p in enumerate(state.players):
+        if w.timed_hand:
+            hand_scale = _hand_scale(state, seat, n, w)
         total = 0.0
         lord_houses: set[str] = set()
         for i, h in enumerate(p.houses):
@@ -73,6 +89,13 @@ def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
             total += pts
             if h.castle is not None:
                 total += castle_points + w.castle_bonus
+                if h.castle == "permanent":
+                    if h.colour == "orange":
+                        total += w.permanent_orange * time_left
+                    elif h.colour == "red":
+                        total += w.permanent_red * time_left
+                    else:
+                        total += w.permanent_other * time_left
                 continue
             if lord:
                 lord_houses.add(h.colour)
@@ -105,6 +128,26 @@ def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
             hand_total += v
         out.append(total + hand_scale * hand_total)
     return out
+
+
+def _hand_scale(state: GameState, seat: int, n: int, w: Weights) -> float:
+    """The share of `seat`'s hand it can still lay before the game ends."""
+    hand = len(state.players[seat].hand)
+    if hand == 0:
+        return 1.0
+    if state.final_turns is None:
+        turns = 1.0 + len(state.deck) / (w.deck_per_turn * n)
+        capacity = turns * w.lays_per_turn
+    else:
+        # the last round: seats after the current one, `final_turns` of them, still play
+        ahead = (seat - state.current) % n
+        if ahead == 0:
+            capacity = float(state.actions_left)
+        elif ahead <= state.final_turns:
+            capacity = float(state.rules.actions_per_turn)
+        else:
+            capacity = 0.0
+    return min(1.0, capacity / hand)
 
 
 def final_value(state: GameState, seat: int) -> float:

@@ -60,6 +60,15 @@ def play_until_turn_of(state: GameState, ask: Ask | None, seat: int, cap: int) -
         ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
 
 
+def play_out_turn(state: GameState, ask: Ask | None, seat: int, cap: int) -> None:
+    """Play on from `ask` with the rule player until another seat's turn starts, the
+    end, or `cap` decisions."""
+    for _ in range(cap):
+        if ask is None or (ask.kind == "action" and ask.seat != seat):
+            return
+        ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+
+
 def hangs_on_hidden(kind: str, option: Option) -> bool:
     """Does the outcome of this option depend on a card the seat cannot see?"""
     if kind == "action":
@@ -73,12 +82,21 @@ class NormalConfig:
     weights: Weights = DEFAULT
 
 
+#: strong's own weights (normal keeps `DEFAULT`)
+STRONG_WEIGHTS = Weights(timed_hand=True)
+
+
 @dataclass(frozen=True, slots=True)
 class StrongConfig:
-    candidates: int = 4  # normal's best options searched further
-    worlds: int = 10  # re-deals each candidate is played in
+    candidates: int = 4  # the best options by the one-ply look-ahead searched further
+    worlds: int = 10  # re-deals each candidate is played in (0: one ply only)
     horizon: int = 60  # decisions at most in each look-ahead
-    weights: Weights = DEFAULT
+    until: str = "next_turn"  # look ahead to the seat's next turn, or "turn_end" of this one
+    weights: Weights = STRONG_WEIGHTS
+
+
+#: the configuration `strong` plays with (the arena may set another for experiments)
+STRONG = StrongConfig()
 
 
 def _one_ply(world: GameState, option: Option, seat: int, kind: str, w: Weights) -> float:
@@ -135,14 +153,15 @@ def strong(
     kind: str,
     options: Sequence[Option],
     seed: int,
-    config: StrongConfig = StrongConfig(),
+    config: StrongConfig | None = None,
 ) -> Option:
     if len(options) == 1:
         return options[0]
+    config = config or STRONG
     first = ranked(state, seat, kind, options, seed, NormalConfig(weights=config.weights))
-    candidates = [i for _, i in first[: config.candidates]]
-    if len(candidates) == 1:
-        return options[candidates[0]]
+    candidates = [i for _, i in first[: config.candidates]] if config.worlds else []
+    if len(candidates) <= 1:
+        return options[first[0][1]]
     totals = dict.fromkeys(candidates, 0.0)
     cat = catalog_for(state.rules)
     for k in range(config.worlds):
@@ -150,7 +169,10 @@ def strong(
         for i in candidates:
             s = copy_state(world)
             ask = playout_step(s, options[i])
-            play_until_turn_of(s, ask, seat, config.horizon)
+            if config.until == "turn_end":
+                play_out_turn(s, ask, seat, config.horizon)
+            else:
+                play_until_turn_of(s, ask, seat, config.horizon)
             totals[i] += value(s, seat, cat, config.weights)
     # the best mean; on a tie normal's order decides
     order = {i: rank for rank, (_, i) in enumerate(first)}

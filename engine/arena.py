@@ -7,9 +7,9 @@ turn) and the other level at every other seat; the first player is drawn by the
 game as usual. A win shared by k players counts 1/k to each. The interval is
 Wilson's score interval for the win share over the games played (a shared win
 counts as its fraction). Times are per decision (only real decisions: the engine
-answers a forced one itself), measured with `time.perf_counter` in this process;
-`--workers N` plays games in N processes (faster, but then the times are not
-one core's).
+answers a forced one itself), the CPU time of the deciding process
+(`time.process_time`: one core's work, steadier than the wall clock on a shared
+machine); `--workers N` plays games in N processes.
 
 Prints one JSON line per run, and a readable summary on stderr.
 """
@@ -48,9 +48,9 @@ def play_game(
     times: dict[str, list[float]] = {}
     while (d := pending(state)) is not None:
         level = levels[d.seat]
-        start = time.perf_counter()
+        start = time.process_time()
         option = decide(state, d, level)
-        times.setdefault(level, []).append((time.perf_counter() - start) * 1000)
+        times.setdefault(level, []).append((time.process_time() - start) * 1000)
         apply(state, d.seat, d.id, option)
     result = state.result
     assert result is not None

@@ -120,7 +120,16 @@ def ranked(
     world = redeal(state, seat, seed)
     more: list[GameState] = []
     scored: list[tuple[float, int]] = []
+    # options that differ only in which of two alike cards of the seat's hand they
+    # use (two Пажи of one colour) have one value: weigh it once
+    cat = catalog_for(state.rules)
+    hand = set(state.players[seat].hand)
+    seen: dict[Option, float] = {}
     for i, option in enumerate(options):
+        key = tuple(cat.cards[p].type_key if p in hand else p for p in option)
+        if key in seen:
+            scored.append((seen[key], i))
+            continue
         if hangs_on_hidden(kind, option) and config.samples > 1:
             if not more:
                 more = [redeal(state, seat, seed + k) for k in range(1, config.samples)]
@@ -128,6 +137,7 @@ def ranked(
             v /= config.samples
         else:
             v = _one_ply(world, option, seat, kind, config.weights)
+        seen[key] = v
         scored.append((v, i))
     # best value first; on a tie the earlier option
     scored.sort(key=lambda t: (-t[0], t[1]))

@@ -44,9 +44,15 @@ class Weights:
     permanent_orange: float = 0.0
     permanent_red: float = 0.0
     permanent_other: float = 0.0
+    # Every disaster (Засуха, Землетрясение, Пожар, Чума) returns all castles: while
+    # one may still come, a castle's points are likely lost. When on, a castle's
+    # points count by that chance, its protection by `castle_bonus` as before.
+    castle_survival: bool = False
+    disaster_in_discard: float = 0.8  # a castle's chance per disaster Шут or Пророк may replay
 
 
 DEFAULT = Weights()
+DISASTERS = frozenset({"drought", "earthquake", "fire", "pestilence"})
 
 
 def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
@@ -58,6 +64,13 @@ def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
     # смуты that may still strike: in the deck, or in the discard (Шут, Пророк)
     to_come = {cards[c].type for c in state.deck if cards[c].kind == "smuta"}
     replayable = {cards[c].type for c in state.smuta_discard}
+    castle_worth = float(castle_points)
+    if w.castle_survival:
+        if DISASTERS & to_come:
+            castle_worth = 0.0
+        else:
+            castle_worth *= w.disaster_in_discard ** len(DISASTERS & replayable)
+    chance_scale = (castle_worth + w.castle_bonus) / (castle_points + w.castle_bonus)
     inquisition = 1.0 if "inquisition" in to_come else 0.3 if "inquisition" in replayable else 0.0
     pestilence = 1.0 if "pestilence" in to_come else 0.3 if "pestilence" in replayable else 0.0
     earthquake = 1.0 if "earthquake" in to_come else 0.3 if "earthquake" in replayable else 0.0
@@ -88,7 +101,7 @@ def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
                     healer = True
             total += pts
             if h.castle is not None:
-                total += castle_points + w.castle_bonus
+                total += castle_worth + w.castle_bonus
                 if h.castle == "permanent":
                     if h.colour == "orange":
                         total += w.permanent_orange * time_left
@@ -100,7 +113,7 @@ def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
             if lord:
                 lord_houses.add(h.colour)
                 if len(h.cards) >= min_cards - 1 and h.colour in supply:
-                    total += w.castle_chance
+                    total += w.castle_chance * chance_scale
             if harlot and inquisition:
                 total -= w.harlot_risk * inquisition * pts
             if plague and not healer and pestilence:

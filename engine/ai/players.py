@@ -38,6 +38,8 @@ from engine.state import GameState
 
 #: decisions played on by the rule player after an option, at most
 SETTLE_CAP = 80
+#: decisions played on to the end of a game, at most
+ENDGAME_CAP = 600
 
 
 def settle(state: GameState, ask: Ask | None, seat: int | None = None) -> None:
@@ -92,6 +94,9 @@ class StrongConfig:
     worlds: int = 10  # re-deals each candidate is played in (0: one ply only)
     horizon: int = 60  # decisions at most in each look-ahead
     until: str = "next_turn"  # look ahead to the seat's next turn, or "turn_end" of this one
+    # with this few cards left in the game deck, look ahead to the end of the game
+    endgame_deck: int = -1
+    endgame_only: bool = False  # search only then (one ply before)
     weights: Weights = STRONG_WEIGHTS
 
 
@@ -169,7 +174,9 @@ def strong(
         return options[0]
     config = config or STRONG
     first = ranked(state, seat, kind, options, seed, NormalConfig(weights=config.weights))
-    candidates = [i for _, i in first[: config.candidates]] if config.worlds else []
+    endgame = len(state.deck) <= config.endgame_deck
+    searched = config.worlds and (endgame or not config.endgame_only)
+    candidates = [i for _, i in first[: config.candidates]] if searched else []
     if len(candidates) <= 1:
         return options[first[0][1]]
     totals = dict.fromkeys(candidates, 0.0)
@@ -179,7 +186,9 @@ def strong(
         for i in candidates:
             s = copy_state(world)
             ask = playout_step(s, options[i])
-            if config.until == "turn_end":
+            if endgame:
+                play_until_turn_of(s, ask, -1, ENDGAME_CAP)  # to the end of the game
+            elif config.until == "turn_end":
                 play_out_turn(s, ask, seat, config.horizon)
             else:
                 play_until_turn_of(s, ask, seat, config.horizon)

@@ -10,7 +10,7 @@ from engine.castles import fire_one_time
 from engine.core import Ask, Game, Option, handler
 from engine.placement import resurrect
 from engine.smuty import start_smuta
-from engine.state import BallFrame, End, PlaceFrame, Result, Side, TurnFrame
+from engine.state import BallFrame, End, Result, Side, TurnFrame, place_frame
 
 END_TURN: Option = ("end",)
 
@@ -186,12 +186,12 @@ def _answer_turn(g: Game, frame: TurnFrame, option: Option) -> None:
         p.hand.remove(card_id)
         g.emit("lay", seat=seat, card=card_id, target=target)
         g.push(
-            PlaceFrame(
-                card=card_id,
-                seat=target,
-                placer=seat,
-                colour=cast(Colour, colour),
-                end=None if end == "-" else cast(End, end),
+            place_frame(
+                card_id,
+                target,
+                seat,
+                cast(Colour, colour),
+                None if end == "-" else cast(End, end),
             )
         )
     elif verb == "discard":

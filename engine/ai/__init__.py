@@ -6,9 +6,10 @@
 - **easy**: a legal option at random (`engine.policy.choose`), for beginners.
 - **normal**: one-ply look-ahead on a re-dealt copy, valued by a material count
   (`engine.ai.players`); a few milliseconds a decision.
-- **strong**: normal's best few options played on in many re-dealt worlds up to
-  the seat's next turn (determinized Monte Carlo); its work is counted in
-  look-aheads, not time, so it stays deterministic; well under a second a decision.
+- **strong**: the same look-ahead with a better-informed count, and once the game
+  deck runs low, its best few options played on to the end of the game in many
+  re-dealt worlds (determinized Monte Carlo); its work is counted in look-aheads,
+  not time, so it stays deterministic; well under a second a decision.
 
 `decide` is pure: it never changes `state`, it always returns one of
 `decision.options`, it depends only on what `view_for(state, decision.seat)`

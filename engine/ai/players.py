@@ -16,11 +16,17 @@ giving, laying a Слуга or a new house at one end are all valued by the same
 count (the left house carries the risk of Землетрясение, houses with a Блудница
 or a Чумовой the risk of Инквизиция and Чума while those may still come).
 
-**strong** keeps normal's best few options and plays each of them on the same
-set of re-deals (common random numbers: each re-deal is a sampled world, and
-every candidate meets the same worlds), each time up to the start of the seat's
-own next turn — so the other seats' turns and the смуты they draw are in the
-look-ahead — and takes the best mean value.
+**strong** values tables with its own weights (`STRONG_WEIGHTS`: a hand is
+worth only what can still be laid before the end, a castle's points count by
+the chance that no disaster is left to return it, a permanent side by what it
+will still do) in the same one-ply look-ahead; once the game deck is down to
+`endgame_deck` cards it searches: it keeps the best few options and plays each
+of them on in the same set of re-deals (common random numbers: every candidate
+meets the same sampled worlds) to the end of the game, every seat answered by
+the rule player, and takes the option with the best mean result (score margin
+over the best other seat, and a bonus for a win). `StrongConfig` also has a
+search through the mid-game (to the end of the turn, or to the seat's next
+turn); it did not measure better (BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -84,19 +90,27 @@ class NormalConfig:
     weights: Weights = DEFAULT
 
 
-#: strong's own weights (normal keeps `DEFAULT`)
-STRONG_WEIGHTS = Weights(timed_hand=True)
+#: strong's own weights (normal keeps `DEFAULT`): hands valued by the turns left to
+#: lay them, castles by their chance to outlast the disasters, permanent sides by
+#: what they will still do
+STRONG_WEIGHTS = Weights(
+    timed_hand=True,
+    castle_survival=True,
+    permanent_orange=2.0,
+    permanent_red=1.5,
+    permanent_other=0.5,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class StrongConfig:
     candidates: int = 4  # the best options by the one-ply look-ahead searched further
-    worlds: int = 10  # re-deals each candidate is played in (0: one ply only)
+    worlds: int = 16  # re-deals each candidate is played in (0: one ply only)
     horizon: int = 60  # decisions at most in each look-ahead
     until: str = "next_turn"  # look ahead to the seat's next turn, or "turn_end" of this one
     # with this few cards left in the game deck, look ahead to the end of the game
-    endgame_deck: int = -1
-    endgame_only: bool = False  # search only then (one ply before)
+    endgame_deck: int = 15
+    endgame_only: bool = True  # search only then (one ply before)
     weights: Weights = STRONG_WEIGHTS
 
 

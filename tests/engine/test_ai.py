@@ -6,6 +6,7 @@ positions for the rarest kinds); each level answers each of them.
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 from functools import cache
@@ -20,7 +21,7 @@ from engine.cards import catalog_for
 from engine.hidden import copy_state, redeal
 from engine.invariants import violations
 from engine.policy import choose
-from tests.engine.helpers import play, setup
+from tests.engine.helpers import draw_smuta, play, setup
 
 
 def _collect(per_kind: int) -> list[tuple[GameState, Decision]]:
@@ -273,3 +274,32 @@ def test_the_kept_question_is_dropped_once_the_state_moves() -> None:
     assert pending(state) != d
     # a saved game loads without it and asks the same
     assert pending(GameState.from_json(state.to_json())) == pending(state)
+
+
+def test_a_game_saved_before_known_existed_loads_and_plays_on() -> None:
+    state, _ = new_game(GameSetup(players=4, seed=12))
+    for _ in range(40):
+        d = _pending(state)
+        apply(state, d.seat, d.id, choose(state.seed, d))
+    old = json.loads(state.to_json())
+    old.pop("known", None)  # the JSON the bot saved before this field
+    loaded = GameState.from_json(json.dumps(old))
+    assert loaded.known == {}
+    assert pending(loaded) == pending(state)
+    d = _pending(loaded)
+    apply(loaded, d.seat, d.id, decide(loaded, d, "normal"))
+
+
+def test_the_thrones_look_is_remembered_for_the_looker() -> None:
+    state, _ = draw_smuta(
+        "thrones",
+        players=[
+            {"hand": ["page.red", "lord.blue"]},
+            {"hand": ["ball", "knight.green"]},
+            {"hand": ["page.orange"]},
+        ],
+    )
+    # seat 0 drew: seat 0 shows seat 1, seat 1 shows seat 2, seat 2 shows seat 0
+    assert all(1 in state.known[c] for c in state.players[0].hand)
+    assert all(2 in state.known[c] for c in state.players[1].hand)
+    assert all(0 in state.known[c] for c in state.players[2].hand)

@@ -17,7 +17,19 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.cards import COLOURS, DEFAULT_RULES, Rules
-from engine.core import HANDLERS, Decision, Event, Game, Option, Refused, StepCapReached, run
+from engine.core import (
+    _ASK,
+    HANDLERS,
+    Ask,
+    Decision,
+    Event,
+    Game,
+    Option,
+    Refused,
+    StepCapReached,
+    make_decision,
+    run,
+)
 from engine.core import current_ask as _current_ask
 from engine.rng import MASK
 from engine.state import GameState, Player, TurnFrame
@@ -93,13 +105,7 @@ def pending(state: GameState) -> Decision | None:
     ask = _current_ask(Game(state))
     if ask is None:
         return None
-    return Decision(
-        id=state.decision,
-        seat=ask.seat,
-        kind=ask.kind,
-        options=tuple(ask.options),
-        params=ask.params,
-    )
+    return make_decision(ask, state.decision)
 
 
 def apply(state: GameState, seat: int, decision_id: int, option: Sequence[str]) -> list[Event]:
@@ -125,6 +131,36 @@ def apply(state: GameState, seat: int, decision_id: int, option: Sequence[str]) 
     state.version += 1
     _run(g)
     return g.events
+
+
+def step(state: GameState, option: Option, events: bool = False) -> list[Event]:
+    """Answer the pending decision with `option`, trusted: no check that it is legal
+    (it must be one of `pending(state).options`; anything else corrupts the state).
+    For playouts: `events=False` (the default) builds no events and returns []."""
+    g = Game(state, quiet=not events)
+    frame = state.frames[-1]
+    answer = HANDLERS[frame.kind].answer
+    assert answer is not None
+    answer(g, frame, option)
+    state.version += 1
+    _run(g)
+    return g.events
+
+
+def playout_step(state: GameState, option: Option) -> Ask | None:
+    """`step` for playouts: answer quietly and return the next question (None once
+    the game is over) without building a `Decision`."""
+    g = Game(state, quiet=True)
+    frame = state.frames[-1]
+    answer = HANDLERS[frame.kind].answer
+    assert answer is not None
+    answer(g, frame, option)
+    state.version += 1
+    _run(g)
+    if state.result is not None:
+        return None
+    kept: Ask = state.__dict__[_ASK][1]  # run() keeps the question it stops on
+    return kept
 
 
 def set_computer(state: GameState, seat: int, computer: bool = True) -> list[Event]:
@@ -167,4 +203,5 @@ __all__ = [
     "pending",
     "replay",
     "set_computer",
+    "step",
 ]

@@ -139,6 +139,6 @@ def _catalog_for_json(rules_json: str) -> Catalog:
 
 
 def catalog_for(rules: Rules) -> Catalog:
-    if rules == DEFAULT_RULES:
+    if rules is DEFAULT_RULES or rules == DEFAULT_RULES:
         return _DEFAULT_CATALOG
     return _catalog_for_json(rules.model_dump_json())

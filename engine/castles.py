@@ -92,7 +92,7 @@ def _intrigue_answer(g: Game, f: IntrigueFrame, option: Option) -> None:
     g.pop()
     card_id = option[0]
     g.player(f.target).hand.remove(card_id)
-    g.gain(f.seat, card_id)
+    g.gain(f.seat, card_id, seen_by=[f.target])
     # which order changed hands is known only to the two players (as with Наёмник)
     g.emit("intrigue.took", seat=f.seat, source=f.target)
     g.emit(

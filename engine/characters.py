@@ -132,6 +132,7 @@ def hands_to_look_at(g: Game, seat: int) -> list[Option]:
 
 
 def show_hand(g: Game, viewer: int, owner: int, reason: str) -> None:
+    g.saw_hand(viewer, owner)
     g.emit("hand.looked", seat=viewer, target=owner, reason=reason)
     g.emit(
         "hand.shown",
@@ -234,7 +235,7 @@ def _mercenary_answer(g: Game, f: MercenaryFrame, option: Option) -> None:
     target = int(option[0])
     hand = g.player(target).hand
     card_id = hand.pop(g.rand_below(len(hand)))
-    g.gain(f.seat, card_id)
+    g.gain(f.seat, card_id, seen_by=[target])
     g.emit("mercenary.took", seat=f.seat, source=target)
     g.emit(
         "mercenary.took.private",

@@ -43,6 +43,44 @@ class Event(BaseModel):
         return self.to is None or (seat is not None and seat in self.to)
 
 
+_EVENT_FIELDS = {"key", "params", "to"}
+_set = object.__setattr__
+
+
+def _event(key: str, params: dict[str, Any], to: tuple[int, ...] | None) -> Event:
+    """An event built without validation (the engine itself is the only author) and
+    without `model_construct`'s overhead: events are built on every step."""
+    event = object.__new__(Event)
+    _set(event, "__dict__", {"key": key, "params": params, "to": to})
+    _set(event, "__pydantic_fields_set__", _EVENT_FIELDS)
+    _set(event, "__pydantic_extra__", None)
+    _set(event, "__pydantic_private__", None)
+    return event
+
+
+_DECISION_FIELDS = {"id", "seat", "kind", "options", "params"}
+
+
+def make_decision(ask: Ask, decision_id: int) -> Decision:
+    """The `Decision` of an ask, built like `_event` (without validation)."""
+    decision = object.__new__(Decision)
+    _set(
+        decision,
+        "__dict__",
+        {
+            "id": decision_id,
+            "seat": ask.seat,
+            "kind": ask.kind,
+            "options": tuple(ask.options),
+            "params": ask.params,
+        },
+    )
+    _set(decision, "__pydantic_fields_set__", _DECISION_FIELDS)
+    _set(decision, "__pydantic_extra__", None)
+    _set(decision, "__pydantic_private__", None)
+    return decision
+
+
 class Decision(BaseModel):
     """A choice the game waits for: only `seat` may answer, with one of `options`."""
 
@@ -101,12 +139,16 @@ class StepCapReached(Exception):
 class Game:
     """A game state with the catalog and the events of the current command."""
 
-    __slots__ = ("cat", "events", "s")
+    __slots__ = ("cat", "events", "quiet", "s", "turn_options")
 
-    def __init__(self, state: GameState) -> None:
+    def __init__(self, state: GameState, quiet: bool = False) -> None:
         self.s = state
         self.cat: Catalog = catalog_for(state.rules)
         self.events: list[Event] = []
+        # quiet: build no events (playouts, where nobody reads them)
+        self.quiet = quiet
+        # the turn's legal actions, computed by its advance for the decide that follows
+        self.turn_options: list[Option] | None = None
 
     # ---------------------------------------------------------------- basics
     @property
@@ -130,9 +172,10 @@ class Game:
 
     def emit(self, key: str, audience: Iterable[int] | None = None, **params: Any) -> None:
         """Record an event for everyone, or only for the seats in `audience`."""
+        if self.quiet:
+            return
         to = None if audience is None else tuple(audience)
-        # built without validation: the engine itself is the only author
-        self.events.append(Event.model_construct(key=key, params=params, to=to))
+        self.events.append(_event(key, params, to))
 
     def seats_from(self, first: int) -> list[int]:
         """Every seat once, clockwise, starting with `first`."""
@@ -143,11 +186,13 @@ class Game:
         return [(seat + i) % self.n for i in range(1, self.n)]
 
     def rand_below(self, n: int) -> int:
-        self.s.rng, value = rng.below(self.s.rng, n)
+        d = self.s.__dict__
+        d["rng"], value = rng.below(d["rng"], n)
         return value
 
     def shuffle(self, items: list[Any]) -> None:
-        self.s.rng = rng.shuffle(self.s.rng, items)
+        d = self.s.__dict__
+        d["rng"] = rng.shuffle(d["rng"], items)
 
     def push(self, *frames: BaseModel) -> None:
         """Push frames so that the first one given resolves first."""
@@ -160,9 +205,27 @@ class Game:
     def room(self, seat: int) -> bool:
         return len(self.s.players[seat].hand) < self.s.rules.hand_limit
 
-    def gain(self, seat: int, card_id: str) -> None:
-        """Put a card into a hand (the caller has checked `room`)."""
+    def gain(self, seat: int, card_id: str, seen_by: Iterable[int] = ()) -> None:
+        """Put a card into a hand (the caller has checked `room`). `seen_by`: the other
+        seats that know which card it is (e.g. the one it was taken from); see `known`."""
         self.s.players[seat].hand.append(card_id)
+        known = self.s.known
+        known.pop(card_id, None)
+        others = sorted({o for o in seen_by if o != seat})
+        if others:
+            known[card_id] = others
+
+    def saw_hand(self, viewer: int, owner: int) -> None:
+        """`viewer` has seen every card of `owner`'s hand: remember it (`known`)."""
+        known = self.s.known
+        in_hands = {c for p in self.s.players for c in p.hand}
+        for card_id in [c for c in known if c not in in_hands]:
+            del known[card_id]  # left its hand long ago: no longer a secret
+        for card_id in self.s.players[owner].hand:
+            seats = known.setdefault(card_id, [])
+            if viewer not in seats:
+                seats.append(viewer)
+                seats.sort()
 
     def draw_order(self, seat: int) -> str | None:
         """`seat` takes the top order if there is one and they have room."""
@@ -191,7 +254,7 @@ class Game:
         castle: Colour = "green" if card.kind == "house" else "blue"
         owner = self.castle_owner(castle, "permanent")
         if owner is not None and owner != seat and self.room(owner):
-            self.gain(owner, card_id)
+            self.gain(owner, card_id, seen_by=range(self.n))  # the capture is public
             self.emit("discard.captured", seat=seat, card=card_id, owner=owner, castle=castle)
             return
         if card.kind == "house":
@@ -335,15 +398,17 @@ class Game:
 def run(g: Game) -> None:
     """Advance until a decision is needed or the game is over."""
     s = g.s
+    d = s.__dict__  # the hot loop reads and counts through the dict (plain data)
     cap = s.rules.step_cap
-    while s.result is None:
-        if not s.frames:
+    frames = d["frames"]
+    while d["result"] is None:
+        if not frames:
             raise AssertionError("the frame stack is empty in a running game")
-        frame = s.frames[-1]
-        s.steps += 1
-        if s.steps > cap:
+        frame = frames[-1]
+        d["steps"] += 1
+        if d["steps"] > cap:
             raise StepCapReached
-        h = HANDLERS[frame.kind]
+        h = HANDLERS[frame.__dict__["kind"]]
         if h.advance(g, frame):
             assert h.decide is not None and h.answer is not None, f"{frame.kind} cannot ask"
             ask = h.decide(g, frame)
@@ -352,15 +417,50 @@ def run(g: Game) -> None:
                 # a forced choice is made at once: nobody is asked a question with one answer
                 h.answer(g, frame, ask.options[0])
                 continue
-            s.decision += 1
+            d["decision"] += 1
+            d[_ASK] = (_fingerprint(s), ask)
             return
+
+
+# The pending question is worked out once, when `run` stops, and kept in the state's
+# __dict__ under a name that is not a field: pydantic neither saves nor compares it.
+# It is used only while the state still has the fingerprint it had then, which every
+# engine call changes (`steps` grows on every step, `version` on every answer, the top
+# frame is another object). Code that edits a state's cards by hand after it stopped
+# (no test does; scenario building runs the game afterwards, which keeps a new one)
+# must call `forget_ask`. Copies (`engine.hidden.copy_state`, JSON) start without it.
+_ASK = "_pending_ask"  # also read by engine.hidden.copy_state
+
+
+def _fingerprint(s: GameState) -> tuple[Any, ...]:
+    d = s.__dict__
+    frames = d["frames"]
+    return (
+        d["version"],
+        d["decision"],
+        d["steps"],
+        d["actions_left"],
+        len(frames),
+        id(frames[-1]) if frames else 0,
+    )
+
+
+def forget_ask(state: GameState) -> None:
+    """Drop the kept pending question (after editing a state by hand)."""
+    state.__dict__.pop(_ASK, None)
 
 
 def current_ask(g: Game) -> Ask | None:
     s = g.s
     if s.result is not None or not s.frames:
         return None
+    kept = s.__dict__.get(_ASK)
+    if kept is not None and kept[0] == _fingerprint(s):
+        ask: Ask = kept[1]
+        return ask
     frame = s.frames[-1]
     decide = HANDLERS[frame.kind].decide
     assert decide is not None, f"{frame.kind} waits but cannot decide"
-    return decide(g, frame)
+    ask = decide(g, frame)
+    s.__dict__[_ASK] = (_fingerprint(s), ask)
+    return ask

@@ -7,7 +7,14 @@ from typing import cast
 
 from engine.cards import PLANTABLE, Colour
 from engine.core import Ask, Game, Option, handler
-from engine.state import End, PlaceFrame, ResurrectFrame, TriggerFrame
+from engine.state import (
+    End,
+    PlaceFrame,
+    ResurrectFrame,
+    TriggerFrame,
+    place_frame,
+    trigger_frame,
+)
 
 
 # ------------------------------------------------------------------ place
@@ -23,7 +30,7 @@ def _advance_place(g: Game, f: PlaceFrame) -> bool:
     g.put_in_house(f.seat, f.card, f.colour, f.end)
     g.emit("placed", seat=f.seat, card=f.card, colour=f.colour, placer=f.placer)
     if f.trigger:
-        g.push(TriggerFrame(card=f.card, seat=f.seat))
+        g.push(trigger_frame(f.card, f.seat))
     return False
 
 
@@ -71,7 +78,7 @@ def plant_targets(g: Game, seat: int, card_id: str) -> list[int]:
 def _lift_and_place(g: Game, seat: int, target: int) -> None:
     card_id = g.s.graveyard.pop(0)
     g.emit("resurrected", seat=seat, card=card_id, target=target)
-    g.push(PlaceFrame(card=card_id, seat=target, placer=seat))
+    g.push(place_frame(card_id, target, seat))
 
 
 def _advance_resurrect(g: Game, f: ResurrectFrame) -> bool:

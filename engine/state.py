@@ -8,19 +8,26 @@ two answers and resumed exactly — the generator state (`rng`) included.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.cards import DEFAULT_RULES, Colour, Rules
 
 Side = Literal["permanent", "one_time"]
+_F = TypeVar("_F", bound=BaseModel)
 End = Literal["left", "right"]
 SmutaMode = Literal["drawn", "prophet", "jester"]
 
 
 class _Data(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    # Plain data, never validated on assignment: a field is set straight into the
+    # instance dict (at C speed) instead of through pydantic's general path. The
+    # set of fields given (model_fields_set) is then not kept up to date: nothing
+    # here reads it. mypy --strict checks that only real fields are assigned.
+    __setattr__ = object.__setattr__
 
 
 class House(_Data):
@@ -238,6 +245,10 @@ class GameState(_Data):
     final_turns: int | None = None  # turns still to play after the deck ran out
     frames: list[Frame] = Field(default_factory=list)
     decision: int = 0  # id of the pending decision (grows by one per decision)
+    # cards in a hand that seats other than its holder know are there (a look at the
+    # hand, a card taken from them): card -> those seats. Computer players keep these
+    # cards where they are when they re-deal what they cannot see (`engine.hidden`).
+    known: dict[str, list[int]] = Field(default_factory=dict)
     steps: int = 0
     result: Result | None = None
 
@@ -255,3 +266,46 @@ class GameState(_Data):
     @classmethod
     def from_json(cls, text: str | bytes) -> GameState:
         return cls.model_validate_json(text)
+
+
+# --------------------------------------------------------------------------- fast builders
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _built(cls: type[_F], fields: dict[str, object]) -> _F:
+    frame = _new(cls)
+    _set(frame, "__dict__", fields)
+    _set(frame, "__pydantic_fields_set__", set(fields))
+    _set(frame, "__pydantic_extra__", None)
+    _set(frame, "__pydantic_private__", None)
+    return frame
+
+
+def place_frame(
+    card: str,
+    seat: int,
+    placer: int,
+    colour: Colour | None = None,
+    end: End | None = None,
+    trigger: bool = True,
+) -> PlaceFrame:
+    """A `PlaceFrame` built without validation (the engine is its only author): the
+    frames a game builds most, on every card laid."""
+    return _built(
+        PlaceFrame,
+        {
+            "kind": "place",
+            "card": card,
+            "seat": seat,
+            "placer": placer,
+            "colour": colour,
+            "end": end,
+            "trigger": trigger,
+        },
+    )
+
+
+def trigger_frame(card: str, seat: int) -> TriggerFrame:
+    """A `TriggerFrame` built like `place_frame`."""
+    return _built(TriggerFrame, {"kind": "trigger", "card": card, "seat": seat})

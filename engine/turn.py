@@ -10,7 +10,7 @@ from engine.castles import fire_one_time
 from engine.core import Ask, Game, Option, handler
 from engine.placement import resurrect
 from engine.smuty import start_smuta
-from engine.state import BallFrame, End, PlaceFrame, Result, Side, TurnFrame
+from engine.state import BallFrame, End, Result, Side, TurnFrame, place_frame
 
 END_TURN: Option = ("end",)
 
@@ -89,10 +89,24 @@ def legal_actions(g: Game, seat: int) -> list[Option]:
         options.append(("draw",))
     if s.orders and room:
         options.append(("order",))
+    houses = g.player(seat).houses
+    own = {h.colour for h in houses}
+    me = str(seat)
+    cards = g.cat.cards
     for card_id in g.player(seat).hand:
-        card = g.card(card_id)
+        card = cards[card_id]
         if card.kind == "house":
-            options.extend(lay_options(g, seat, card_id))
+            if card.type in PLANTABLE:
+                options.extend(lay_options(g, seat, card_id))
+                options.append(("discard", card_id))
+                continue
+            # into one's own row (as lay_options, without its general checks)
+            for colour in card.colours:
+                if houses and colour not in own:
+                    options.append(("lay", card_id, me, colour, "left"))
+                    options.append(("lay", card_id, me, colour, "right"))
+                else:
+                    options.append(("lay", card_id, me, colour, "-"))
         elif card.type == "merchant":
             colour = card.colours[0]
             if can_build(g, seat, colour):
@@ -127,15 +141,18 @@ def _advance_turn(g: Game, frame: TurnFrame) -> bool:
             g.emit("turn.nothing_to_do", seat=s.current)
         s.turn_end = "end"
         return False
+    g.turn_options = options  # the decide that follows at once uses them
     return True
 
 
 def _decide_turn(g: Game, frame: TurnFrame) -> Ask:
     s = g.s
+    options = g.turn_options
+    g.turn_options = None
     return Ask(
         s.current,
         "action",
-        legal_actions(g, s.current),
+        options if options is not None else legal_actions(g, s.current),
         {"actions_left": s.actions_left, "actions_taken": s.actions_taken},
     )
 
@@ -169,12 +186,12 @@ def _answer_turn(g: Game, frame: TurnFrame, option: Option) -> None:
         p.hand.remove(card_id)
         g.emit("lay", seat=seat, card=card_id, target=target)
         g.push(
-            PlaceFrame(
-                card=card_id,
-                seat=target,
-                placer=seat,
-                colour=cast(Colour, colour),
-                end=None if end == "-" else cast(End, end),
+            place_frame(
+                card_id,
+                target,
+                seat,
+                cast(Colour, colour),
+                None if end == "-" else cast(End, end),
             )
         )
     elif verb == "discard":

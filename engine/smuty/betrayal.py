@@ -18,7 +18,7 @@ def start(g: Game, initiator: int) -> None:
             g.emit("betrayal.full_hand", seat=seat)
             continue
         card_id = hand.pop(g.rand_below(len(hand)))
-        g.gain(seat, card_id)
+        g.gain(seat, card_id, seen_by=[initiator])
         g.emit("betrayal.took", seat=seat, source=initiator)
         g.emit(
             "betrayal.took.private",

@@ -1,0 +1,198 @@
+"""Computer levels against each other: win share with a 95 % interval, time per decision.
+
+    python -m engine.arena --seat normal --vs easy --games 500 [--players 4] [--seed 1]
+
+Game i seats the tested level at seat i mod players (so it sits everywhere in
+turn) and the other level at every other seat; the first player is drawn by the
+game as usual. A win shared by k players counts 1/k to each. The interval is
+Wilson's score interval for the win share over the games played (a shared win
+counts as its fraction). Times are per decision (only real decisions: the engine
+answers a forced one itself), the CPU time of the deciding process
+(`time.process_time`: one core's work, steadier than the wall clock on a shared
+machine); `--workers N` plays games in N processes.
+
+Prints one JSON line per run, and a readable summary on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, cast
+
+from engine.ai import LEVELS, Level, decide
+from engine.api import GameSetup, apply, new_game, pending
+
+
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's 95 % score interval for a proportion `share` observed over `n` trials."""
+    if n == 0:
+        return 0.0, 1.0
+    denom = 1 + z * z / n
+    centre = (share + z * z / (2 * n)) / denom
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_game(
+    players: int, seed: int, levels: Sequence[Level]
+) -> tuple[list[float], list[int], dict[str, list[float]]]:
+    """One game: (win share per seat, scores, decision times in ms per level)."""
+    state, _ = new_game(GameSetup(players=players, seed=seed, computer=tuple(range(players))))
+    times: dict[str, list[float]] = {}
+    while (d := pending(state)) is not None:
+        level = levels[d.seat]
+        start = time.process_time()
+        option = decide(state, d, level)
+        times.setdefault(level, []).append((time.process_time() - start) * 1000)
+        apply(state, d.seat, d.id, option)
+    result = state.result
+    assert result is not None
+    shares = [0.0] * players
+    for w in result.winners:
+        shares[w] = 1.0 / len(result.winners)
+    return shares, list(result.scores), times
+
+
+Job = tuple[int, int, int, str, str, dict[str, Any] | None]
+
+
+def _configure(strong: dict[str, Any] | None) -> None:
+    """Experiments: play `strong` with another configuration (fields of StrongConfig;
+    `weights` a dict of Weights fields over strong's own)."""
+    if strong is None:
+        return
+    from engine.ai import players as ai_players
+
+    fields = dict(strong)
+    weights = fields.pop("weights", None)
+    w = ai_players.STRONG.weights
+    if weights is not None:
+        w = dataclasses.replace(w, **weights)
+    ai_players.STRONG = dataclasses.replace(ai_players.STRONG, weights=w, **fields)
+
+
+def _one(args: Job) -> tuple[float, int, dict[str, list[float]], bool]:
+    players, seed, i, seat_level, vs_level, strong = args
+    _configure(strong)
+    seat = i % players
+    levels = [cast(Level, vs_level)] * players
+    levels[seat] = cast(Level, seat_level)
+    shares, scores, times = play_game(players, seed + i, levels)
+    return shares[seat], scores[seat], times, False
+
+
+class _Inline:
+    """Plays the games in this process (the same interface as the pool)."""
+
+    def __enter__(self) -> _Inline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn: Any, jobs: Sequence[Any]) -> Any:
+        return map(fn, jobs)
+
+
+def arena(
+    seat_level: Level,
+    vs_level: Level,
+    games: int,
+    players: int,
+    seed: int,
+    workers: int = 1,
+    progress: int = 0,
+    strong: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    jobs: list[Job] = [(players, seed, i, seat_level, vs_level, strong) for i in range(games)]
+    wins = 0.0
+    points = 0
+    times: dict[str, list[float]] = {}
+    started = time.perf_counter()
+    with ProcessPoolExecutor(workers) if workers > 1 else _Inline() as pool:
+        for n, (share, score, t, _) in enumerate(pool.map(_one, jobs), 1):
+            wins += share
+            points += score
+            for level, values in t.items():
+                times.setdefault(level, []).extend(values)
+            if progress and n % progress == 0:
+                print(f"  {n} games: {seat_level} won {wins:.1f}", file=sys.stderr, flush=True)
+    share = wins / games
+    low, high = wilson(share, games)
+    per_level = {
+        level: {
+            "decisions": len(values),
+            "mean_ms": round(sum(values) / len(values), 3),
+            "p99_ms": round(sorted(values)[int(0.99 * (len(values) - 1))], 3),
+            "max_ms": round(max(values), 3),
+        }
+        for level, values in sorted(times.items())
+    }
+    return {
+        "seat": seat_level,
+        "vs": vs_level,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "wins": round(wins, 2),
+        "win_share": round(share, 4),
+        "ci95": [round(low, 4), round(high, 4)],
+        "fair_share": round(1 / players, 4),
+        "mean_points": round(points / games, 2),
+        "time": per_level,
+        "workers": workers,
+        "strong_config": strong,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__)
+    parser.add_argument("--seat", choices=LEVELS, default="normal")
+    parser.add_argument("--vs", choices=LEVELS, default="easy")
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--progress", type=int, default=0, help="report every N games")
+    parser.add_argument(
+        "--strong",
+        type=json.loads,
+        default=None,
+        help='experiments: strong\'s configuration, e.g. \'{"worlds": 0, "weights": {...}}\'',
+    )
+    args = parser.parse_args(argv)
+    out = arena(
+        args.seat,
+        args.vs,
+        args.games,
+        args.players,
+        args.seed,
+        args.workers,
+        args.progress,
+        args.strong,
+    )
+    print(json.dumps(out))
+    low, high = out["ci95"]
+    print(
+        f"{args.seat} as one seat vs {args.players - 1} x {args.vs}: "
+        f"wins {100 * out['win_share']:.1f} % (95 % CI {100 * low:.1f}-{100 * high:.1f} %) "
+        f"of {args.games} games; "
+        + "; ".join(
+            f"{lv} {t['mean_ms']} ms mean, {t['max_ms']} ms max per decision"
+            for lv, t in out["time"].items()
+        ),
+        file=sys.stderr,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

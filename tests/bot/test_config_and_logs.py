@@ -104,7 +104,7 @@ async def test_a_failing_update_is_one_json_line_naming_its_chat_and_update(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom\nwith a second line")
 
-    monkeypatch.setattr(h.app.games, "new_lobby", broken)
+    monkeypatch.setattr(h.app.games.lobby, "new_lobby", broken)
     update = h.updates.message(GROUP, anna, "/newgame")
     await h.feed(update)
     failed = [r for r in records(json_lines) if r["level"] == "ERROR"]
@@ -126,7 +126,7 @@ async def test_a_prompt_button_logs_the_game_chat_and_the_decision(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(h.app.games, "press", broken)
+    monkeypatch.setattr(h.app.games.play, "press", broken)
     data = PromptCb(chat=GROUP, game=3, decision=17, option=0, depth=1).pack()
     update = h.updates.press(anna, anna.id, 5000, data)
     await h.feed(update)

@@ -58,16 +58,22 @@ async def test_the_winners_line_names_exactly_the_winners(store: Store) -> None:
     ]
     assert len(results) == 1, "the group gets one result message"
     lines = results[0].splitlines()
-    winners_line = h.tr.t("ru", "result-winners", players="Анна, Борис", n=2)
+    named = [h.app.games.render.name("ru", finished, seat) for seat in (0, 1)]
+    winners_line = h.tr.t("ru", "result-winners", players=", ".join(named), n=2)
     assert lines[-1] == winners_line, f"{lines[-1]!r} != {winners_line!r}"
     assert "Вера" not in lines[-1], "a loser on the winners line"
     # the score lines: best first, everyone on them, the tie in seat order
+    each = finished.state.rules.castle_points if finished.state else 0
     scores = [
-        h.tr.t("ru", "result-line", player=p, points=n, castles=0)
-        for p, n in (
-            ("Анна", 4),
-            ("Борис", 4),
-            ("Вера", 1),
+        h.tr.t(
+            "ru",
+            "result-line",
+            player=h.app.games.render.name("ru", finished, seat),
+            points=n,
+            cards=n,
+            castles=0,
+            each=each,
         )
+        for seat, n in ((0, 4), (1, 4), (2, 1))
     ]
     assert lines[1:4] == scores

@@ -167,7 +167,7 @@ async def time_out(h: Harness, seat: int, timeouts: int) -> None:
     after = await h.table(GROUP)
     person = after.seats[seat]
     assert after.state is not None
-    name = person.name
+    name = h.app.games.render.name("ru", after, seat)
     texts = "\n".join(group_texts(h.tg, GROUP, since))
     assert h.tr.t("ru", "log-timeout", player=name) in texts
     assert person.strikes == timeouts
@@ -282,7 +282,7 @@ async def test_three_people_and_a_computer_play_a_whole_game(
     table = await h.table(GROUP)
     assert table.status == "finished" and table.state is not None and table.state.result
     final = h.tg.sent(GROUP)[-1].text.splitlines()
-    winners = [table.seats[w].name for w in table.state.result.winners]
+    winners = [h.app.games.render.name("ru", table, w) for w in table.state.result.winners]
     assert final[-1] == h.tr.t("ru", "result-winners", players=", ".join(winners), n=len(winners))
     # the command log replays into the same game
     from engine import replay

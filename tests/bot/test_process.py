@@ -458,7 +458,9 @@ async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
                 "the prompt marked as timed out",
             )
             assert api.buttons(who["id"], prompt) == []
-            assert (await b.table()).seats[decision.seat].strikes == 1
+            # a strike for the timeout (a busy machine may let the next 10 s deadline
+            # of the same player pass too before this looks)
+            assert (await b.table()).seats[decision.seat].strikes >= 1
             ticking = api.arrived("deleteWebhook", mark)  # bot #3's ticker starts just before
             if ticking is not None and ticking < deadline - 1:
                 # bot #3 ran before the deadline: the reminder (also bot #2's timer) came first

@@ -83,6 +83,7 @@ class FakeBotAPI:
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # as sent, then edited
         self.sent: list[dict[str, Any]] = []  # every message the bot sent, in order, as sent
         self._updates: list[dict[str, Any]] = []  # not yet confirmed by an offset
+        self.queued: list[int] = []  # every update's id, in the order people sent them
         self._update_ids = itertools.count(1)
         self._callback_ids = itertools.count(1)
         self._message_ids = itertools.count(1000)
@@ -242,6 +243,7 @@ class FakeBotAPI:
     # ------------------------------------------------------------------ what people do
     def _queue(self, update: dict[str, Any]) -> int:
         update_id = next(self._update_ids)
+        self.queued.append(update_id)
         self._updates.append({"update_id": update_id, **update})
         task = asyncio.get_running_loop().create_task(self._notify())
         self._tasks.add(task)

@@ -26,6 +26,7 @@ from bot.pace import Pace
 from bot.routers import build_dispatcher
 from bot.store import Store
 from bot.store.memory import MemoryStore
+from bot.thinking import Thinker
 from bot.timers import Ticker
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,17 @@ GROUP_COMMANDS = (
     "card",
     "cards",
 )
-PRIVATE_COMMANDS = ("start", "hand", "back", "lang", "rules", "help", "card", "cards")
+PRIVATE_COMMANDS = (
+    "start",
+    "hand",
+    "practice",
+    "back",
+    "lang",
+    "rules",
+    "help",
+    "card",
+    "cards",
+)
 
 
 class SystemClock:
@@ -94,6 +105,7 @@ def build_app(
     clock: Clock | None = None,
     tr: Translator | None = None,
     pace: Pace | None = None,
+    thinker: Thinker | None = None,
 ) -> App:
     tr = tr or Translator()
     pace = pace or Pace()
@@ -123,6 +135,7 @@ def build_app(
         is_admin=is_admin,
         defaults=defaults,
         pace=pace,
+        thinker=thinker,
     )
     # every update: its log context, its metrics, and the count a shutdown drains
     observer = UpdateObserver()

@@ -37,6 +37,8 @@ class Settings(BaseSettings):
     turn_timeout: int = Field(default=90, ge=10, le=3600)
     choice_timeout: int = Field(default=60, ge=10, le=3600)
     computer_pause: float = Field(default=1.5, ge=0)  # seconds before a computer seat answers
+    # worker processes the computer thinks in (None: one a core; 0: on the event loop)
+    computer_workers: int | None = Field(default=None, ge=0, le=64)
     lobby_ttl_hours: float = Field(default=24, gt=0)  # an unstarted lobby is forgotten after
     finished_ttl_hours: float = Field(default=168, gt=0)  # a finished game's record is kept
     # on SIGTERM: how long the updates and the timer tick in hand may take to finish

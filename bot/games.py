@@ -45,6 +45,7 @@ from bot.service.play import STRIKES_TO_AWAY, Play
 from bot.service.seats import Seats
 from bot.service.telling import ANNOUNCE_GRACE, Teller
 from bot.store import Store
+from bot.thinking import Thinker
 
 __all__ = [
     "ANNOUNCE_GRACE",
@@ -75,6 +76,7 @@ class Games:
         defaults: Defaults | None = None,
         seeds: random.Random | None = None,
         pace: Pace | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.store = store
         self.messenger = messenger
@@ -98,7 +100,8 @@ class Games:
         self.lobby = Lobby(
             self.records, self.teller, self.outboxes, tr, self.defaults, self.links, seeds
         )
-        self.play = Play(self.records, self.teller, messenger, self.render, tr)
+        self.thinker = thinker or Thinker(workers=0)
+        self.play = Play(self.records, self.teller, messenger, self.render, tr, self.thinker)
         self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr)
 
     @property

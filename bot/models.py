@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine import GameSetup, GameState
+from engine.ai import Level
 
 Lang = Literal["ru", "en"]
 Status = Literal["lobby", "playing", "finished"]
@@ -27,7 +28,16 @@ class Seat(BaseModel):
     lang: Lang = "ru"  # for private messages (the user's /lang choice wins)
     strikes: int = 0  # timeouts in a row
     away: bool = False  # handed to the computer after timeouts, until /back
-    left: bool = False  # left the game for good: the computer plays on
+    left: bool = False  # left the game: the computer plays on (until /back)
+    level: Level | None = None  # a computer seat's level (None: a person's seat)
+
+    def computer_level(self) -> Level:
+        """How the computer plays this seat: its level when it was added as a
+        computer (one added before levels existed played at random: easy); a
+        person's seat handed over (timeouts, /leave) plays normal."""
+        if self.level is not None:
+            return self.level
+        return "easy" if self.user_id is None else "normal"
 
 
 class Table(BaseModel):
@@ -40,6 +50,8 @@ class Table(BaseModel):
     title: str = ""  # the chat's title, to name the group in private messages
     status: Status = "lobby"
     creator_id: int
+    practice: bool = False  # a private game against computers, in the player's own chat
+    timed: bool = True  # people have a deadline (a practice game may go without)
     lang: Lang = "ru"
     turn_timeout: int = 90
     choice_timeout: int = 60

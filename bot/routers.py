@@ -35,6 +35,9 @@ from bot.keyboards import LangCb, LeaveCb, LobbyCb, PromptCb, StopCb
 from bot.ordering import ChatOrder
 from bot.store import StoreUnavailable
 from engine import DEFAULT_RULES, Rules
+from engine.ai import LEVELS, Level
+
+LEVEL_OF: dict[str, Level] = {level: level for level in LEVELS}
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +94,25 @@ async def group_of(query: CallbackQuery, games: Games, tr: Translator) -> int | 
         await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
         return None
     return message.chat.id
+
+
+async def table_of(query: CallbackQuery, games: Games, tr: Translator) -> int | None:
+    """The chat whose game a lobby or table button belongs to: the group it was
+    pressed in, or the presser's own private chat (a practice game there);
+    None (the presser told) for any other."""
+    message = query.message
+    if message is not None and message.chat.type == ChatType.PRIVATE:
+        if message.chat.id == query.from_user.id:
+            return message.chat.id
+        await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+        return None
+    return await group_of(query, games, tr)
+
+
+async def practice_here(message: Message, games: Games) -> bool:
+    """Whether a private chat holds its person's practice game (lobby or running)."""
+    table = await games.store.load(message.chat.id)
+    return table is not None and table.practice and table.status != "finished"
 
 
 async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, reply: Reply) -> None:
@@ -160,7 +182,7 @@ def lobby_router() -> Router:
     async def lobby_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
-        chat_id = await group_of(query, games, tr)
+        chat_id = await table_of(query, games, tr)
         if chat_id is None:
             return
         table = await games.store.load(chat_id)
@@ -174,13 +196,17 @@ def lobby_router() -> Router:
         elif action == "leave":
             left = await games.seats.leave(chat_id, actor)
             reply = left if isinstance(left, Reply) else Reply("err-old-button", alert=True)
-        elif action == "bot":
+        elif action == "bot":  # a lobby message from before levels: the default level
             reply = await games.lobby.add_computer(chat_id, actor)
+        elif action.startswith("bot_") and action[4:] in LEVELS:
+            reply = await games.lobby.add_computer(chat_id, actor, LEVEL_OF[action[4:]])
+        elif action == "drop":
+            reply = await games.lobby.drop_computer(chat_id, actor)
         elif action == "go":
             reply = await games.lobby.go(chat_id, actor)
         elif action == "cancel":
             reply = await games.lobby.cancel(chat_id, actor)
-        elif action in ("lang", "time"):
+        elif action in ("lang", "time", "clock"):
             reply = await games.lobby.configure(chat_id, actor, action)
         else:
             reply = Reply("err-bad-button", alert=True)
@@ -205,13 +231,21 @@ def table_router() -> Router:
         if event.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
             await games.seats.removed_from_group(event.chat.id)
 
-    @router.message(F.chat.type.in_(GROUPS), Command("table"))
+    @router.message(Command("table"))
     async def table(message: Message, games: Games, tr: Translator) -> None:
+        """A group's table (or lobby) anew; in a private chat, its practice game's."""
+        if message.chat.type not in GROUPS and not await practice_here(message, games):
+            await say(message, games, tr, Reply("err-group-only"))
+            return
         await say(message, games, tr, await games.lobby.repost(message.chat.id))
 
-    @router.message(F.chat.type.in_(GROUPS), Command("stop"))
+    @router.message(Command("stop"))
     async def stop(message: Message, games: Games, tr: Translator) -> None:
+        """Stop a group's game (asked first); in a private chat, its practice game."""
         assert message.from_user is not None
+        if message.chat.type not in GROUPS and not await practice_here(message, games):
+            await say(message, games, tr, Reply("err-group-only"))
+            return
         got = await games.seats.ask_stop(message.chat.id, actor_of(message.from_user))
         if isinstance(got, Reply):
             await say(message, games, tr, got)
@@ -223,7 +257,7 @@ def table_router() -> Router:
     async def stop_button(
         query: CallbackQuery, callback_data: StopCb, games: Games, tr: Translator
     ) -> None:
-        chat_id = await group_of(query, games, tr)
+        chat_id = await table_of(query, games, tr)
         if chat_id is None or query.message is None:
             return
         message_id = query.message.message_id
@@ -286,7 +320,12 @@ def private_router() -> Router:
         )
         await message.answer(tr.t(current, "lang-choose"), reply_markup=markup)
 
-    @router.message(Command("newgame", "join", "go", "stop", "table"))
+    @router.message(Command("practice"))
+    async def practice(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.lobby.practice(actor_of(message.from_user)))
+
+    @router.message(Command("newgame", "join", "go"))
     async def group_only(message: Message, games: Games, tr: Translator) -> None:
         await say(message, games, tr, Reply("err-group-only"))
 

@@ -33,6 +33,7 @@ from bot.app import (
 from bot.config import Settings
 from bot.games import Defaults
 from bot.health import Health
+from bot.thinking import Thinker
 
 log = logging.getLogger("bot")
 
@@ -93,6 +94,7 @@ async def run(settings: Settings) -> int:
             choice_timeout=settings.choice_timeout,
             computer_pause=settings.computer_pause,
         ),
+        thinker=Thinker(settings.computer_workers),
     )
     health = Health(store, app.ticker)
     loop = asyncio.get_running_loop()
@@ -154,6 +156,7 @@ async def run(settings: Settings) -> int:
         if cut:
             log.warning("%d group(s) not told everything at shutdown", cut)
         await health.stop()
+        app.games.thinker.close()
         await store.close()
         await bot.session.close()
         log.info("stopped")

@@ -16,6 +16,7 @@ from bot.service.outbox import Outboxes
 from bot.service.telling import TABLE, Teller
 from bot.store import UserPrefs
 from engine import Command, Event, GameSetup, new_game
+from engine.ai import LEVELS, Level
 
 log = logging.getLogger(__name__)
 
@@ -24,6 +25,7 @@ MIN_SEATS = 2
 TURN_TIMEOUTS = (60, 90, 120, 180, 300)
 CHOICE_TIMEOUTS = (30, 60, 90, 120)
 LOBBY = "lobby"  # the group's view of an open lobby (`Outboxes` view name)
+DEFAULT_LEVEL: Level = "normal"
 
 
 class Lobby:
@@ -78,6 +80,43 @@ class Lobby:
         self.outboxes.repost(chat_id, LOBBY)
         return None
 
+    async def practice(self, actor: Actor) -> Reply | None:
+        """/practice in the private chat: a table of this person against the
+        computer, in this very chat (table, prompts and all), set up with
+        buttons — opponents and their levels, a clock or none — then started."""
+        chat_id = actor.user_id
+        existing = await self.store.load(chat_id)
+        if existing is not None and existing.status == "playing":
+            return Reply("practice-running")
+        if existing is not None and existing.status == "lobby":
+            self.outboxes.repost(chat_id, LOBBY)
+            return None
+        prefs = await self.mark_started(actor)
+        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        now = self.records.clock.now()
+        table = Table(
+            chat_id=chat_id,
+            game_no=(existing.game_no + 1) if existing else 1,
+            title=self.tr.t(lang, "practice-title"),
+            creator_id=actor.user_id,
+            practice=True,
+            timed=False,
+            lang=lang,
+            turn_timeout=self.defaults.turn_timeout,
+            choice_timeout=self.defaults.choice_timeout,
+            created_at=now,
+            updated_at=now,
+            version=existing.version if existing else 0,
+        )
+        table.seats.append(self._seat(actor, prefs))
+        table.seats.append(self._computer(table, self.default_level(table)))
+        if not await self.store.save(table):
+            return Reply("err-busy")
+        await self.store.link_user(actor.user_id, chat_id)
+        await self.store.set_messages(chat_id, {TABLE: None, LOBBY: None})
+        self.outboxes.repost(chat_id, LOBBY)
+        return None
+
     def _seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
         return Seat(
             user_id=actor.user_id,
@@ -92,6 +131,8 @@ class Lobby:
         table = await self.store.load(chat_id)
         if table is None or table.status != "lobby" or game_no not in (None, table.game_no):
             return Reply("err-no-lobby", alert=True)
+        if table.practice:
+            return Reply("err-practice-solo", alert=True)
         if not prefs.started:
             link = await self.links.deep_link(f"join_{chat_id}_{table.game_no}")
             return Reply("lobby-start-bot-first", alert=True, url=link)
@@ -141,7 +182,12 @@ class Lobby:
             return Reply("err-not-creator", alert=True)
         return None
 
-    async def add_computer(self, chat_id: int, actor: Actor) -> Reply:
+    def default_level(self, table: Table) -> Level:
+        """The level a computer gets when nobody chose one (the "bot" button of
+        an old lobby message, a practice table's first opponent)."""
+        return DEFAULT_LEVEL
+
+    async def add_computer(self, chat_id: int, actor: Actor, level: Level | None = None) -> Reply:
         refused = await self._refuse_managing(chat_id, actor)
         if refused is not None:
             return refused
@@ -151,8 +197,7 @@ class Lobby:
                 raise Refusal("err-no-lobby")
             if len(t.seats) >= MAX_SEATS:
                 raise Refusal("err-lobby-full")
-            number = 1 + sum(1 for s in t.seats if s.user_id is None)
-            t.seats.append(Seat(user_id=None, name=self.tr.t(t.lang, "bot-name", n=number)))
+            t.seats.append(self._computer(t, level or self.default_level(t)))
             return []
 
         try:
@@ -161,6 +206,34 @@ class Lobby:
             return Reply(r.key, alert=True)
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-computer-added")
+
+    def _computer(self, t: Table, level: Level) -> Seat:
+        """A computer seat, named by its number and level («Компьютер 2 · сильный»)."""
+        number = 1 + sum(1 for s in t.seats if s.user_id is None)
+        name = self.tr.t(t.lang, "bot-name", n=number, level=self.tr.t(t.lang, f"level-{level}"))
+        return Seat(user_id=None, name=name, level=level)
+
+    async def drop_computer(self, chat_id: int, actor: Actor) -> Reply:
+        """The last computer seat leaves the table (a practice table's «−🤖»)."""
+        refused = await self._refuse_managing(chat_id, actor)
+        if refused is not None:
+            return refused
+
+        def drop(t: Table) -> list[Command]:
+            if t.status != "lobby":
+                raise Refusal("err-no-lobby")
+            computers = [i for i, s in enumerate(t.seats) if s.user_id is None]
+            if not computers:
+                raise Refusal("err-no-computer")
+            del t.seats[computers[-1]]
+            return []
+
+        try:
+            await self.records.change(chat_id, drop)
+        except Refusal as r:
+            return Reply(r.key, alert=True)
+        self.outboxes.show(chat_id, LOBBY)
+        return Reply("lobby-computer-dropped")
 
     async def configure(self, chat_id: int, actor: Actor, what: str) -> Reply:
         """Lobby settings (creator or admin): the group's language, the timeouts."""
@@ -171,7 +244,11 @@ class Lobby:
         def set_option(t: Table) -> list[Command]:
             if t.status != "lobby":
                 raise Refusal("err-no-lobby")
-            if what == "lang":
+            if what == "clock" and t.practice:  # a group's game always has a clock
+                t.timed = not t.timed
+            elif what == "clock" or t.practice:
+                raise Refusal("err-bad-button")  # a practice table has no group settings
+            elif what == "lang":
                 t.lang = "en" if t.lang == "ru" else "ru"
             elif what == "time":
                 t.turn_timeout = _next(TURN_TIMEOUTS, t.turn_timeout)
@@ -216,17 +293,23 @@ class Lobby:
     def _lobby_text(self, table: Table) -> str:
         t = self.tr.t
         lang = table.lang
-        lines = [t(lang, "lobby-title")]
+        lines = [t(lang, "practice-lobby-title" if table.practice else "lobby-title")]
         for i, seat in enumerate(table.seats, 1):
             mark = " 🤖" if seat.user_id is None else ""
             lines.append(f"{i}. {self.render.name(lang, table, i - 1)}{mark}")
         if not table.seats:
             lines.append(t(lang, "lobby-empty"))
         lines.append("")
-        lines.append(
-            t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
-        )
-        lines.append(t(lang, "lobby-hint", min=MIN_SEATS, max=MAX_SEATS))
+        if table.practice:
+            clock = t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
+            lines.append(clock if table.timed else t(lang, "practice-untimed"))
+            lines.append(t(lang, "practice-hint", max=MAX_SEATS - 1))
+        else:
+            lines.append(
+                t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
+            )
+            lines.append(t(lang, "lobby-hint", min=MIN_SEATS, max=MAX_SEATS))
+        lines.append(t(lang, "lobby-levels"))
         return "\n".join(lines)
 
     def _lobby_keyboard(self, table: Table) -> InlineKeyboardMarkup:
@@ -238,11 +321,21 @@ class Lobby:
                 text=t(lang, key), callback_data=LobbyCb(action=action, game=table.game_no).pack()
             )
 
+        computers = [button(f"btn-add-{level}", f"bot_{level}") for level in LEVELS]
+        if table.practice:
+            clock = "btn-clock-off" if table.timed else "btn-clock-on"
+            return InlineKeyboardMarkup(
+                inline_keyboard=[
+                    computers,
+                    [button("btn-drop-computer", "drop"), button(clock, "clock")],
+                    [button("btn-go", "go"), button("btn-cancel", "cancel")],
+                ]
+            )
         return InlineKeyboardMarkup(
             inline_keyboard=[
                 [button("btn-join", "join"), button("btn-leave", "leave")],
-                [button("btn-add-computer", "bot"), button("btn-go", "go")],
-                [button("btn-lang", "lang"), button("btn-time", "time")],
+                computers,
+                [button("btn-go", "go"), button("btn-lang", "lang"), button("btn-time", "time")],
                 [button("btn-cancel", "cancel")],
             ]
         )

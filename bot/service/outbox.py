@@ -184,6 +184,13 @@ class Outboxes:
     def drop_buttons(self, chat_id: int, message_id: int) -> None:
         self._box(chat_id).put(DropButtons(message_id))
 
+    async def show_now(self, chat_id: int, view: str, fresh: bool = False) -> None:
+        """The view shown at once, not in its turn — for a chat without a pace
+        where it must come before what is sent next (a practice game's table
+        before its first prompt)."""
+        if await self._show(chat_id, view, fresh):
+            self.show(chat_id, view)
+
     def discard(self, chat_id: int) -> None:
         """Forget what waits for a group the bot may no longer write to."""
         box = self._boxes.get(chat_id)
@@ -225,7 +232,8 @@ class Outboxes:
         if isinstance(op, Post):
             await self._send(chat_id, op.text, op.markup, op.reply_to)
         elif isinstance(op, Show | Repost):
-            await self._show(box, op.view, fresh=isinstance(op, Repost))
+            if await self._show(chat_id, op.view, fresh=isinstance(op, Repost)):
+                box.put(Show(op.view))
         elif isinstance(op, Fix):
             ids = await self.store.messages(chat_id)
             message_id = ids.get(op.view)
@@ -253,21 +261,21 @@ class Outboxes:
             log.warning("gave up sending to group %s: %s", chat_id, e)
         return None
 
-    async def _show(self, box: Outbox, view: str, fresh: bool) -> None:
-        chat_id = box.chat_id
+    async def _show(self, chat_id: int, view: str, fresh: bool) -> bool:
+        """Render the view from the newest record and edit its message (or send
+        a new one); True when a newer move was saved meanwhile (maybe by
+        another process, whose edit this one may have landed after)."""
         table, ids = await self.store.load_with_messages(chat_id)
         shown = self.views[view](table) if table is not None else None
         if table is None or shown is None:
-            return
+            return False
         text, markup = shown
         message_id = None if fresh else ids.get(view)
         updates: dict[str, int | None] = {}
         if message_id is None or not await self.messenger.edit(chat_id, message_id, text, markup):
             sent = await self._send(chat_id, text, markup)
             if sent is None:
-                return
+                return False
             updates[view] = sent
         latest = await self.store.set_messages(chat_id, updates)
-        if latest > table.version:
-            # a newer move was saved while this one was rendered and sent
-            box.put(Show(view))
+        return latest > table.version

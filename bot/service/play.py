@@ -12,8 +12,8 @@ from bot.models import Table
 from bot.render import Renderer
 from bot.service.base import Actor, Records, Refusal, Reply
 from bot.service.telling import Teller, prompt_ids
+from bot.thinking import Thinker
 from engine import Command, Decision, Event, Refused, apply, pending, set_computer
-from engine.policy import choose
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +30,10 @@ class Play:
         messenger: Messenger,
         render: Renderer,
         tr: Translator,
+        thinker: Thinker,
     ) -> None:
         self.records = records
+        self.thinker = thinker
         self.store = records.store
         self.clock = records.clock
         self.teller = teller
@@ -172,7 +174,10 @@ class Play:
         assert state is not None
         seat = decision.seat
         computer = state.players[seat].computer
-        option = choose(state.seed, decision)
+        # a computer seat plays at its level; a person whose time ran out gets
+        # a sensible move (normal), not a random one
+        level = table.seats[seat].computer_level() if computer else "normal"
+        option = await self.thinker.decide(state, decision, level)
         events: list[Event] = []
 
         def act(t: Table) -> list[Command]:

@@ -86,7 +86,8 @@ class Teller:
         starts = [i for i, e in enumerate(events) if e.key == "turn.start" and e.to is None]
         # a new table message when a person's turn begins; computer turns go on
         # in the same message, so a table of computers does not flood the group
-        if starts and not state.players[state.current].computer:
+        # (a practice game keeps one table above its prompts, in the same chat)
+        if starts and not state.players[state.current].computer and not t.practice:
             cut = starts[-1]
             t.closed_log = t.turn_log + notes + self.render.public_lines(t, state, events[:cut])
             t.turn_log = self.render.public_lines(t, state, events[cut:])
@@ -121,6 +122,9 @@ class Teller:
             t.deadline = now + self.defaults.computer_pause
             t.reminder = None
             return
+        if not t.timed:  # a practice game without a clock: the person takes their time
+            self.clear_timer(t)
+            return
         timeout = t.turn_timeout if decision.kind == "action" else t.choice_timeout
         t.deadline = now + timeout
         t.reminder = now + timeout - min(20.0, timeout / 3)
@@ -143,6 +147,9 @@ class Teller:
         assert state is not None
         updates: dict[str, int | None] = {}
         sends: list[Awaitable[None]] = []
+        if table.practice and new_game_started:
+            # the table and the prompts share one chat: the table comes first
+            await self.outboxes.show_now(table.chat_id, TABLE, fresh=True)
 
         # ---- the answered prompt loses its buttons and shows the choice
         if answered is not None:
@@ -203,7 +210,8 @@ class Teller:
         # a turn that ends gets its last lines, and the new turn a new message
         chat = table.chat_id
         if new_game_started:
-            self.outboxes.repost(chat, TABLE)
+            if not table.practice:
+                self.outboxes.repost(chat, TABLE)
         elif table.closed_log is not None:
             self.outboxes.fix(chat, TABLE, self.closed_turn_text(table, table.closed_log))
             self.outboxes.repost(chat, TABLE)

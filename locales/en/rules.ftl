@@ -5,6 +5,8 @@ welcome =
 
     Add me to a group and type /newgame to gather players. Here, in the private chat, I will send you your hand and questions: answer with the buttons.
 
+    Want to learn first? /practice — a game against the computer right here, at your own pace.
+
     /rules — the rules · /card — what a card does · /cards — every card · /lang — language · /help — all commands
 
 help-group =
@@ -27,6 +29,8 @@ help-private =
     <b>Commands in the private chat</b>
     /start — start talking to the bot
     /hand — send my hand and the current question
+    /practice — practise against the computer, right here
+    /table, /stop — the practice table again, end the practice game
     /back — take your seat back from the computer
     /lang — language
     /rules — the rules
@@ -105,3 +109,4 @@ cmd-cards = Every card, by family
 cmd-start = Start talking to the bot
 cmd-hand = Send my hand and the current question
 cmd-lang = Choose the language
+cmd-practice = Practise against the computer

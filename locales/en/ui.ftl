@@ -17,7 +17,7 @@ lobby-left = 👋 You left the table.
 lobby-computer-added = 🤖 A computer player sits down.
 lobby-updated = ⚙️ Settings changed.
 lobby-start-bot-first = First open a private chat with me (the button below) and press Start — that seats you at the table at once, and your cards will come there.
-bot-name = Bot { $n }
+bot-name = Computer { $n } · { $level }
 # a player's name that shows nothing (empty, or invisible characters only)
 person-fallback = someone
 player-fallback = Player { $n }
@@ -26,7 +26,6 @@ player-fallback = Player { $n }
 
 btn-join = 🙋 I'm in
 btn-leave = 🚪 Leave
-btn-add-computer = 🤖 Add a bot
 btn-go = ▶️ Start
 btn-lang = 🌐 Русский
 btn-time = ⏱ Time
@@ -182,3 +181,24 @@ btn-leave-no = ↩️ No, I play on
 leave-kept = Playing on!
 game-left-last = 👋 You left — no people are left at the table, the game is over.
 err-not-your-button = This button is not for you.
+
+## Computers and practice
+
+level-easy = easy
+level-normal = normal
+level-strong = strong
+btn-add-easy = 🤖 Easy
+btn-add-normal = 🤖 Normal
+btn-add-strong = 🤖 Strong
+btn-drop-computer = ➖ Remove a bot
+btn-clock-on = ⏱ Use a clock
+btn-clock-off = ⏱ No clock
+lobby-levels = 🤖 — seat a computer: <b>easy</b> plays at random, <b>normal</b> picks the best move one step ahead, <b>strong</b> plays the game out to its end once the deck runs low.
+lobby-computer-dropped = ➖ A computer leaves the table.
+practice-title = Practice
+practice-lobby-title = 🎯 <b>Practice</b> — you against the computer
+practice-untimed = ⏱ No clock: take all the time you need.
+practice-hint = 1 to { $max } opponents. The table and your questions come here, in this chat; to end it: /stop.
+practice-running = You have a practice game going: /hand — your question, /table — the table, /stop — end it.
+err-practice-solo = This is a practice table: only computers play at it.
+err-no-computer = There is no computer at the table.

@@ -17,7 +17,7 @@ lobby-left = 👋 Вы встали из-за стола.
 lobby-computer-added = 🤖 Компьютер садится за стол.
 lobby-updated = ⚙️ Настройки изменены.
 lobby-start-bot-first = Сначала откройте личный чат со мной (кнопка ниже) и нажмите «Запустить» — я сразу посажу вас за стол, а ваши карты буду присылать туда.
-bot-name = Бот { $n }
+bot-name = Компьютер { $n } · { $level }
 # имя игрока, в котором нечего показать (пустое, из одних невидимых знаков)
 person-fallback = кто-то
 player-fallback = Игрок { $n }
@@ -26,7 +26,6 @@ player-fallback = Игрок { $n }
 
 btn-join = 🙋 Играю
 btn-leave = 🚪 Выйти
-btn-add-computer = 🤖 Добавить бота
 btn-go = ▶️ Начать
 btn-lang = 🌐 English
 btn-time = ⏱ Время
@@ -186,3 +185,24 @@ btn-leave-no = ↩️ Нет, играю
 leave-kept = Играем дальше!
 game-left-last = 👋 Вы вышли — людей за столом не осталось, игра окончена.
 err-not-your-button = Эта кнопка не для вас.
+
+## Компьютеры и тренировка
+
+level-easy = лёгкий
+level-normal = обычный
+level-strong = сильный
+btn-add-easy = 🤖 Лёгкий
+btn-add-normal = 🤖 Обычный
+btn-add-strong = 🤖 Сильный
+btn-drop-computer = ➖ Убрать бота
+btn-clock-on = ⏱ С таймером
+btn-clock-off = ⏱ Без таймера
+lobby-levels = 🤖 — посадить компьютер: <b>лёгкий</b> ходит наугад, <b>обычный</b> выбирает лучший ход на шаг вперёд, <b>сильный</b> к концу колоды просчитывает партию до конца.
+lobby-computer-dropped = ➖ Компьютер встаёт из-за стола.
+practice-title = Тренировка
+practice-lobby-title = 🎯 <b>Тренировка</b> — вы против компьютера
+practice-untimed = ⏱ Без таймера: думайте сколько нужно.
+practice-hint = От 1 до { $max } соперников. Стол и вопросы будут здесь, в этом чате; закончить — /stop.
+practice-running = У вас уже идёт тренировка: /hand — ваш вопрос, /table — стол, /stop — закончить.
+err-practice-solo = Это тренировочный стол: за ним играют только с компьютером.
+err-no-computer = За столом нет компьютеров.

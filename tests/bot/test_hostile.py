@@ -249,7 +249,21 @@ FIELD = st.one_of(
     ODD_NUMBERS,
 )
 ACTION_NAMES = st.one_of(
-    st.sampled_from(["join", "leave", "bot", "go", "cancel", "lang", "time"]),
+    st.sampled_from(
+        [
+            "join",
+            "leave",
+            "bot",
+            "bot_easy",
+            "bot_strong",
+            "drop",
+            "clock",
+            "go",
+            "cancel",
+            "lang",
+            "time",
+        ]
+    ),
     st.text(max_size=8),
 )
 
@@ -485,25 +499,40 @@ async def may_change(w: World, fired: Fired) -> set[int]:
         in_group = fired.chat is not None and fired.chat < 0
         lobby_cb = _unpack(LobbyCb, data)
         if lobby_cb is not None:
-            if not in_group:
+            # a group's lobby, or a practice table in the presser's own chat
+            if not in_group and fired.chat != user.id:
                 return set()
             assert fired.chat is not None
             table = await store.load(fired.chat)
             if table is None or table.status != "lobby" or table.game_no != lobby_cb.game:
                 return set()
+            if table.practice != (not in_group):
+                return set()
             action = lobby_cb.action
+            computers = [s for s in table.seats if s.user_id is None]
+            managed = await _manager(w, table, user.id)
             ok = (
-                (action == "join" and started and table.seat_of(user.id) is None)
+                (
+                    action == "join"
+                    and started
+                    and table.seat_of(user.id) is None
+                    and not table.practice
+                )
                 or (action == "leave" and table.seat_of(user.id) is not None)
                 or (
-                    action in ("bot", "go", "cancel", "lang", "time")
-                    and await _manager(w, table, user.id)
+                    action in ("bot", "bot_easy", "bot_normal", "bot_strong")
+                    and managed
+                    and len(table.seats) < 6
                 )
+                or (action == "drop" and managed and bool(computers))
+                or (action in ("go", "cancel") and managed)
+                or (action in ("lang", "time") and managed and not table.practice)
+                or (action == "clock" and managed and table.practice)
             )
             return {fired.chat} if ok else set()
         stop_cb = _unpack(StopCb, data)
         if stop_cb is not None:
-            if not in_group or not stop_cb.confirm:
+            if not (in_group or fired.chat == user.id) or not stop_cb.confirm:
                 return set()
             assert fired.chat is not None
             table = await store.load(fired.chat)
@@ -560,6 +589,9 @@ async def may_change(w: World, fired: Fired) -> set[int]:
             ok = table.status == "lobby" and await _manager(w, table, user.id)
             return {fired.chat} if ok else set()
         return set()
+    if name == "practice":
+        own = await store.load(user.id)
+        return {user.id} if own is None or own.status == "finished" else set()
     if name == "start" and (command.args or "").startswith("join_"):
         parts = (command.args or "").split("_")
         try:
@@ -1088,7 +1120,9 @@ async def test_only_the_creator_or_an_admin_of_the_chat_stops_a_game(world: Worl
     await refused_press(w, ANNA, GAME, w.stop, StopCb(game=1, confirm=True).pack(), "err-old-game")
     await refused_press(w, ANNA, OTHER, w.stop, confirm, "err-old-game")
     await refused_press(w, ANNA, LOBBY, w.lobby, confirm, "err-old-game")
-    await refused_press(w, ANNA, ANNA.id, w.stop, confirm, "err-bad-button")
+    # her own private chat holds no practice game; someone else's private chat is no place at all
+    await refused_press(w, ANNA, ANNA.id, w.stop, confirm, "err-old-game")
+    await refused_press(w, ANNA, BORIS.id, w.stop, confirm, "err-bad-button")
     # an admin of OTHER is no admin here; once an admin of GAME, Дина may stop it
     w.h.tg.admins.add((GAME, DINA.id))
     await w.h.feed(make_update(DINA, GAME, w.stop, confirm))
@@ -1129,7 +1163,9 @@ async def test_a_lobby_button_of_another_game_or_chat_is_refused(world: World) -
     # LOBBY's real buttons pressed in a chat with no lobby, or in a private chat
     await refused_press(w, VERA, OTHER, w.lobby, "lb:cancel:1", "err-old-button")
     await refused_press(w, CARL, OTHER, w.lobby, "lb:join:1", "err-old-button")
-    await refused_press(w, VERA, VERA.id, w.lobby, "lb:cancel:1", "err-bad-button")
+    # her own private chat has no practice lobby; someone else's private chat is no place at all
+    await refused_press(w, VERA, VERA.id, w.lobby, "lb:cancel:1", "err-old-button")
+    await refused_press(w, VERA, CARL.id, w.lobby, "lb:cancel:1", "err-bad-button")
     await refused_press(w, VERA, None, w.lobby, "lb:cancel:1", "err-bad-button")
     # an unknown action on a live lobby
     await refused_press(w, VERA, LOBBY, w.lobby, "lb:explode:1", "err-bad-button")

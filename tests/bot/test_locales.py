@@ -47,6 +47,7 @@ from bot.i18n import LANGS, LOCALES_DIR, Translator
 from bot.models import Seat, Table
 from bot.render import EXTRA, SEAT_PARAMS, Renderer, event_key
 from engine import GameSetup, apply, new_game, pending
+from engine.ai import LEVELS
 from engine.cards import COLOURS
 from engine.policy import choose
 from engine.state import End, Side
@@ -90,6 +91,7 @@ KEY_FAMILIES = (
     "lobby",
     "log",
     "opt",
+    "practice",
     "private",
     "prompt",
     "result",
@@ -100,7 +102,7 @@ KEY_FAMILIES = (
 #: prefixes the bot completes at run time; each is checked against its source below
 DYNAMIC_PREFIXES = frozenset(
     {"about-", "card-", "castle-", "cmd-", "colour-", "err-", "event-", "opt-", "prompt-"}
-    | {"table-castle-"}
+    | {"table-castle-", "level-", "btn-add-"}
 )
 ALLOWED_TAGS = frozenset({"b", "i", "u", "s", "a", "code", "pre"})
 CALLBACK_ALERT_MAX = 200
@@ -342,6 +344,7 @@ def catalogue_messages() -> set[str]:
     names |= {"cmd-" + c for c in (*GROUP_COMMANDS, *PRIVATE_COMMANDS)}
     names |= {"err-" + kebab(r) for r in engine_keys().reasons}
     names |= {"table-castle-" + kebab(s) for s in get_args(Side)}
+    names |= {f"level-{level}" for level in LEVELS} | {f"btn-add-{level}" for level in LEVELS}
     return names
 
 

@@ -297,7 +297,7 @@ class Game:
             assert found, "the lobby has no buttons"
             return next(b for b in found if b.startswith(f"lb:{action}:"))
 
-        for who, action in ((guest, "join"), (host, "bot"), (host, "go")):
+        for who, action in ((guest, "join"), (host, "bot_easy"), (host, "go")):
             answer = await self.press(who, self.chat_id, lobby, button(action))
             assert not answer.get("show_alert"), answer
         table = await self.table()

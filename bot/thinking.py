@@ -1,0 +1,70 @@
+"""Where the computer thinks: never on the event loop when it takes time.
+
+`engine.ai.decide` is pure and deterministic (the same state and decision give
+the same answer in any process), so the bot hands the search to a pool of
+worker processes and awaits the answer; meanwhile every other chat is served.
+The easy level (a random legal option, microseconds) is answered in place.
+
+`workers=0` thinks in place for every level — for tests and the smallest
+deployments; a pool that broke (a worker killed by the OS) is replaced, and
+that one answer is thought in place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from engine import Decision, GameState
+from engine.ai import Level, decide
+from engine.core import Option
+
+log = logging.getLogger(__name__)
+
+
+def think(state_json: str, decision: Decision, level: Level) -> Option:
+    """In a worker process: the answer, from the state's JSON."""
+    return decide(state_json, decision, level)
+
+
+def default_workers() -> int:
+    """One worker a core, the event loop's own core included (the search is
+    what keeps a core busy; the loop mostly waits on the network)."""
+    return max(1, os.cpu_count() or 1)
+
+
+class Thinker:
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = default_workers() if workers is None else workers
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # spawn: a worker starts clean (no copy of the bot's sockets and
+            # threads, as fork would give it) and imports only the engine
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    async def decide(self, state: GameState, decision: Decision, level: Level) -> Option:
+        if level == "easy" or self.workers == 0:
+            return decide(state, decision, level)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self._executor(), think, state.to_json(), decision, level
+            )
+        except BrokenProcessPool:
+            log.warning("the thinking pool broke; a new one starts, this answer is thought here")
+            self._pool = None
+            return decide(state, decision, level)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

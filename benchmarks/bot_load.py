@@ -2,6 +2,7 @@
 
     python -m benchmarks.bot_load --games 200 --players 4 [--rate 300] [--seconds 60]
                                   [--seed 1] [--redis URL]
+                                  [--computers N --level strong --workers W]
 
 `--games` groups play at once for `--seconds`, each starting a new game when
 one ends, so the load stays the same throughout. Scripted people (one per
@@ -18,6 +19,15 @@ all games together arrive at about R a second, as from many independent
 chats — latency is then what a person waits at that load.
 `--rate 0` drops the thinking: every game always has a press waiting, which
 shows the most the process can do (and latency that is mostly queueing).
+
+`--computers N --level L`: each game also seats N computers of level L. The
+timers then run for real (a computer moves 0.2 s after its turn comes, as a
+person would see it), the computers think in a pool of `--workers` processes
+(as `python -m bot` runs them), and the people's latency is measured while
+they think — the figure that shows the search stays off the event loop. Adds
+`computer_moves`, `think_p50_ms`/`think_p99_ms` (one computer answer, pool
+round trip included) and `loop_lag_p99_ms` (how late a 10 ms heartbeat on the
+event loop woke up: a search on the loop would show here).
 
 Prints one JSON line:
 
@@ -71,6 +81,10 @@ from bot.games import Defaults
 from bot.keyboards import LobbyCb
 from bot.pace import Pace
 from bot.store.redis import RedisStore
+from bot.thinking import Thinker
+from engine import Decision, GameState
+from engine.ai import LEVELS, Level
+from engine.core import Option
 from tests.bot.fake_telegram import FakeTelegram
 
 IN_UPDATE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_update", default=False)
@@ -123,7 +137,8 @@ class BenchTelegram(FakeTelegram):
         self.group_sends = 0
         self.keyboards: dict[int, tuple[int, InlineKeyboardMarkup]] = {}
         self.arrived: defaultdict[int, asyncio.Event] = defaultdict(asyncio.Event)
-        self.lobbies: dict[int, int] = {}  # group → its latest message (the lobby)
+        self.lobbies: dict[int, int] = {}  # group → its latest lobby message
+        self.lobby_posted: defaultdict[int, asyncio.Event] = defaultdict(asyncio.Event)
 
     def _buttons(self, chat_id: int, message_id: int, markup: Any) -> None:
         if isinstance(markup, InlineKeyboardMarkup) and chat_id > 0:
@@ -142,7 +157,9 @@ class BenchTelegram(FakeTelegram):
             message_id = next(self.message_ids)
             if method.chat_id < 0:
                 self.group_sends += 1
-                self.lobbies[method.chat_id] = message_id
+                if "lb:" in str(method.reply_markup):
+                    self.lobbies[method.chat_id] = message_id
+                    self.lobby_posted[method.chat_id].set()
             self._buttons(method.chat_id, message_id, method.reply_markup)
             return Message(
                 message_id=message_id,
@@ -206,7 +223,15 @@ class Updates:
 
 
 async def main(
-    games: int, players: int, rate: float, seconds: float, seed: int, redis_url: str
+    games: int,
+    players: int,
+    rate: float,
+    seconds: float,
+    seed: int,
+    redis_url: str,
+    computers: int = 0,
+    level: Level = "strong",
+    workers: int | None = None,
 ) -> dict[str, Any]:
     count_roundtrips()
     errors = ErrorCount()
@@ -217,13 +242,16 @@ async def main(
     store = RedisStore.from_url(redis_url, prefix=prefix)
     tg = BenchTelegram()
     bot = Bot("42:BENCH", session=tg, default=DefaultBotProperties(parse_mode="HTML"))
+    thinker = TimedThinker(workers if computers else 0)
     app = build_app(
         bot,
         store,
-        Defaults(turn_timeout=3600, choice_timeout=3600),
+        Defaults(turn_timeout=3600, choice_timeout=3600, computer_pause=0.2),
         clock=SystemClock(),
         pace=NoWaitPace(),
+        thinker=thinker,
     )
+    app.ticker.interval = 0.05
     updates = Updates()
     dp = app.dispatcher
     back_labels = {app.games.tr.t(lang, "btn-back") for lang in ("ru", "en")}
@@ -234,7 +262,9 @@ async def main(
     async def open_game(
         chat: int, users: list[User], feed: Callable[[dict[str, Any]], Awaitable[None]] = feed
     ) -> None:
+        tg.lobby_posted[chat].clear()
         await feed(updates.message(chat, users[0], "/newgame"))
+        await tg.lobby_posted[chat].wait()  # told through the group's outbox
         lobby = tg.lobbies[chat]
         table = await store.load(chat)
         assert table is not None
@@ -242,6 +272,9 @@ async def main(
             await feed(
                 updates.press(user, chat, lobby, LobbyCb(action="join", game=table.game_no).pack())
             )
+        for _ in range(computers):
+            data = LobbyCb(action=f"bot_{level}", game=table.game_no).pack()
+            await feed(updates.press(users[0], chat, lobby, data))
         await feed(
             updates.press(users[0], chat, lobby, LobbyCb(action="go", game=table.game_no).pack())
         )
@@ -307,7 +340,7 @@ async def main(
                 waits = [asyncio.ensure_future(tg.arrived[i].wait()) for i in ids]
                 for i in ids:
                     tg.arrived[i].clear()
-                done, rest = await asyncio.wait(waits, timeout=5, return_when="FIRST_COMPLETED")
+                done, rest = await asyncio.wait(waits, timeout=60, return_when="FIRST_COMPLETED")
                 for w in rest:
                     w.cancel()
                 if not done:
@@ -328,12 +361,27 @@ async def main(
         if table is not None and table.state is not None and table.status != "finished":
             turns[0] += table.state.turn
 
+    lags: list[float] = []
+
+    async def heartbeat() -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append((time.perf_counter() - before - 0.01) * 1000)
+
+    ticking = asyncio.create_task(app.ticker.run()) if computers else None
+    beating = asyncio.create_task(heartbeat())
     group_sends_before = tg.group_sends
     started = time.perf_counter()
     cpu_started = time.process_time()
     await asyncio.gather(*(play(chat, users) for chat, users in tables))
     elapsed = time.perf_counter() - started
     cpu = time.process_time() - cpu_started
+    beating.cancel()
+    if ticking is not None:
+        app.ticker.stop()
+        await ticking
+    thinker.close()
     group_sends = tg.group_sends - group_sends_before
     await store.close()
     cleanup = RedisStore.from_url(redis_url, prefix=prefix)
@@ -356,7 +404,36 @@ async def main(
         "errors": failures[0] + errors.count,
         "cpu_ms_per_update": round(cpu * 1000 / max(len(latencies), 1), 2),
         "seconds": round(elapsed, 1),
+        **(thinker.figures() if computers else {}),
+        "loop_lag_p99_ms": round(percentile(sorted(lags), 0.99), 1),
     }
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+class TimedThinker(Thinker):
+    """The bot's thinker, timing each computer answer as the bot awaits it."""
+
+    def __init__(self, workers: int | None) -> None:
+        super().__init__(workers)
+        self.times: list[float] = []
+
+    async def decide(self, state: GameState, decision: Decision, level: Level) -> Option:
+        start = time.perf_counter()
+        try:
+            return await super().decide(state, decision, level)
+        finally:
+            self.times.append((time.perf_counter() - start) * 1000)
+
+    def figures(self) -> dict[str, Any]:
+        ordered = sorted(self.times)
+        return {
+            "computer_moves": len(ordered),
+            "think_p50_ms": round(percentile(ordered, 0.5), 1),
+            "think_p99_ms": round(percentile(ordered, 0.99), 1),
+        }
 
 
 if __name__ == "__main__":
@@ -369,8 +446,21 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    parser.add_argument("--computers", type=int, default=0, help="computer seats a game")
+    parser.add_argument("--level", choices=LEVELS, default="strong")
+    parser.add_argument("--workers", type=int, default=None, help="thinking processes")
     args = parser.parse_args()
     result = asyncio.run(
-        main(args.games, args.players, args.rate, args.seconds, args.seed, args.redis)
+        main(
+            args.games,
+            args.players,
+            args.rate,
+            args.seconds,
+            args.seed,
+            args.redis,
+            args.computers,
+            args.level,
+            args.workers,
+        )
     )
     print(json.dumps(result))

@@ -239,74 +239,76 @@ async def test_redis_dropping_mid_game_is_survived_and_the_game_carries_on(
     ticker = Ticker(h.app.games, interval=0.01)
     runner = asyncio.create_task(ticker.run())
     try:
-        await asyncio.sleep(0.05)
-        assert not runner.done()
+        # bounds a hang (the traceback then shows the step that never ended); no step is timed
+        async with asyncio.timeout(300):
+            await asyncio.sleep(0.05)
+            assert not runner.done()
 
-        if outage == "closed":
-            await proxy.cut()
-        else:
-            proxy.silent = True
-        caplog.set_level(logging.WARNING)
+            if outage == "closed":
+                await proxy.cut()
+            else:
+                proxy.silent = True
+            caplog.set_level(logging.WARNING)
 
-        # the answer's button: an alert saying the store is unavailable, nothing raised
-        since = len(h.tg.requests)
-        await asyncio.wait_for(h.press(decider, decider.id, prompt, data), 10)
-        answers = [r for r in h.tg.requests[since:] if isinstance(r, AnswerCallbackQuery)]
-        assert [(a.text, a.show_alert) for a in answers] == [(unavailable, True)]
-        assert len(h.tg.requests) == since + 1, "nothing but the alert went out"
+            # the answer's button: an alert saying the store is unavailable, nothing raised
+            since = len(h.tg.requests)
+            await asyncio.wait_for(h.press(decider, decider.id, prompt, data), 10)
+            answers = [r for r in h.tg.requests[since:] if isinstance(r, AnswerCallbackQuery)]
+            assert [(a.text, a.show_alert) for a in answers] == [(unavailable, True)]
+            assert len(h.tg.requests) == since + 1, "nothing but the alert went out"
 
-        # commands in the private chat and in the group: a reply saying the same
-        await asyncio.wait_for(h.say(decider.id, decider, "/hand"), 10)
-        assert h.tg.sent(decider.id)[-1].text == unavailable
-        await asyncio.wait_for(h.say(GROUP, users[0], "/table"), 10)
-        assert h.tg.sent(GROUP)[-1].text == unavailable
+            # commands in the private chat and in the group: a reply saying the same
+            await asyncio.wait_for(h.say(decider.id, decider, "/hand"), 10)
+            assert h.tg.sent(decider.id)[-1].text == unavailable
+            await asyncio.wait_for(h.say(GROUP, users[0], "/table"), 10)
+            assert h.tg.sent(GROUP)[-1].text == unavailable
 
-        # a timer tick reports the outage (as `Ticker.tick` defines); the loop survives it
-        with pytest.raises(StoreUnavailable):
-            await asyncio.wait_for(h.app.ticker.tick(), 10)
-        await asyncio.sleep(0.1 if outage == "closed" else 1.2)
-        assert not runner.done(), "the timer loop died with the store"
-        assert "store unavailable: timers wait" in caplog.text
-        internal = h.tr.t(h.defaults.lang, "err-internal")
-        assert all(getattr(r, "text", None) != internal for r in h.tg.requests)
+            # a timer tick reports the outage (as `Ticker.tick` defines); the loop survives it
+            with pytest.raises(StoreUnavailable):
+                await asyncio.wait_for(h.app.ticker.tick(), 10)
+            await asyncio.sleep(0.1 if outage == "closed" else 1.2)
+            assert not runner.done(), "the timer loop died with the store"
+            assert "store unavailable: timers wait" in caplog.text
+            internal = h.tr.t(h.defaults.lang, "err-internal")
+            assert all(getattr(r, "text", None) != internal for r in h.tg.requests)
 
-        connections = proxy.connections
-        if outage == "closed":
-            await proxy.restore()
-        else:
-            proxy.silent = False
+            connections = proxy.connections
+            if outage == "closed":
+                await proxy.restore()
+            else:
+                proxy.silent = False
 
-        # nothing was lost and nothing half-done: the record and log are as before
-        after = await h.table(GROUP)
-        assert after == before
-        assert await store.log(GROUP) == log_before
-        # the same button, pressed again, answers the pending decision
-        since = len(h.tg.requests)
-        await h.press(decider, decider.id, prompt, data)
-        answered = await h.table(GROUP)
-        assert answered.version == before.version + 1
-        assert await store.log(GROUP) == [*log_before, command]
-        assert answered.state is not None and pending(answered.state) != decision
-        answers = [r for r in h.tg.requests[since:] if isinstance(r, AnswerCallbackQuery)]
-        assert answers and answers[-1].text is None, "a plain acknowledgement, no alert"
+            # nothing was lost and nothing half-done: the record and log are as before
+            after = await h.table(GROUP)
+            assert after == before
+            assert await store.log(GROUP) == log_before
+            # the same button, pressed again, answers the pending decision
+            since = len(h.tg.requests)
+            await h.press(decider, decider.id, prompt, data)
+            answered = await h.table(GROUP)
+            assert answered.version == before.version + 1
+            assert await store.log(GROUP) == [*log_before, command]
+            assert answered.state is not None and pending(answered.state) != decision
+            answers = [r for r in h.tg.requests[since:] if isinstance(r, AnswerCallbackQuery)]
+            assert answers and answers[-1].text is None, "a plain acknowledgement, no alert"
 
-        # and the timer loop that lived through the outage fires the next deadline
-        assert answered.deadline is not None
-        waiting = pending(answered.state)
-        h.clock.advance(answered.deadline - h.clock.now() + 1)
-        for _ in range(500):
-            await asyncio.sleep(0.01)
+            # and the timer loop that lived through the outage fires the next deadline
+            assert answered.deadline is not None
+            waiting = pending(answered.state)
+            h.clock.advance(answered.deadline - h.clock.now() + 1)
+            for _ in range(500):
+                await asyncio.sleep(0.01)
+                now = await h.table(GROUP)
+                if now.version > answered.version:
+                    break
             now = await h.table(GROUP)
-            if now.version > answered.version:
-                break
-        now = await h.table(GROUP)
-        assert now.state is not None
-        assert now.version > answered.version and pending(now.state) != waiting, (
-            "the deadline passed after the outage and the timer did not fire"
-        )
-        assert len(await store.log(GROUP)) == now.state.version
-        assert not runner.done()
-        assert proxy.connections > connections, "the client connected anew"
+            assert now.state is not None
+            assert now.version > answered.version and pending(now.state) != waiting, (
+                "the deadline passed after the outage and the timer did not fire"
+            )
+            assert len(await store.log(GROUP)) == now.state.version
+            assert not runner.done()
+            assert proxy.connections > connections, "the client connected anew"
     finally:
         runner.cancel()
         await asyncio.gather(runner, return_exceptions=True)

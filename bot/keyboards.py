@@ -77,14 +77,16 @@ def prompt_keyboard(
     options: Sequence[Option],
     index: int,
     depth: int,
-    label: Callable[[str], str],
+    label: Callable[[Option, int], str],
     back: str,
 ) -> InlineKeyboardMarkup:
-    """The buttons for one level of a decision's menu."""
+    """The buttons for one level of a decision's menu. `label(option, i)` names
+    part `i` of `option` on its button (it may say more than the part alone:
+    «🗑 🔴 Лорд» when the part is the card a discard gives up)."""
     shown, firsts = menu_level(options, index, depth)
     buttons = [
         InlineKeyboardButton(
-            text=label(options[i][shown]),
+            text=label(options[i], shown),
             callback_data=PromptCb(
                 chat=chat, game=game, decision=decision, option=i, depth=shown + 1
             ).pack(),

@@ -75,6 +75,7 @@ OPTION_WORDS = (
 #: literals in bot code that name a message of one of these families
 KEY_FAMILIES = (
     "about",
+    "ask",
     "back",
     "bot",
     "btn",
@@ -95,9 +96,11 @@ KEY_FAMILIES = (
     "private",
     "prompt",
     "result",
+    "rows",
     "rules",
     "stop",
     "table",
+    "why",
 )
 #: prefixes the bot completes at run time; each is checked against its source below
 DYNAMIC_PREFIXES = frozenset(

@@ -43,8 +43,23 @@ class LeaveCb(CallbackData, prefix="lv"):
     confirm: bool
 
 
+class RematchCb(CallbackData, prefix="rm"):
+    """«Ещё партию» under a group game's result: `game` is the finished game's number."""
+
+    game: int
+
+
 class LangCb(CallbackData, prefix="lang"):
     lang: str
+
+
+def rematch_keyboard(game: int, text: str) -> InlineKeyboardMarkup:
+    """«Ещё партию» under game `game`'s result."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text=text, callback_data=RematchCb(game=game).pack())]
+        ]
+    )
 
 
 def rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:

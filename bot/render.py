@@ -373,7 +373,16 @@ class Renderer:
             )
         best = [s for s in order if result.scores[s] == result.scores[order[0]]]
         if len(best) > 1 and len(result.winners) < len(best):
-            lines.append(t(lang, "result-tie-break"))
+            tied = ", ".join(
+                t(
+                    lang,
+                    "result-tie-castles",
+                    player=self.name(lang, table, s),
+                    castles=result.castles[s],
+                )
+                for s in sorted(best, key=lambda s: (-result.castles[s], s))
+            )
+            lines.append(t(lang, "result-tie-break", players=tied))
         winners = ", ".join(self.name(lang, table, s) for s in result.winners)
         lines.append(t(lang, "result-winners", players=winners, n=len(result.winners)))
         return "\n".join(lines)

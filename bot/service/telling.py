@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import Translator
+from bot.keyboards import rematch_keyboard
 from bot.messenger import Messenger, Undelivered, Unreachable
 from bot.models import Table
 from bot.prompts import Prompts, shown_path
@@ -269,7 +270,13 @@ class Teller:
         assert table.state is not None
         for user_id in table.people:
             await self.store.link_user(user_id, table.chat_id, linked=False)
-        self.outboxes.post(table.chat_id, self.render.result(table, table.state))
+        # a group's game offers «Ещё партию» (a practice game starts anew with /practice)
+        markup = (
+            None
+            if table.practice
+            else rematch_keyboard(table.game_no, self.tr.t(table.lang, "btn-rematch"))
+        )
+        self.outboxes.post(table.chat_id, self.render.result(table, table.state), markup)
 
     # ================================================================== private chats
     def hand_text(self, table: Table, seat: int) -> str:

@@ -95,6 +95,7 @@ KEY_FAMILIES = (
     "practice",
     "private",
     "prompt",
+    "rematch",
     "result",
     "rows",
     "rules",

@@ -85,6 +85,7 @@ CASTLE_SIDES = {
     "orange": "about-castle-orange",
 }
 QUESTION = "❓ "
+MAX_TEXT = 4096  # Telegram's limit for a message
 
 
 def level_of(decision: Decision, path: Sequence[str]) -> str:
@@ -141,11 +142,14 @@ class Prompts:
         question = self.question(lang, table, state, decision, path)
         if question is not None:
             lines.append(QUESTION + question)
-        lines.extend(self.context(lang, table, state, decision, path))
-        lines.append("")
-        lines.append(self.render.hand(lang, table, state, decision.seat))
-        lines.extend(self.own_row(lang, table, state, decision.seat))
-        return "\n".join(lines)
+        context = self.context(lang, table, state, decision, path)
+        tail = ["", self.render.hand(lang, table, state, decision.seat)]
+        tail += self.own_row(lang, table, state, decision.seat)
+        text = "\n".join([*lines, *context, *tail])
+        if len(text) > MAX_TEXT:
+            # six long names and a crowded table: the question and the hand come first
+            text = "\n".join([*lines, *tail])
+        return text
 
     def markup(
         self,
@@ -265,20 +269,22 @@ class Prompts:
             ]
         if kind == "conspiracy.give":
             if depth == 0:
-                lines = []
+                # cards that may go to the same players share a line (the
+                # message stays short with 6 players and long names)
+                groups: dict[tuple[str, ...], list[str]] = {}
                 for card in nexts:
-                    to = [o[1] for o in below if o[0] == card]
-                    players = ", ".join(self.render.name(lang, table, int(s)) for s in to)
-                    lines.append(
-                        "• "
-                        + t(
-                            lang,
-                            "ask-ctx-gift",
-                            card=self.render.card(lang, state, card),
-                            players=players,
-                        )
+                    to = tuple(o[1] for o in below if o[0] == card)
+                    groups.setdefault(to, []).append(card)
+                return [
+                    "• "
+                    + t(
+                        lang,
+                        "ask-ctx-gift",
+                        card=self.render.cards(lang, state, cards),
+                        players=", ".join(self.render.name(lang, table, int(s)) for s in to),
                     )
-                return lines
+                    for to, cards in groups.items()
+                ]
             return self._planted_into(lang, table, state, path[0], [int(s) for s in nexts])
         return []
 

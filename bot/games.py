@@ -16,7 +16,8 @@ It is made of parts, each an object with one job, that call each other
   on a move never told;
 - `Lobby` (lobby): /newgame to the start;
 - `Play` (play): buttons, answers, timers, /hand;
-- `Seats` (seats): leaving, stopping, /back, chat migration, /lang.
+- `Seats` (seats): leaving, stopping, /back, chat migration, /lang;
+- `Rematch` (rematch): «Ещё партию» under a result, a new lobby for the same people.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from bot.service.base import (
 from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
 from bot.service.outbox import Outboxes
 from bot.service.play import STRIKES_TO_AWAY, Play
+from bot.service.rematch import Rematch
 from bot.service.seats import Seats
 from bot.service.telling import ANNOUNCE_GRACE, Teller
 from bot.store import Store
@@ -103,6 +105,7 @@ class Games:
         self.thinker = thinker or Thinker(workers=0)
         self.play = Play(self.records, self.teller, messenger, self.render, tr, self.thinker)
         self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr)
+        self.rematch = Rematch(store, self.lobby, messenger, self.render, tr, self.links)
 
     @property
     def seeds(self) -> random.Random:

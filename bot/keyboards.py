@@ -43,8 +43,23 @@ class LeaveCb(CallbackData, prefix="lv"):
     confirm: bool
 
 
+class RematchCb(CallbackData, prefix="rm"):
+    """«Ещё партию» under a group game's result: `game` is the finished game's number."""
+
+    game: int
+
+
 class LangCb(CallbackData, prefix="lang"):
     lang: str
+
+
+def rematch_keyboard(game: int, text: str) -> InlineKeyboardMarkup:
+    """«Ещё партию» under game `game`'s result."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [InlineKeyboardButton(text=text, callback_data=RematchCb(game=game).pack())]
+        ]
+    )
 
 
 def rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
@@ -77,14 +92,16 @@ def prompt_keyboard(
     options: Sequence[Option],
     index: int,
     depth: int,
-    label: Callable[[str], str],
+    label: Callable[[Option, int], str],
     back: str,
 ) -> InlineKeyboardMarkup:
-    """The buttons for one level of a decision's menu."""
+    """The buttons for one level of a decision's menu. `label(option, i)` names
+    part `i` of `option` on its button (it may say more than the part alone:
+    «🗑 🔴 Лорд» when the part is the card a discard gives up)."""
     shown, firsts = menu_level(options, index, depth)
     buttons = [
         InlineKeyboardButton(
-            text=label(options[i][shown]),
+            text=label(options[i], shown),
             callback_data=PromptCb(
                 chat=chat, game=game, decision=decision, option=i, depth=shown + 1
             ).pack(),

@@ -33,6 +33,7 @@ from bot.models import Table
 from bot.names import shown_name
 from engine import Decision, Event, GameState, pending, view_for
 from engine.cards import PLANTABLE, catalog_for
+from engine.state import House
 from engine.view import HouseView
 
 SEAT_PARAMS = {
@@ -312,7 +313,7 @@ class Renderer:
                 line += " · " + t(lang, "table-choosing")
             lines.append(line)
             for i, h in enumerate(p.houses):
-                lines.append(self._house_line(lang, state, h, i, len(p.houses)))
+                lines.append(self.house_line(lang, state, h, i, len(p.houses)))
         if log:
             room = max(TABLE_MIN_LOG_LINES, TABLE_MAX_LINES - len(lines) - 1)
             room = min(room, MAX_LOG_LINES)
@@ -320,7 +321,9 @@ class Renderer:
             lines.extend(log[-room:])
         return "\n".join(lines)
 
-    def _house_line(self, lang: str, state: GameState, h: HouseView, i: int, count: int) -> str:
+    def house_line(
+        self, lang: str, state: GameState, h: HouseView | House, i: int, count: int
+    ) -> str:
         """`` ⬅️ 🔴🏰♾️ Лорд, Рыцарь, 🔵 Казначей``: the end it stands at, its colour
         and castle, its cards oldest first (a card of the house's own colour
         without its colour sign)."""
@@ -332,13 +335,18 @@ class Renderer:
             end = "➡️"
         else:
             end = "▫️"
+        return f"  {end} {self.house(lang, state, h)}"
+
+    def house(self, lang: str, state: GameState, h: HouseView | House) -> str:
+        """``🔴🏰♾️ Лорд, Рыцарь, 🔵 Казначей``: a house's colour and castle, its
+        cards oldest first (a card of the house's own colour without its sign)."""
         colour = COLOUR_EMOJI[h.colour]
         castle = ""
         if h.castle is not None:
             castle = self.tr.t(lang, f"table-castle-{h.castle.replace('_', '-')}")
         own_colour = colour + " "
         cards = ", ".join(self.card(lang, state, c).removeprefix(own_colour) for c in h.cards)
-        return f"  {end} {colour}{castle} {cards}"
+        return f"{colour}{castle} {cards}"
 
     def result(self, table: Table, state: GameState) -> str:
         """The end: each player's points — their cards' and their castles' — best
@@ -365,7 +373,16 @@ class Renderer:
             )
         best = [s for s in order if result.scores[s] == result.scores[order[0]]]
         if len(best) > 1 and len(result.winners) < len(best):
-            lines.append(t(lang, "result-tie-break"))
+            tied = ", ".join(
+                t(
+                    lang,
+                    "result-tie-castles",
+                    player=self.name(lang, table, s),
+                    castles=result.castles[s],
+                )
+                for s in sorted(best, key=lambda s: (-result.castles[s], s))
+            )
+            lines.append(t(lang, "result-tie-break", players=tied))
         winners = ", ".join(self.name(lang, table, s) for s in result.winners)
         lines.append(t(lang, "result-winners", players=winners, n=len(result.winners)))
         return "\n".join(lines)

@@ -31,7 +31,7 @@ from aiogram.types import (
 from bot.games import Actor, Games, Reply
 from bot.help import card_reply, cards_text, rules_text
 from bot.i18n import LANGS, Translator, pick_lang
-from bot.keyboards import LangCb, LeaveCb, LobbyCb, PromptCb, StopCb
+from bot.keyboards import LangCb, LeaveCb, LobbyCb, PromptCb, RematchCb, StopCb
 from bot.ordering import ChatOrder
 from bot.store import StoreUnavailable
 from engine import DEFAULT_RULES, Rules
@@ -177,6 +177,20 @@ def lobby_router() -> Router:
         await say(
             message, games, tr, await games.lobby.go(message.chat.id, actor_of(message.from_user))
         )
+
+    @router.callback_query(RematchCb.filter())
+    async def rematch_button(
+        query: CallbackQuery, callback_data: RematchCb, games: Games, tr: Translator
+    ) -> None:
+        """«Ещё партию» under a result: a new lobby for the same people."""
+        chat_id = await group_of(query, games, tr)
+        if chat_id is None or query.message is None:
+            return
+        title = query.message.chat.title or ""
+        reply = await games.rematch.start(
+            chat_id, title, actor_of(query.from_user), callback_data.game
+        )
+        await answer_callback(query, games, tr, reply)
 
     @router.callback_query(LobbyCb.filter())
     async def lobby_button(

@@ -56,6 +56,21 @@ class Lobby:
         existing = await self.store.load(chat_id)
         if existing is not None and existing.status in ("lobby", "playing"):
             return Reply("err-game-exists")
+        table = await self.open_table(chat_id, title, actor, existing)
+        return Reply("err-busy") if table is None else None
+
+    async def open_table(
+        self,
+        chat_id: int,
+        title: str,
+        actor: Actor,
+        existing: Table | None,
+        computers: list[Level] | None = None,
+    ) -> Table | None:
+        """A new lobby in place of `existing` (the chat's record as loaded, or
+        None), opened by `actor` (seated when they started the bot), with
+        `computers` seated at those levels; shown in the chat. None when
+        another update saved the chat's record first (nothing changed)."""
         prefs = await self.store.user(actor.user_id)
         now = self.records.clock.now()
         table = Table(
@@ -72,13 +87,15 @@ class Lobby:
         )
         if prefs.started:
             table.seats.append(self._seat(actor, prefs))
+        for level in computers or []:
+            table.seats.append(self._computer(table, level))
         if not await self.store.save(table):
-            return Reply("err-busy")
+            return None
         if prefs.started:
             await self.store.link_user(actor.user_id, chat_id)
         await self.store.set_messages(chat_id, {TABLE: None, LOBBY: None})
         self.outboxes.repost(chat_id, LOBBY)
-        return None
+        return table
 
     async def practice(self, actor: Actor) -> Reply | None:
         """/practice in the private chat: a table of this person against the

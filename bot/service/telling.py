@@ -6,16 +6,16 @@ group's outbox; and catching up on a move that was saved but never told."""
 from __future__ import annotations
 
 import asyncio
-import html
 import logging
 from collections.abc import Awaitable, Callable
 
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.i18n import Translator
-from bot.keyboards import prompt_keyboard
+from bot.keyboards import rematch_keyboard
 from bot.messenger import Messenger, Undelivered, Unreachable
 from bot.models import Table
+from bot.prompts import Prompts, shown_path
 from bot.render import Renderer
 from bot.service.base import Clock, Defaults
 from bot.service.outbox import Outboxes
@@ -63,6 +63,7 @@ class Teller:
         self.clock = clock
         self.defaults = defaults
         self.deep_link = deep_link
+        self.prompts = Prompts(render, tr)
         outboxes.add_view(TABLE, self.table_view)
 
     # ================================================================== the record
@@ -269,7 +270,13 @@ class Teller:
         assert table.state is not None
         for user_id in table.people:
             await self.store.link_user(user_id, table.chat_id, linked=False)
-        self.outboxes.post(table.chat_id, self.render.result(table, table.state))
+        # a group's game offers «Ещё партию» (a practice game starts anew with /practice)
+        markup = (
+            None
+            if table.practice
+            else rematch_keyboard(table.game_no, self.tr.t(table.lang, "btn-rematch"))
+        )
+        self.outboxes.post(table.chat_id, self.render.result(table, table.state), markup)
 
     # ================================================================== private chats
     def hand_text(self, table: Table, seat: int) -> str:
@@ -320,26 +327,7 @@ class Teller:
         answered: tuple[str, ...] | None = None,
         news: list[str] | None = None,
     ) -> str:
-        lines = [self.render.header(lang, table), *(news or [])]
-        lines.append(self.render.prompt(lang, table, state, decision))
-        if decision.kind == "action":
-            lines.append(self.tr.t(lang, "prompt-actions-left", n=state.actions_left))
-        shown = answered if answered is not None else path
-        # option parts are button labels (plain text: a player's name unescaped);
-        # in the message's HTML they are escaped
-        labels = [
-            html.escape(self.render.option_part(lang, table, state, p), quote=False)
-            for p in shown
-            if p != "-"
-        ]
-        if answered is not None:
-            lines.append("✔️ " + " → ".join(labels))
-        else:
-            if labels:
-                lines.append("➡️ " + " → ".join(labels))
-            lines.append("")
-            lines.append(self.render.hand(lang, table, state, decision.seat))
-        return "\n".join(lines)
+        return self.prompts.text(lang, table, state, decision, path, answered, news)
 
     def prompt_markup(
         self,
@@ -350,16 +338,7 @@ class Teller:
         index: int,
         depth: int,
     ) -> InlineKeyboardMarkup:
-        return prompt_keyboard(
-            table.chat_id,
-            table.game_no,
-            decision.id,
-            decision.options,
-            index,
-            depth,
-            lambda part: self.render.option_part(lang, table, state, part),
-            self.tr.t(lang, "btn-back"),
-        )
+        return self.prompts.markup(lang, table, state, decision, index, depth)
 
     async def send_prompt(
         self,
@@ -378,7 +357,8 @@ class Teller:
         if seat.user_id is None:
             return None
         lang = seat.lang
-        text = self.prompt_text(lang, table, table.state, decision, (), news=news)
+        path = shown_path(decision, 0, 0)
+        text = self.prompt_text(lang, table, table.state, decision, path, news=news)
         markup = self.prompt_markup(lang, table, table.state, decision, 0, 0)
         key = f"prompt:{decision.seat}"
         sent = await self.send_private(table, decision.seat, text, markup)

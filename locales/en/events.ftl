@@ -135,8 +135,8 @@ event-earthquake-took = 🌎 { $player } takes { $source }'s left { $colour } ho
 ## Questions (prompt-<decision kind>)
 
 prompt-action = { $actions_taken ->
-        [0] 🎯 <b>Your turn!</b> Choose an action.
-       *[other] 🎯 <b>Your turn goes on.</b> Choose an action or end the turn.
+        [0] 🎯 <b>Your turn!</b> What do you do?
+       *[other] 🎯 <b>Your turn goes on.</b> What next — or do you end the turn?
     }
 prompt-actions-left = { $n } { $n ->
         [one] action
@@ -147,23 +147,23 @@ prompt-lady-take = 👸 { $card }: you may take a man of her colour from an oppo
 prompt-alchemist-kill = ⚗️ Alchemist: you may send one card from any house to the graveyard (not from castle houses or houses with an Alchemist).
 prompt-priest-kill = ✝️ Priest: you may send a Harlot or a Plague Carrier from any house without a castle to the graveyard.
 prompt-spy-target = 🕵️‍♀️ Spy: whose hand do you look at?
-prompt-spy-discard = 🕵️‍♀️ You may discard one order from { $target }'s hand.
+prompt-spy-discard = 🕵️‍♀️ Which order of { $target }'s hand do you discard? You may discard none.
 prompt-minstrel-target = 🎻 Minstrel: whose hand do you look at?
-prompt-minstrel-lay = 🎻 You may lay out one woman from { $target }'s hand into your houses.
+prompt-minstrel-lay = 🎻 Which woman of { $target }'s hand do you lay out into your houses? You may skip.
 prompt-mercenary-target = 🗡 Mercenary: whose hand do you take a random card from?
-prompt-jester-smuta = 🃏 Jester: you may resolve a smuta from the discard as its initiator. Your turn then ends — except after Betrayal (the turn starts again) or with a permanent Castle of Power that you hold when the smuta ends (a new turn).
+prompt-jester-smuta = 🃏 Jester: which smuta from the discard do you resolve as its initiator (or skip)? Your turn then ends — except after Betrayal (the turn starts again) or with a permanent Castle of Power that you hold when the smuta ends (a new turn).
 prompt-servant-side = 🔀 Which side up do you lay { $card_acc }?
 prompt-house-end = 🏘 { $card }: you have no { $colour } house yet — at which end of your row does it go?
 prompt-plant-row = 🏠 Into whose house does { $card_acc } go?
 prompt-ball-take = 💃 Ball: choose a man from an opponent's house (transfers left: { $left }).
-prompt-power-order = 🔴 Castle of Power: choose any order from the deck.
+prompt-power-order = 🔴 Castle of Power: which order do you take from the deck?
 prompt-intrigue-target = 🔵 Castle of Intrigue: whose hand do you look at?
-prompt-intrigue-take = 🔵 Castle of Intrigue: take one order from { $target }'s hand.
-prompt-prophet-smuta = 🔮 Prophet: choose a smuta from the discard to resolve.
+prompt-intrigue-take = 🔵 Castle of Intrigue: which order do you take from { $target }'s hand?
+prompt-prophet-smuta = 🔮 Prophet: which smuta from the discard do you resolve?
 prompt-conspiracy-give = 🤫 Conspiracy: which card do you give, and to whom?
 prompt-fire-burn = 🔥 Fire: which card of a house that lost its castle goes to the graveyard?
 prompt-campaign-take = ⚔️ Lucky Campaign: which card do you take from an opponent's right house?
-prompt-poison-discard = 🤢 Poison: discard a card from your hand to send a card on the table to the graveyard — or pass.
+prompt-poison-discard = 🤢 Poison: which card of your hand do you discard to send a card on the table to the graveyard? You may discard none.
 prompt-poison-target = 🤢 Poison: which card goes to the graveyard?
 prompt-destroy-order = 💥 Your houses go to the graveyard. Which one goes next? (The cards of the last house end on top.)
 prompt-earthquake-target = 🌎 Earthquake: whose left house do you take?

@@ -31,6 +31,7 @@ btn-lang = 🌐 Русский
 btn-time = ⏱ Time
 btn-cancel = ❌ Call off
 btn-back = 🔙 Back
+btn-rematch = 🔁 Play again
 btn-open-bot = 💬 Open the bot's chat
 btn-stop-yes = 🛑 Yes, stop
 btn-stop-no = ↩️ No, play on
@@ -91,10 +92,11 @@ result-line = { $player } — <b>{ $points }</b> { $points ->
         [one] point
        *[other] points
     }{ $castles ->
-        [0] { "" }
+        [0] { " " }(cards { $cards }, no castles)
        *[other] { " " }(cards { $cards } + 🏰 { $castles } × { $each })
     }
-result-tie-break = <i>Equal points: more castles ranks higher.</i>
+result-tie-break = <i>Equal points for { $players } — more castles ranks higher.</i>
+result-tie-castles = { $player }: 🏰 { $castles }
 result-winners = { $n ->
         [one] 👑 Winner: <b>{ $players }</b>
        *[other] 👑 Winners: <b>{ $players }</b>
@@ -202,3 +204,10 @@ practice-hint = 1 to { $max } opponents. The table and your questions come here,
 practice-running = You have a practice game going: /hand — your question, /table — the table, /stop — end it.
 err-practice-solo = This is a practice table: only computers play at it.
 err-no-computer = There is no computer at the table.
+
+## Play again
+
+rematch-opened = 🔁 A new table is open — I invited the others in private.
+rematch-gone = That game is gone — start a new one: /newgame
+rematch-not-yours = "Play again" is for those who played. /newgame starts a new game.
+rematch-invite = 🔁 { $player } asks you to play again in the group <b>{ $chat }</b>. The button below takes you to the table.

@@ -31,6 +31,7 @@ btn-lang = 🌐 English
 btn-time = ⏱ Время
 btn-cancel = ❌ Отменить
 btn-back = 🔙 Назад
+btn-rematch = 🔁 Ещё партию
 btn-open-bot = 💬 Открыть чат с ботом
 btn-stop-yes = 🛑 Да, остановить
 btn-stop-no = ↩️ Нет, играем
@@ -95,10 +96,11 @@ result-line = { $player } — <b>{ $points }</b> { $points ->
         [few] очка
        *[many] очков
     }{ $castles ->
-        [0] { "" }
+        [0] { " " }(карты { $cards }, замков нет)
        *[other] { " " }(карты { $cards } + 🏰 { $castles } × { $each })
     }
-result-tie-break = <i>Очков поровну — выше тот, у кого больше замков.</i>
+result-tie-break = <i>Очков поровну у { $players } — выше тот, у кого больше замков.</i>
+result-tie-castles = { $player }: 🏰 { $castles }
 result-winners = { $n ->
         [one] 👑 Победитель: <b>{ $players }</b>
        *[other] 👑 Победители: <b>{ $players }</b>
@@ -206,3 +208,10 @@ practice-hint = От 1 до { $max } соперников. Стол и вопр�
 practice-running = У вас уже идёт тренировка: /hand — ваш вопрос, /table — стол, /stop — закончить.
 err-practice-solo = Это тренировочный стол: за ним играют только с компьютером.
 err-no-computer = За столом нет компьютеров.
+
+## Ещё партию
+
+rematch-opened = 🔁 Новый стол открыт — остальных я позвал в личке.
+rematch-gone = Той партии уже нет — начните новую: /newgame
+rematch-not-yours = «Ещё партию» — для тех, кто играл. Новую игру начинает /newgame.
+rematch-invite = 🔁 { $player } зовёт сыграть ещё партию в группе <b>{ $chat }</b>. Кнопка ниже посадит вас за стол.

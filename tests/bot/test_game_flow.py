@@ -117,7 +117,9 @@ async def answer_as_a_person(h: Harness, user: User, option: Sequence[str]) -> N
     seat = table.seat_of(user.id)
     assert seat == decision.seat
     lang = table.seats[seat].lang
-    labels = [h.app.games.render.option_part(lang, table, state, part) for part in option]
+    prompts = h.app.games.teller.prompts
+    option = tuple(option)
+    labels = [prompts.label(lang, table, state, decision, option, i) for i in range(len(option))]
     message_id = (await h.store.messages(GROUP))[f"prompt:{seat}"]
     logged = len(await h.store.log(GROUP))
     for _ in range(len(option) + 1):

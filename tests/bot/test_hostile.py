@@ -63,7 +63,7 @@ from hypothesis import strategies as st
 from redis.asyncio import Redis
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
-from bot.keyboards import LangCb, LobbyCb, PromptCb, StopCb
+from bot.keyboards import LangCb, LobbyCb, PromptCb, RematchCb, StopCb
 from bot.models import Table
 from bot.store import Store
 from bot.store.memory import MemoryStore
@@ -283,7 +283,7 @@ DATA: st.SearchStrategy[tuple[Part, ...] | Button] = st.one_of(
     st.binary(max_size=64).map(lambda b: (b.decode("latin-1"),)),
     st.binary(max_size=64).map(lambda b: (b.decode("utf-8", errors="replace"),)),
     # a real prefix with any number of random fields
-    st.tuples(st.sampled_from(["p", "lb", "st", "lang"]), st.lists(FIELD, max_size=7)).map(
+    st.tuples(st.sampled_from(["p", "lb", "st", "lang", "rm"]), st.lists(FIELD, max_size=7)).map(
         lambda t: (t[0], *[x for f in t[1] for x in (":", f)])
     ),
     # well-formed callback data with hostile numbers
@@ -297,6 +297,7 @@ DATA: st.SearchStrategy[tuple[Part, ...] | Button] = st.one_of(
     ),
     joined("lb", ACTION_NAMES, number("game", "lobby_game")),
     joined("st", number("game", "lobby_game"), st.sampled_from(["0", "1", "true", "no", "2", ""])),
+    joined("rm", number("game", "lobby_game")),
     joined("lang", st.one_of(st.sampled_from(["ru", "en", "de", "", "RU"]), st.text(max_size=4))),
     st.builds(Button, st.integers(0, 10_000)),
     st.builds(Button, st.integers(0, 10_000), st.just(True)),
@@ -543,6 +544,29 @@ async def may_change(w: World, fired: Fired) -> set[int]:
                 and await _manager(w, table, user.id)
             )
             return {fired.chat} if ok else set()
+        rematch_cb = _unpack(RematchCb, data)
+        if rematch_cb is not None:
+            # «Ещё партию» under a group's result: a player of that finished game
+            # opens the next lobby; once it is open, a press joins it
+            if not in_group:
+                return set()
+            assert fired.chat is not None
+            table = await store.load(fired.chat)
+            if table is None or table.practice:
+                return set()
+            opens = (
+                table.status == "finished"
+                and table.game_no == rematch_cb.game
+                and user.id in table.people
+            )
+            joins = (
+                table.status == "lobby"
+                and table.game_no == rematch_cb.game + 1
+                and started
+                and table.seat_of(user.id) is None
+                and len(table.seats) < 6
+            )
+            return {fired.chat} if opens or joins else set()
         lang_cb = _unpack(LangCb, data)
         if lang_cb is not None:
             return set(linked) if lang_cb.lang in ("ru", "en") else set()

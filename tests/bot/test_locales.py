@@ -75,6 +75,7 @@ OPTION_WORDS = (
 #: literals in bot code that name a message of one of these families
 KEY_FAMILIES = (
     "about",
+    "ask",
     "back",
     "bot",
     "btn",
@@ -94,10 +95,13 @@ KEY_FAMILIES = (
     "practice",
     "private",
     "prompt",
+    "rematch",
     "result",
+    "rows",
     "rules",
     "stop",
     "table",
+    "why",
 )
 #: prefixes the bot completes at run time; each is checked against its source below
 DYNAMIC_PREFIXES = frozenset(

@@ -1,0 +1,402 @@
+"""A private prompt that says what it asks.
+
+A decision's options are tuples of parts offered one menu level at a time
+(`bot.keyboards.menu_level`). Each level gets:
+
+- its **question** (``ask-…``; at the top level of a one-level decision the
+  decision's own ``prompt-<kind>`` asks it), after the path chosen so far;
+- what the choice is about: the candidates' houses (whose left house, whose
+  right house, the house a card would go into…), the cards one may give and to
+  whom, both sides of a castle;
+- at the top of a turn, **why** a usual action is missing (`engine.explain`);
+- buttons that name what they commit: «🗑 🔴 Лорд», «🎁 🔴 Лорд → Борис»;
+- under the hand, the player's own row of houses, left → right.
+
+A level is named by `level_of`: ``<kind>/<depth>``, for a turn's action
+``action/<verb>/<depth>`` (``action/lay/2``: into whose row). `ASK` maps the
+levels below the top to their question.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.help import rules_args
+from bot.i18n import COLOUR_EMOJI, Translator
+from bot.keyboards import Option, menu_level, prompt_keyboard
+from bot.models import Table
+from bot.render import Renderer
+from engine import Decision, GameState
+from engine.cards import Colour, catalog_for
+from engine.explain import missing_actions
+from engine.state import House
+
+#: a menu level → the key of its question (a level not named here is a top
+#: level whose ``prompt-<kind>`` asks it)
+ASK: dict[str, str] = {
+    "action/lay/1": "ask-lay-card",
+    "action/lay/2": "ask-lay-target",
+    "action/lay/3": "ask-lay-side",
+    "action/lay/4": "ask-lay-end",
+    "action/discard/1": "ask-discard-card",
+    "action/build/1": "ask-build-card",
+    "action/build/2": "ask-build-side",
+    "action/play/1": "ask-play-card",
+    "action/play/2": "ask-marriage-card",
+    "action/play/3": "ask-marriage-to",
+    "lady.take/0": "ask-from-whom",
+    "lady.take/1": "ask-take-man",
+    "ball.take/0": "ask-from-whom",
+    "ball.take/1": "ask-take-man",
+    "alchemist.kill/0": "ask-from-whom",
+    "alchemist.kill/1": "ask-kill-card",
+    "priest.kill/0": "ask-from-whom",
+    "priest.kill/1": "ask-kill-card",
+    "poison.target/0": "ask-from-whom",
+    "poison.target/1": "ask-kill-card",
+    "campaign.take/0": "ask-campaign-whom",
+    "campaign.take/1": "ask-campaign-card",
+    "conspiracy.give/0": "ask-give-card",
+    "conspiracy.give/1": "ask-give-to",
+}
+#: decisions whose first part is a seat and second a card in that seat's houses
+SEAT_CARD = frozenset(
+    {"lady.take", "ball.take", "alchemist.kill", "priest.kill", "poison.target", "campaign.take"}
+)
+#: decisions about an opponent's hand: the candidates' hand sizes help
+HAND_TARGET = frozenset({"spy.target", "minstrel.target", "intrigue.target", "mercenary.target"})
+#: a missing action's reason → its text
+WHY = {
+    "hand_full": "why-hand-full",
+    "deck_empty": "why-deck-empty",
+    "orders_empty": "why-orders-empty",
+    "castle_no_merchant": "why-castle-no-merchant",
+    "castle_house": "why-castle-house",
+    "castle_taken": "why-castle-taken",
+}
+#: a castle's two sides, a line each (as /card tells them)
+CASTLE_SIDES = {
+    "red": "about-castle-red",
+    "blue": "about-castle-blue",
+    "green": "about-castle-green",
+    "orange": "about-castle-orange",
+}
+QUESTION = "❓ "
+MAX_TEXT = 4096  # Telegram's limit for a message
+
+
+def level_of(decision: Decision, path: Sequence[str]) -> str:
+    """The name of the menu level shown after `path` (see the module's notes)."""
+    if decision.kind == "action" and path:
+        return f"action/{path[0]}/{len(path)}"
+    return f"{decision.kind}/{len(path)}"
+
+
+def shown_path(decision: Decision, index: int, depth: int) -> tuple[str, ...]:
+    """The parts chosen at the level the menu shows when opened at
+    `options[index][:depth]` (levels where every option agrees are passed)."""
+    shown, _ = menu_level(decision.options, index, depth)
+    return decision.options[index][:shown]
+
+
+class Prompts:
+    """The text and buttons of a decision's prompt, at any menu level."""
+
+    def __init__(self, render: Renderer, tr: Translator) -> None:
+        self.render = render
+        self.tr = tr
+
+    # ------------------------------------------------------------------ the message
+    def text(
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        decision: Decision,
+        path: tuple[str, ...],
+        answered: tuple[str, ...] | None = None,
+        news: list[str] | None = None,
+    ) -> str:
+        """The prompt at the level after `path`; once `answered`, the question
+        with the choice made and the figures as of that answer."""
+        t = self.tr.t
+        lines = [self.render.header(lang, table), *(news or [])]
+        lines.append(self.render.prompt(lang, table, state, decision))
+        if answered is not None:
+            if decision.kind == "action":
+                left = int(decision.params.get("actions_left", state.actions_left))
+                if answered != ("end",):
+                    left -= 1
+                lines.append(t(lang, "prompt-actions-left", n=max(0, left)))
+            lines.append("✔️ " + self._path(lang, table, state, decision, answered))
+            return "\n".join(lines)
+        if decision.kind == "action":
+            lines.append(t(lang, "prompt-actions-left", n=state.actions_left))
+            if not path:
+                lines.extend(self.why(lang, state, decision.seat))
+        if path:
+            lines.append("➡️ " + self._path(lang, table, state, decision, path))
+        question = self.question(lang, table, state, decision, path)
+        if question is not None:
+            lines.append(QUESTION + question)
+        context = self.context(lang, table, state, decision, path)
+        tail = ["", self.render.hand(lang, table, state, decision.seat)]
+        tail += self.own_row(lang, table, state, decision.seat)
+        text = "\n".join([*lines, *context, *tail])
+        if len(text) > MAX_TEXT:
+            # six long names and a crowded table: the question and the hand come first
+            text = "\n".join([*lines, *tail])
+        return text
+
+    def markup(
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        decision: Decision,
+        index: int,
+        depth: int,
+    ) -> InlineKeyboardMarkup:
+        return prompt_keyboard(
+            table.chat_id,
+            table.game_no,
+            decision.id,
+            decision.options,
+            index,
+            depth,
+            lambda option, i: self.label(lang, table, state, decision, option, i),
+            self.tr.t(lang, "btn-back"),
+        )
+
+    def _path(
+        self, lang: str, table: Table, state: GameState, decision: Decision, path: Option
+    ) -> str:
+        """The parts chosen, as their buttons said them («сюда», where there was
+        nothing to choose, left out); escaped for the message's HTML (a
+        button label is plain text: a player's name unescaped)."""
+        return " → ".join(
+            html.escape(self.label(lang, table, state, decision, path, i), quote=False)
+            for i in range(len(path))
+            if path[i] != "-"
+        )
+
+    # ------------------------------------------------------------------ the question
+    def question(
+        self, lang: str, table: Table, state: GameState, decision: Decision, path: Sequence[str]
+    ) -> str | None:
+        """The question of the level after `path`; None at a top level that the
+        decision's own ``prompt-<kind>`` asks."""
+        key = ASK.get(level_of(decision, path))
+        if key is None:
+            return None
+        args: dict[str, object] = {}
+        if decision.kind == "action":
+            if len(path) > 1:
+                self._card_args(lang, state, path[1], args)
+            if path[0] == "lay" and len(path) > 3:
+                args["colour"] = COLOUR_EMOJI.get(path[3], path[3])
+            if path[0] == "play" and len(path) > 2:
+                self._card_args(lang, state, path[2], args)
+            if path[0] == "build" and len(path) > 1:
+                args["castle"] = self.tr.t(lang, f"castle-{self._merchant_colour(state, path[1])}")
+        elif decision.kind == "conspiracy.give" and path:
+            self._card_args(lang, state, path[0], args)
+        elif path and path[0].isdigit():
+            args["target"] = self.render.name(lang, table, int(path[0]))
+        return self.tr.t(lang, key, **args)
+
+    def _card_args(
+        self, lang: str, state: GameState, card_id: str, args: dict[str, object]
+    ) -> None:
+        args["card"] = self.render.card(lang, state, card_id)
+        args["card_acc"] = self.render.card(lang, state, card_id, "acc")
+
+    def _merchant_colour(self, state: GameState, card_id: str) -> Colour:
+        return catalog_for(state.rules)[card_id].colours[0]
+
+    # ------------------------------------------------------------------ what the choice is about
+    def context(
+        self, lang: str, table: Table, state: GameState, decision: Decision, path: Sequence[str]
+    ) -> list[str]:
+        """Lines that show what the level's choice is about."""
+        depth = len(path)
+        below = [o for o in decision.options if o[:depth] == tuple(path)]
+        nexts = list(dict.fromkeys(o[depth] for o in below if len(o) > depth))
+        kind = decision.kind
+        t = self.tr.t
+        if kind == "action" and path:
+            verb = path[0]
+            if verb == "lay" and depth == 2:
+                return self._planted_into(lang, table, state, path[1], [int(s) for s in nexts])
+            if verb == "lay" and depth == 3:
+                return self._planted_into(lang, table, state, path[1], [int(path[2])], nexts)
+            if verb == "build" and depth == 2:
+                colour = self._merchant_colour(state, path[1])
+                about = t(lang, CASTLE_SIDES[colour], **rules_args(state.rules))
+                return about.split("\n")
+            return []
+        if kind in SEAT_CARD:
+            if depth == 0:
+                seats = [int(s) for s in nexts if s.isdigit()]
+                if kind == "campaign.take":
+                    return [self._end_house(lang, table, state, s, "right") for s in seats]
+                return [
+                    self._cards_of(lang, table, state, s, [o[1] for o in below if o[0] == str(s)])
+                    for s in seats
+                ]
+            if depth == 1 and path[0].isdigit():
+                return self._row(lang, table, state, int(path[0]))
+            return []
+        if kind == "earthquake.target":
+            return [self._end_house(lang, table, state, int(s), "left") for s in nexts]
+        if kind == "plant_row":
+            card = str(decision.params.get("card"))
+            return self._planted_into(lang, table, state, card, [int(s) for s in nexts])
+        if kind in HAND_TARGET:
+            return [
+                "• "
+                + t(
+                    lang,
+                    "ask-ctx-hand",
+                    player=self.render.name(lang, table, int(s)),
+                    n=len(state.players[int(s)].hand),
+                )
+                for s in nexts
+                if s.isdigit()
+            ]
+        if kind == "conspiracy.give":
+            if depth == 0:
+                # cards that may go to the same players share a line (the
+                # message stays short with 6 players and long names)
+                groups: dict[tuple[str, ...], list[str]] = {}
+                for card in nexts:
+                    to = tuple(o[1] for o in below if o[0] == card)
+                    groups.setdefault(to, []).append(card)
+                return [
+                    "• "
+                    + t(
+                        lang,
+                        "ask-ctx-gift",
+                        card=self.render.cards(lang, state, cards),
+                        players=", ".join(self.render.name(lang, table, int(s)) for s in to),
+                    )
+                    for to, cards in groups.items()
+                ]
+            return self._planted_into(lang, table, state, path[0], [int(s) for s in nexts])
+        return []
+
+    def _planted_into(
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        card_id: str,
+        seats: Sequence[int],
+        colours: Sequence[str] | None = None,
+    ) -> list[str]:
+        """For each seat: its house of the card's colour(s) (or that a new one
+        would be made at an end of the row)."""
+        card = catalog_for(state.rules)[card_id]
+        lines = []
+        for seat in seats:
+            for colour in colours or card.colours:
+                house = next((h for h in state.players[seat].houses if h.colour == colour), None)
+                who = self.render.name(lang, table, seat)
+                if house is None:
+                    line = self.tr.t(
+                        lang, "ask-ctx-no-house", player=who, colour=COLOUR_EMOJI[colour]
+                    )
+                else:
+                    line = self.tr.t(
+                        lang,
+                        "ask-ctx-house",
+                        player=who,
+                        house=self.render.house(lang, state, house),
+                    )
+                lines.append("• " + line)
+        return lines
+
+    def _end_house(self, lang: str, table: Table, state: GameState, seat: int, end: str) -> str:
+        houses = state.players[seat].houses
+        who = self.render.name(lang, table, seat)
+        if not houses:
+            return "• " + self.tr.t(lang, "ask-ctx-no-houses", player=who)
+        house = houses[0] if end == "left" else houses[-1]
+        key = "ask-ctx-left" if end == "left" else "ask-ctx-right"
+        return "• " + self.tr.t(lang, key, player=who, house=self.render.house(lang, state, house))
+
+    def _cards_of(
+        self, lang: str, table: Table, state: GameState, seat: int, cards: Sequence[str]
+    ) -> str:
+        return "• " + self.tr.t(
+            lang,
+            "ask-ctx-cards",
+            player=self.render.name(lang, table, seat),
+            cards=self.render.cards(lang, state, list(cards)),
+        )
+
+    def _row(self, lang: str, table: Table, state: GameState, seat: int) -> list[str]:
+        houses = state.players[seat].houses
+        head = self.tr.t(lang, "rows-of", player=self.render.name(lang, table, seat))
+        return [head] + [
+            self.render.house_line(lang, state, h, i, len(houses)) for i, h in enumerate(houses)
+        ]
+
+    def own_row(self, lang: str, table: Table, state: GameState, seat: int) -> list[str]:
+        """The player's own row of houses, left → right, with castles and sides."""
+        houses: list[House] = state.players[seat].houses
+        if not houses:
+            return [self.tr.t(lang, "rows-own-none")]
+        return [self.tr.t(lang, "rows-own")] + [
+            self.render.house_line(lang, state, h, i, len(houses)) for i, h in enumerate(houses)
+        ]
+
+    # ------------------------------------------------------------------ why not
+    def why(self, lang: str, state: GameState, seat: int) -> list[str]:
+        """Why a usual action is missing from this turn's choices."""
+        lines = []
+        for missing in missing_actions(state, seat):
+            args = dict(missing.params)
+            if "colour" in args:
+                args["castle"] = self.tr.t(lang, f"castle-{args['colour']}")
+                args["colour"] = COLOUR_EMOJI[str(args["colour"])]
+            if "smuta_open" in args:
+                args["smuta_open"] = "yes" if args["smuta_open"] else "no"
+            lines.append("ℹ️ " + self.tr.t(lang, WHY[missing.reason], **args))
+        return lines
+
+    # ------------------------------------------------------------------ buttons
+    def label(
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        decision: Decision,
+        option: Option,
+        i: int,
+    ) -> str:
+        """Part `i` of `option` on its button (plain text). A part that gives a
+        card up says so: a discard, a card given away in a Заговор, a card of
+        one's own burnt by Пожар; a Купец builds its castle."""
+        part = option[i]
+        t = self.tr.t
+        kind = decision.kind
+        if kind == "action" and i == 1 and option[0] == "discard":
+            return t(lang, "opt-discard-card", card=self.render.card(lang, state, part))
+        if kind == "action" and i == 1 and option[0] == "build":
+            return t(lang, f"castle-{self._merchant_colour(state, part)}")
+        if kind == "conspiracy.give" and i == 1:
+            return t(
+                lang,
+                "opt-give",
+                card=self.render.card(lang, state, option[0]),
+                player=html.unescape(self.render.name(lang, table, int(part))),
+            )
+        if kind == "poison.discard" and part != "pass":
+            return t(lang, "opt-discard-card", card=self.render.card(lang, state, part))
+        if kind == "fire.burn":
+            return t(lang, "opt-burn", card=self.render.card(lang, state, part))
+        return self.render.option_part(lang, table, state, part)

@@ -1,0 +1,98 @@
+"""«Ещё партию»: the button under a game's result opens a new lobby in the
+group, with the same computers seated and the same people invited.
+
+Whoever of the finished game presses it first opens the lobby and takes a
+seat; every other person of that game is told in private, with a button that
+seats them (the deep link /start join_<chat>_<game>). A second press — by
+anyone — finds that lobby and joins it, so there is only ever one. A press
+once the chat has moved on (a newer game, or the finished record expired) or
+by someone who did not play gets a short alert and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import Translator
+from bot.messenger import Messenger, Undelivered, Unreachable
+from bot.models import Table
+from bot.render import Renderer
+from bot.service.base import Actor, Links, Reply
+from bot.service.lobby import Lobby
+from bot.store import Store
+from engine.ai import Level
+
+log = logging.getLogger(__name__)
+
+TRIES = 4  # a press that keeps losing the race to other presses gives up
+
+
+class Rematch:
+    """A new lobby for the people of a finished game."""
+
+    def __init__(
+        self,
+        store: Store,
+        lobby: Lobby,
+        messenger: Messenger,
+        render: Renderer,
+        tr: Translator,
+        links: Links,
+    ) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.messenger = messenger
+        self.render = render
+        self.tr = tr
+        self.links = links
+
+    async def start(self, chat_id: int, title: str, actor: Actor, game_no: int) -> Reply:
+        """The «Ещё партию» button of game `game_no` in `chat_id`, pressed by `actor`."""
+        for _ in range(TRIES):
+            table = await self.store.load(chat_id)
+            if table is None or table.game_no > game_no + 1 or table.game_no < game_no:
+                return Reply("rematch-gone", alert=True)
+            if table.game_no == game_no + 1:
+                # the rematch is open already (pressed twice, or by two at once)
+                if table.status == "lobby":
+                    return await self.lobby.join(chat_id, actor)
+                return Reply("rematch-gone", alert=True)
+            if table.status != "finished" or table.practice:
+                return Reply("err-old-button", alert=True)
+            if actor.user_id not in table.people:
+                return Reply("rematch-not-yours", alert=True)
+            computers: list[Level] = [s.computer_level() for s in table.seats if s.user_id is None]
+            opened = await self.lobby.open_table(
+                chat_id, title or table.title, actor, table, computers
+            )
+            if opened is None:
+                continue  # another press (or /newgame) saved first: look again
+            await self._invite(table, opened, actor)
+            return Reply("rematch-opened")
+        return Reply("err-busy", alert=True)
+
+    async def _invite(self, old: Table, new: Table, host: Actor) -> None:
+        """Every other person of the finished game, in private: a button that seats them."""
+        link = await self.links.deep_link(f"join_{new.chat_id}_{new.game_no}")
+        chat = self.render.person(new.lang, new.title or str(new.chat_id))
+        host_seat = old.seat_of_person(host.user_id)
+        for i, seat in enumerate(old.seats):
+            if seat.user_id is None or seat.user_id == host.user_id:
+                continue
+            lang = seat.lang
+            who = (
+                self.render.name(lang, old, host_seat)
+                if host_seat is not None
+                else self.render.person(lang, host.name)
+            )
+            text = self.tr.t(lang, "rematch-invite", player=who, chat=chat)
+            markup = InlineKeyboardMarkup(
+                inline_keyboard=[[InlineKeyboardButton(text=self.tr.t(lang, "btn-join"), url=link)]]
+            )
+            try:
+                await self.messenger.send(seat.user_id, text, markup)
+            except (Undelivered, Unreachable) as e:
+                # the lobby in the group invites everyone all the same
+                log.info("rematch invitation to seat %s not delivered: %s", i, e)

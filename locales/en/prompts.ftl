@@ -1,0 +1,71 @@
+# Smuta — the question of every menu level in the private chat (bot/prompts.py).
+# A menu level is one part of a choice: which card, then into whose house, then at which end.
+
+## Questions of the levels
+
+ask-lay-card = Which card do you lay out?
+ask-lay-target = Where does { $card_acc } go — into whose house?
+ask-lay-side = Which side up do you lay { $card_acc }?
+ask-lay-end = You have no { $colour } house yet — at which end of your row does it go?
+ask-discard-card = Which card do you discard?
+ask-build-card = Which castle do you build?
+ask-build-side = Which side up do you lay { $castle }?
+ask-play-card = Which order do you play?
+ask-marriage-card = Which card does Marriage move?
+ask-marriage-to = Into which of your houses does { $card_acc } move?
+ask-from-whom = From whose house?
+ask-take-man = Whom do you take from { $target }'s houses?
+ask-kill-card = Which card of { $target } goes to the graveyard?
+ask-campaign-whom = From whose right house?
+ask-campaign-card = Which card do you take from { $target }'s right house?
+ask-give-card = Which card do you give? (Here is whom each may go to.)
+ask-give-to = Whom do you give { $card_acc } to?
+
+## What the choice is about
+
+ask-ctx-hand = { $player }: ✋ { $n } { $n ->
+        [one] card
+       *[other] cards
+    } in hand
+ask-ctx-gift = { $card } → { $players }
+ask-ctx-house = { $player }: { $house }
+ask-ctx-no-house = { $player }: no { $colour } house — a new one would be made at an end of the row
+ask-ctx-no-houses = { $player }: no houses
+ask-ctx-left = { $player } — left house: { $house }
+ask-ctx-right = { $player } — right house: { $house }
+ask-ctx-cards = { $player }: { $cards }
+
+rows-own = 🏘 <b>Your houses</b> — left to right:
+rows-own-none = 🏘 You have no houses yet.
+rows-of = 🏘 { $player }'s houses — left to right:
+
+## Why a usual action is missing
+
+why-hand-full = You hold { $limit } { $limit ->
+        [one] card
+       *[other] cards
+    } — the limit: no drawing cards or orders{ $smuta_open ->
+        [yes] { "" } (the open smuta on top of the deck may be drawn).
+       *[other] .
+    }
+why-deck-empty = The deck is empty — no more drawing cards.
+why-orders-empty = The orders deck is empty — no drawing orders.
+why-castle-no-merchant = Your { $colour } house is ready for its castle, but { $castle } needs a { $colour } Merchant in your hand.
+why-castle-taken = { $castle } cannot be built: it is no longer in the supply.
+why-castle-house = { $castle } cannot be built yet: { $house ->
+        [none] it needs a { $colour } house
+        [castle] your { $colour } house already has a castle
+       *[open] { $lord ->
+            [no] your { $colour } house needs a Lord
+           *[yes] your { $colour } house needs at least { $cards } { $cards ->
+                [one] card
+               *[other] cards
+            } (it has { $has })
+        }
+    }.
+
+## Buttons that give something up
+
+opt-discard-card = 🗑 { $card }
+opt-give = 🎁 { $card } → { $player }
+opt-burn = ⚰️ { $card }

@@ -1,0 +1,348 @@
+"""Every prompt says what it asks, at every menu level, in both languages.
+
+Whole seeded games are played through the real dispatcher with every seat a
+person (half the games in Russian, half in English). At each decision every
+menu level not yet seen in that language is opened by its button, then the
+decision is answered through its menu, as a person presses. Every prompt
+message — sent, or edited by a press — must carry a question (at a lower
+level a «❓» line after the path, never the path alone), no missing text and
+no unresolved Fluent placeable. At the end every level the engine produced in
+a language was shown in it.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+
+import pytest
+from aiogram.types import User
+
+from bot.keyboards import PromptCb, menu_level
+from bot.prompts import level_of
+from bot.store.memory import MemoryStore
+from engine import DEFAULT_RULES, Decision, pending
+from engine.cards import catalog_for
+from engine.policy import choose
+from engine.scenario import build
+from tests.bot.fake_telegram import person
+from tests.bot.harness import Harness, answer_data, is_prompt
+
+GROUP = -100777
+BARE_KEY = re.compile(
+    r"(?:^|\s)(?:ask|why|rows|event|prompt|opt|card|table|colour|castle|result|rematch)-[a-z-]+"
+)
+#: games played: (players, seed, language)
+GAMES = [(2, 3, "ru"), (3, 8, "en"), (4, 5, "ru"), (5, 2, "en"), (3, 21, "ru"), (4, 13, "en")]
+
+
+def menu_levels(options: tuple[tuple[str, ...], ...]) -> dict[tuple[str, ...], int]:
+    """Every level a decision's menu shows: its path → an option index under it."""
+    seen: dict[tuple[str, ...], int] = {}
+    todo = [(0, 0)]
+    while todo:
+        index, depth = todo.pop()
+        shown, firsts = menu_level(options, index, depth)
+        path = options[index][:shown]
+        if not firsts or path in seen:
+            continue
+        seen[path] = index
+        todo.extend((first, shown + 1) for first in firsts)
+    return seen
+
+
+def problems_of(text: str, shown_depth: int) -> list[str]:
+    """What is wrong with a prompt message showing a level `shown_depth` deep."""
+    found = []
+    if "{" in text or "}" in text:
+        found.append("an unresolved placeable")
+    if BARE_KEY.search(text):
+        found.append("a bare key")
+    top = text.split("\n\n")[0].split("\n")
+    asked = [line for line in top[1:] if "?" in line]
+    if not asked:
+        found.append("no question")
+    paths = [i for i, line in enumerate(top) if line.startswith("➡️")]
+    if shown_depth > 0:
+        if not paths:
+            found.append("no path at a lower level")
+        elif not any(line.startswith("❓") and "?" in line for line in top[paths[-1] + 1 :]):
+            found.append("a path with no question after it")
+    elif paths:
+        found.append("a path at the top level")
+    return found
+
+
+class _Errors(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record.getMessage())
+
+
+@contextmanager
+def errors_logged() -> Iterator[list[str]]:
+    handler = _Errors()
+    logging.getLogger().addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        logging.getLogger().removeHandler(handler)
+
+
+def shown_level(h: Harness, user_id: int, message_id: int, decision: Decision) -> tuple[str, int]:
+    """The level a prompt message shows, read from its buttons."""
+    data = [PromptCb.unpack(d) for _, d in h.buttons(user_id, message_id) if d.startswith("p:")]
+    assert data, "a prompt without buttons"
+    forward = [cb for cb in data if cb.depth > 0]
+    depth = max(cb.depth for cb in forward) - 1  # the back button goes up, the others on
+    index = forward[0].option
+    return level_of(decision, decision.options[index][:depth]), depth
+
+
+def seen(
+    h: Harness,
+    user_id: int,
+    message: int,
+    decision: Decision,
+    lang: str,
+    rendered: dict[str, set[str]],
+    problems: list[str],
+) -> None:
+    """Note the level a prompt message shows, and what is wrong with it."""
+    level, depth = shown_level(h, user_id, message, decision)
+    rendered[lang].add(level)
+    for why in problems_of(h.tg.texts[(user_id, message)], depth):
+        problems.append(f"{lang} {level}: {why}")
+
+
+async def test_every_menu_level_asks_its_question_in_both_languages() -> None:
+    produced: dict[str, set[str]] = {"ru": set(), "en": set()}
+    rendered: dict[str, set[str]] = {"ru": set(), "en": set()}
+    kinds: dict[str, set[str]] = {"ru": set(), "en": set()}
+    problems: list[str] = []
+    with errors_logged() as errors:
+        for players, seed, lang in GAMES:
+            h = Harness(MemoryStore())
+            users = [person(200 + i, f"Игрок {i}", lang) for i in range(players)]
+            await h.open_game(GROUP, users[0], users[1:], seed=seed)
+            by_id = {u.id: u for u in users}
+            for _ in range(2000):
+                table = await h.table(GROUP)
+                assert table.state is not None
+                decision = pending(table.state)
+                if decision is None:
+                    break
+                seat = table.seats[decision.seat]
+                assert seat.user_id is not None and seat.lang == lang
+                user = by_id[seat.user_id]
+                message_id = (await h.store.messages(GROUP))[f"prompt:{decision.seat}"]
+                kinds[lang].add(decision.kind)
+
+                look = partial(seen, h, user.id, message_id, decision, lang, rendered, problems)
+                look()
+                opened = False
+                for path, index in menu_levels(decision.options).items():
+                    level = level_of(decision, path)
+                    produced[lang].add(level)
+                    if level in rendered[lang]:
+                        continue
+                    cb = PromptCb(
+                        chat=GROUP,
+                        game=table.game_no,
+                        decision=decision.id,
+                        option=index,
+                        depth=len(path),
+                    )
+                    await h.press(user, user.id, message_id, cb.pack())
+                    look()
+                    opened = True
+                if opened:  # back to the top, as the first button pressed leaves it
+                    top = PromptCb(
+                        chat=GROUP, game=table.game_no, decision=decision.id, option=0, depth=0
+                    )
+                    await h.press(user, user.id, message_id, top.pack())
+                await h.answer(user, GROUP, choose(seed, decision))
+                answered = h.tg.texts[(user.id, message_id)]
+                assert "✔️" in answered and not is_prompt(h.tg.markups.get((user.id, message_id)))
+            else:
+                pytest.fail(f"game {seed} did not end")
+            assert (await h.table(GROUP)).status == "finished"
+    assert not errors, "\n".join(errors[:10])
+    assert not problems, "\n".join(sorted(set(problems))[:20])
+    for lang in ("ru", "en"):
+        assert produced[lang] <= rendered[lang], f"{lang}: {produced[lang] - rendered[lang]}"
+        # the games reached the usual levels and the usual kinds of decision
+        assert {"action/0", "action/lay/1", "action/discard/1"} <= rendered[lang]
+        assert {"action", "house_end"} <= kinds[lang]
+
+
+# ====================================================================== answered prompts
+TURN = {
+    "players": [
+        {
+            "hand": ["page.orange", "page.red", "knight.blue"],
+            "houses": [{"colour": "red", "cards": ["lord.red"]}],
+        },
+        {"houses": [{"colour": "blue", "cards": ["lord.blue"]}]},
+    ],
+    "current": 0,
+    "actions_left": 3,
+}
+
+
+async def _seated_position(h: Harness, position: dict[str, object]) -> tuple[User, User]:
+    anna, boris = person(301, "Анна"), person(302, "Борис")
+    await h.open_game(GROUP, anna, [boris])
+    table = await h.table(GROUP)
+    table.state = build(position)
+    table.turn_log = []
+    assert await h.store.save(table)
+    await h.say(anna.id, anna, "/hand")
+    return anna, boris
+
+
+async def test_an_answered_prompt_shows_the_actions_left_after_that_answer() -> None:
+    """Three actions: after the first the answered prompt says two are left,
+    after the last none — never the next player's fresh three."""
+    h = Harness(MemoryStore())
+    anna, _ = await _seated_position(h, TURN)
+    tr = h.tr
+    seen = []
+    for card in ("page.red", "knight.blue", "page.orange"):
+        table = await h.table(GROUP)
+        assert table.state is not None
+        decision = pending(table.state)
+        assert decision is not None and decision.seat == 0
+        message_id = (await h.store.messages(GROUP))["prompt:0"]
+        option = next(o for o in decision.options if o[0] == "discard" and _type(h, o[1]) == card)
+        await h.press(anna, anna.id, message_id, answer_data(table, decision, option))
+        seen.append(h.tg.texts[(anna.id, message_id)])
+    for text, left in zip(seen, (2, 1, 0), strict=True):
+        assert tr.t("ru", "prompt-actions-left", n=left) in text, text
+        assert "✔️" in text
+    # the third answer ended the turn: the next player has three, the answered prompt not
+    assert tr.t("ru", "prompt-actions-left", n=3) not in seen[-1]
+
+
+async def test_ending_the_turn_keeps_the_actions_that_were_left() -> None:
+    h = Harness(MemoryStore())
+    anna, _ = await _seated_position(h, TURN)
+    table = await h.table(GROUP)
+    decision = pending(table.state)  # type: ignore[arg-type]
+    assert decision is not None
+    message_id = (await h.store.messages(GROUP))["prompt:0"]
+    first = next(o for o in decision.options if o[0] == "discard")
+    await h.press(anna, anna.id, message_id, answer_data(table, decision, first))
+    table = await h.table(GROUP)
+    decision = pending(table.state)  # type: ignore[arg-type]
+    assert decision is not None and ("end",) in decision.options
+    message_id = (await h.store.messages(GROUP))["prompt:0"]
+    await h.press(anna, anna.id, message_id, answer_data(table, decision, ("end",)))
+    text = h.tg.texts[(anna.id, message_id)]
+    assert h.tr.t("ru", "prompt-actions-left", n=2) in text
+    assert h.tr.t("ru", "opt-end") in text
+
+
+def _type(h: Harness, card_id: str) -> str:
+    card = catalog_for(DEFAULT_RULES)[card_id]
+    return f"{card.type}.{card.colours[0]}" if card.colours else card.type
+
+
+# ====================================================================== castles and what is missing
+FULL_HAND = {
+    "players": [
+        {
+            "hand": [
+                "merchant.red",
+                "page.orange",
+                "page.green",
+                "knight.green",
+                "ball",
+                "lord.green",
+            ],
+            "houses": [
+                {"colour": "red", "cards": ["lord.red", "page.red"]},
+                {"colour": "blue", "cards": ["lord.blue", "page.blue", "knight.blue"]},
+            ],
+        },
+        {"houses": [{"colour": "green", "cards": ["lord.green"]}]},
+    ],
+    "deck": ["page.red"],
+    "orders": ["marriage"],
+    "current": 0,
+    "actions_left": 3,
+    "rules": {"hand_limit": 6, "castle_min_cards": 2},
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_a_turn_says_why_a_usual_action_is_missing(lang: str) -> None:
+    """A hand at the game's limit (6 here, not the default 7): no drawing, and
+    the prompt says so with that number; a house ready for its castle without
+    the Купец of its colour: the prompt names the castle that is missing."""
+    h = Harness(MemoryStore())
+    anna, boris = person(301, "Анна", lang), person(302, "Борис", lang)
+    await h.open_game(GROUP, anna, [boris])
+    table = await h.table(GROUP)
+    table.state = build(FULL_HAND)
+    table.turn_log = []
+    assert await h.store.save(table)
+    await h.say(anna.id, anna, "/hand")
+    decision = pending(table.state)
+    assert decision is not None
+    assert ("draw",) not in decision.options and ("order",) not in decision.options
+    message_id = (await h.store.messages(GROUP))["prompt:0"]
+    text = h.tg.texts[(anna.id, message_id)]
+    tr = h.tr
+    assert tr.t(lang, "why-hand-full", limit=6, smuta_open="no") in text
+    blue = tr.t(lang, "castle-blue")
+    assert tr.t(lang, "why-castle-no-merchant", colour="🔵", castle=blue) in text
+    # the red house has its Купец, a Лорд and the game's 2 cards: it can be built
+    assert "🔴" not in "".join(line for line in text.split("\n") if line.startswith("ℹ️"))
+    labels = [t for t, _ in h.buttons(anna.id, message_id)]
+    assert tr.t(lang, "opt-draw") not in labels and tr.t(lang, "opt-build") in labels
+    # under the hand: her own row, left to right
+    below = text.split(tr.t(lang, "rows-own"))[1].split("\n")[1:]
+    assert below[0].startswith("  ⬅️ 🔴 ") and below[1].startswith("  ➡️ 🔵 "), below
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_building_a_castle_tells_both_sides_a_line_each(lang: str) -> None:
+    h = Harness(MemoryStore())
+    anna, boris = person(301, "Анна", lang), person(302, "Борис", lang)
+    await h.open_game(GROUP, anna, [boris])
+    table = await h.table(GROUP)
+    table.state = build(FULL_HAND)
+    table.turn_log = []
+    assert await h.store.save(table)
+    await h.say(anna.id, anna, "/hand")
+    message_id = (await h.store.messages(GROUP))["prompt:0"]
+    build_button = next(
+        d for t, d in h.buttons(anna.id, message_id) if t == h.tr.t(lang, "opt-build")
+    )
+    await h.press(anna, anna.id, message_id, build_button)
+    text = h.tg.texts[(anna.id, message_id)]
+    castle = h.tr.t(lang, "castle-red")
+    assert h.tr.t(lang, "ask-build-side", castle=castle) in text
+    sides = [line for line in text.split("\n") if line.startswith(("♾️", "⚡"))]
+    assert len(sides) == 2, text
+    labels = [t for t, _ in h.buttons(anna.id, message_id)]
+    assert h.tr.t(lang, "opt-permanent") in labels and h.tr.t(lang, "opt-one-time") in labels
+
+
+async def test_a_discard_button_names_the_card_it_gives_up() -> None:
+    h = Harness(MemoryStore())
+    anna, _ = await _seated_position(h, TURN)
+    message_id = (await h.store.messages(GROUP))["prompt:0"]
+    discard = next(d for t, d in h.buttons(anna.id, message_id) if t == h.tr.t("ru", "opt-discard"))
+    await h.press(anna, anna.id, message_id, discard)
+    labels = [t for t, _ in h.buttons(anna.id, message_id) if t != h.tr.t("ru", "btn-back")]
+    assert len(labels) == 3
+    assert all(label.startswith("🗑 ") and "‹h" in label for label in labels), labels
+    assert "❓ " + h.tr.t("ru", "ask-discard-card") in h.tg.texts[(anna.id, message_id)]

@@ -251,7 +251,9 @@ async def play_to_the_end(
             await answer_as_a_person(h, user, option)
         after = await h.table(GROUP)
         assert after.state is not None
-        check_private_stays_private(h, since, after.state, seen.public)
+        # what lay face up before the step was public too (a discarded смута a
+        # step shuffles back into the deck, say)
+        check_private_stays_private(h, since, after.state, seen.public | public_zones(state))
         check_hands_stay_private(h, since, (state, after.state), seen, humans)
         check_prompts_go_to_the_decider(h, since, {s: u for s, u in seats.items() if u})
         steps += 1

@@ -16,7 +16,11 @@ It is made of parts, each an object with one job, that call each other
   on a move never told;
 - `Lobby` (lobby): /newgame to the start;
 - `Play` (play): buttons, answers, timers, /hand;
-- `Seats` (seats): leaving, stopping, /back, chat migration, /lang.
+- `Seats` (seats): leaving, stopping, /back, chat migration, /lang;
+- `Profiles` (profile): a chat's settings for good, /settings;
+- `Ratings` (ratings): figures and skill ratings, /top, /stats;
+- `History` (history): finished games, /history, /replay;
+- `Notify` (notify): /notify's calls to a new lobby, /forgetme.
 """
 
 from __future__ import annotations
@@ -39,9 +43,13 @@ from bot.service.base import (
     Refusal,
     Reply,
 )
+from bot.service.history import History
 from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
+from bot.service.notify import Notify
 from bot.service.outbox import Outboxes
 from bot.service.play import STRIKES_TO_AWAY, Play
+from bot.service.profile import Profiles
+from bot.service.ratings import Ratings
 from bot.service.seats import Seats
 from bot.service.telling import ANNOUNCE_GRACE, Teller
 from bot.store import Store
@@ -97,9 +105,23 @@ class Games:
             self.defaults,
             self.links.deep_link,
         )
+        # a chat's home: its settings, ratings, history, the call to the next game
+        self.profiles = Profiles(self.records, messenger, tr, self.defaults)
+        self.ratings = Ratings(store, tr)
+        self.history = History(store, self.render, tr, messenger)
+        self.notify = Notify(self.records, messenger, self.outboxes, self.render, tr, self.links)
         self.lobby = Lobby(
-            self.records, self.teller, self.outboxes, tr, self.defaults, self.links, seeds
+            self.records,
+            self.teller,
+            self.outboxes,
+            tr,
+            self.defaults,
+            self.links,
+            seeds,
+            profiles=self.profiles,
         )
+        self.lobby.on_open = self.notify.call
+        self.teller.on_finish = self.game_finished
         self.thinker = thinker or Thinker(workers=0)
         self.play = Play(self.records, self.teller, messenger, self.render, tr, self.thinker)
         self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr)
@@ -115,3 +137,12 @@ class Games:
 
     async def on_timer(self, chat_id: int) -> None:
         await self.play.on_timer(chat_id)
+
+    async def game_finished(self) -> None:
+        """A game just ended (its save queued it for rating): rate what waits."""
+        await self.ratings.drain()
+
+    async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The group became a supergroup: its game and its home follow it."""
+        await self.seats.migrate(old_chat_id, new_chat_id)
+        await self.store.migrate_home(old_chat_id, new_chat_id)

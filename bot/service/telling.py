@@ -63,6 +63,8 @@ class Teller:
         self.clock = clock
         self.defaults = defaults
         self.deep_link = deep_link
+        # after a game's end is told (the chat's home rates it: `Games.game_finished`)
+        self.on_finish: Callable[[], Awaitable[None]] | None = None
         outboxes.add_view(TABLE, self.table_view)
 
     # ================================================================== the record
@@ -270,6 +272,8 @@ class Teller:
         for user_id in table.people:
             await self.store.link_user(user_id, table.chat_id, linked=False)
         self.outboxes.post(table.chat_id, self.render.result(table, table.state))
+        if self.on_finish is not None:
+            await self.on_finish()
 
     # ================================================================== private chats
     def hand_text(self, table: Table, seat: int) -> str:

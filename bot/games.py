@@ -25,6 +25,7 @@ It is made of parts, each an object with one job, that call each other
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Awaitable, Callable
 
@@ -54,6 +55,8 @@ from bot.service.seats import Seats
 from bot.service.telling import ANNOUNCE_GRACE, Teller
 from bot.store import Store
 from bot.thinking import Thinker
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "ANNOUNCE_GRACE",
@@ -139,8 +142,12 @@ class Games:
         await self.play.on_timer(chat_id)
 
     async def game_finished(self) -> None:
-        """A game just ended (its save queued it for rating): rate what waits."""
-        await self.ratings.drain()
+        """A game just ended (its save queued it for rating): rate what waits.
+        A failure loses nothing: the game stays queued for the next drain."""
+        try:
+            await self.ratings.drain()
+        except Exception:  # the store, say: the result is told; rating waits
+            log.warning("rating deferred", exc_info=True)
 
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
         """The group became a supergroup: its game and its home follow it."""

@@ -27,6 +27,7 @@ from openskill.models import PlackettLuce
 
 from bot.i18n import Translator
 from bot.models import GameRecord, PlayerStats, SeatRecord
+from bot.names import shown_name
 from bot.service.base import Actor, Reply
 from bot.store import Store
 from engine import Command, Refused, execute, new_game
@@ -194,7 +195,8 @@ class Ratings:
     def name_of(self, lang: str, p: PlayerStats) -> str:
         if p.key.startswith("c"):
             return self.tr.t(lang, "stats-computer", level=self.tr.t(lang, f"level-{p.key[1:]}"))
-        return html.escape(p.name) or self.tr.t(lang, "history-forgotten")
+        # cleaned, isolated and escaped like every name the bot shows
+        return html.escape(shown_name(p.name, self.tr.t(lang, "history-forgotten")), quote=False)
 
     def line(self, lang: str, place: int, p: PlayerStats) -> str:
         return self.tr.t(

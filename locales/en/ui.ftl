@@ -246,8 +246,8 @@ replay-not-yours = Only someone who played in this game can get it.
 replay-failed = Could not send the file, try again later.
 notify-on = 🔔 I will call you in private when a game is gathered here. /notify off — stop.
 notify-off = 🔕 I will not call you any more.
-notify-start-bot = 🔔 To be called, open a private chat with me and press «Start».
+notify-start-bot = 🔔 To be called, open a private chat with me and press “Start”.
 notify-lobby = 🔔 A game of Smuta is being gathered in <b>{ $chat }</b>!
 notify-called = 🔔 Called: { $n }
 notify-unreachable = 🔔 { $players }: I cannot write to you in private — <a href="{ $link }">start the bot</a> so I can call you to games.
-forgetme-done = 🗑 Done: your preferences, subscriptions and statistics are gone; in game histories you are now «player».
+forgetme-done = 🗑 Done: your preferences, subscriptions and statistics are gone; in game histories you are now “player”.

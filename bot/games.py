@@ -18,10 +18,15 @@ It is made of parts, each an object with one job, that call each other
 - `Play` (play): buttons, answers, timers, /hand;
 - `Seats` (seats): leaving, stopping, /back, chat migration, /lang;
 - `Rematch` (rematch): «Ещё партию» under a result, a new lobby for the same people.
+- `Profiles` (profile): a chat's settings for good, /settings;
+- `Ratings` (ratings): figures and skill ratings, /top, /stats;
+- `History` (history): finished games, /history, /replay;
+- `Notify` (notify): /notify's calls to a new lobby, /forgetme.
 """
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Awaitable, Callable
 
@@ -40,14 +45,20 @@ from bot.service.base import (
     Refusal,
     Reply,
 )
+from bot.service.history import History
 from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
+from bot.service.notify import Notify
 from bot.service.outbox import Outboxes
 from bot.service.play import STRIKES_TO_AWAY, Play
+from bot.service.profile import Profiles
+from bot.service.ratings import Ratings
 from bot.service.rematch import Rematch
 from bot.service.seats import Seats
 from bot.service.telling import ANNOUNCE_GRACE, Teller
 from bot.store import Store
 from bot.thinking import Thinker
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "ANNOUNCE_GRACE",
@@ -99,9 +110,23 @@ class Games:
             self.defaults,
             self.links.deep_link,
         )
+        # a chat's home: its settings, ratings, history, the call to the next game
+        self.profiles = Profiles(self.records, messenger, tr, self.defaults)
+        self.ratings = Ratings(store, tr)
+        self.history = History(store, self.render, tr, messenger)
+        self.notify = Notify(self.records, messenger, self.outboxes, self.render, tr, self.links)
         self.lobby = Lobby(
-            self.records, self.teller, self.outboxes, tr, self.defaults, self.links, seeds
+            self.records,
+            self.teller,
+            self.outboxes,
+            tr,
+            self.defaults,
+            self.links,
+            seeds,
+            profiles=self.profiles,
         )
+        self.lobby.on_open = self.notify.call
+        self.teller.on_finish = self.game_finished
         self.thinker = thinker or Thinker(workers=0)
         self.play = Play(self.records, self.teller, messenger, self.render, tr, self.thinker)
         self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr)
@@ -118,3 +143,16 @@ class Games:
 
     async def on_timer(self, chat_id: int) -> None:
         await self.play.on_timer(chat_id)
+
+    async def game_finished(self) -> None:
+        """A game just ended (its save queued it for rating): rate what waits.
+        A failure loses nothing: the game stays queued for the next drain."""
+        try:
+            await self.ratings.drain()
+        except Exception:  # the store, say: the result is told; rating waits
+            log.warning("rating deferred", exc_info=True)
+
+    async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The group became a supergroup: its game and its home follow it."""
+        await self.seats.migrate(old_chat_id, new_chat_id)
+        await self.store.migrate_home(old_chat_id, new_chat_id)

@@ -58,6 +58,9 @@ class Table(BaseModel):
     seats: list[Seat] = Field(default_factory=list)
     setup: GameSetup | None = None
     state: GameState | None = None
+    level: Level | None = None  # the computer's level by default (the chat's profile)
+    variants: dict[str, int] = Field(default_factory=dict)  # rule options (the chat's profile)
+    called: int = 0  # people /notify told of this lobby
     deadline: float | None = None  # when the pending decision times out (epoch seconds)
     reminder: float | None = None  # when to remind the player (cleared once sent)
     deadline_decision: int | None = None  # the decision the deadline belongs to
@@ -89,3 +92,115 @@ class Table(BaseModel):
     def people(self) -> list[int]:
         """Everyone seated, those who left included (they may come back)."""
         return [s.user_id for s in self.seats if s.user_id is not None]
+
+
+# ====================================================================== a chat's home
+#: the engine's `Rules` options a chat may change with /settings, each with the
+#: values offered (the first is the rules file's default); named and explained
+#: in locales (``variant-<name>``, ``variant-<name>-about``)
+VARIANTS: dict[str, tuple[int, ...]] = {
+    "hand_limit": (7, 6, 8),
+    "actions_per_turn": (3, 2, 4),
+    "fire_each_house": (1, 0),  # Пожар: a card from each house that lost its castle, or from one
+}
+
+
+class ChatProfile(BaseModel):
+    """What a chat keeps for good (no expiry): the settings every new lobby
+    starts from. A game keeps the rules it started with (its `GameSetup`)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    chat_id: int
+    owner_id: int | None = None  # who made the profile (may change it, like an admin)
+    lang: Lang | None = None  # None: the bot's default
+    turn_timeout: int | None = None
+    choice_timeout: int | None = None
+    level: Level = "normal"  # the computer's level when nobody chooses one
+    variants: dict[str, int] = Field(default_factory=dict)  # name → value (see VARIANTS)
+
+
+class SeatRecord(BaseModel):
+    """A seat of a finished game as the history keeps it."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    user_id: int | None  # None: a computer, or a person who asked to be forgotten
+    name: str  # "" when forgotten
+    level: Level | None = None  # a computer's level
+
+
+class GameRecord(BaseModel):
+    """A finished game, kept for good in its chat's history with its command
+    log (kept beside it by the store): players, scores, setup."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    chat_id: int
+    game_no: int
+    title: str = ""
+    lang: Lang = "ru"
+    started_at: float
+    finished_at: float
+    seats: list[SeatRecord]
+    scores: list[int]
+    castles: list[int]
+    winners: list[int]
+    setup: GameSetup
+    counted: bool  # in the ratings: two people or more, a whole game
+    number: int = 0  # the game's number for /replay (set by the store when read)
+
+
+class PlayerStats(BaseModel):
+    """One player's figures in one scope (a chat, or everywhere): a person
+    (``u<id>``) or a computer level (``c<level>``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    key: str
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    points: int = 0
+    best: int = 0
+    smuta: dict[str, int] = Field(default_factory=dict)  # смута → points it won (−: cost) them
+
+
+def record_of(table: Table) -> GameRecord | None:
+    """The history's record of a game the engine has just finished (None for
+    anything else: a lobby, a running game, one stopped, a practice game)."""
+    state = table.state
+    if (
+        table.status != "finished"
+        or table.practice
+        or state is None
+        or state.result is None
+        or state.result.aborted
+        or table.setup is None
+    ):
+        return None
+    result = state.result
+    people = [s for s in table.seats if s.user_id is not None]
+    return GameRecord(
+        chat_id=table.chat_id,
+        game_no=table.game_no,
+        title=table.title,
+        lang=table.lang,
+        started_at=table.created_at,
+        finished_at=table.updated_at,
+        seats=[
+            SeatRecord(
+                user_id=s.user_id,
+                name=s.name,
+                level=s.computer_level() if s.user_id is None else None,
+            )
+            for s in table.seats
+        ],
+        scores=list(result.scores),
+        castles=list(result.castles),
+        winners=list(result.winners),
+        setup=table.setup,
+        counted=len(people) >= 2,
+    )

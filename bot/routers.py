@@ -236,7 +236,7 @@ def table_router() -> Router:
     @router.message(F.migrate_to_chat_id)
     async def migrated(message: Message, games: Games) -> None:
         assert message.migrate_to_chat_id is not None
-        await games.seats.migrate(message.chat.id, message.migrate_to_chat_id)
+        await games.migrate(message.chat.id, message.migrate_to_chat_id)
 
     @router.my_chat_member(F.chat.type.in_(GROUPS))
     async def membership(event: ChatMemberUpdated, games: Games) -> None:
@@ -435,7 +435,11 @@ def build_dispatcher(
     if observer is not None:
         dp.update.outer_middleware(observer)
     dp.update.outer_middleware(ChatOrder())
-    dp.include_routers(lobby_router(), table_router(), private_router(), common_router())
+    from bot.home_routers import home_router  # it builds on this module's helpers
+
+    dp.include_routers(
+        lobby_router(), table_router(), private_router(), home_router(), common_router()
+    )
 
     @dp.errors()
     async def on_error(event: ErrorEvent, bot: Bot) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Awaitable, Callable
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -13,6 +14,7 @@ from bot.models import Seat, Table
 from bot.names import clean_name
 from bot.service.base import Actor, Defaults, Links, Records, Refusal, Reply, new_seeds
 from bot.service.outbox import Outboxes
+from bot.service.profile import Profiles, lobby_home_lines, rules_of
 from bot.service.telling import TABLE, Teller
 from bot.store import UserPrefs
 from engine import Command, Event, GameSetup, new_game
@@ -40,8 +42,12 @@ class Lobby:
         defaults: Defaults,
         links: Links,
         seeds: random.Random | None = None,
+        profiles: Profiles | None = None,
     ) -> None:
         self.records = records
+        self.profiles = profiles
+        # called once a lobby is open and shown (the /notify calls)
+        self.on_open: Callable[[Table], Awaitable[object]] | None = None
         self.store = records.store
         self.teller = teller
         self.render = teller.render
@@ -85,6 +91,8 @@ class Lobby:
             updated_at=now,
             version=existing.version if existing else 0,
         )
+        if self.profiles is not None:
+            self.profiles.start_lobby(table, await self.profiles.of(chat_id))
         if prefs.started:
             table.seats.append(self._seat(actor, prefs))
         for level in computers or []:
@@ -95,6 +103,8 @@ class Lobby:
             await self.store.link_user(actor.user_id, chat_id)
         await self.store.set_messages(chat_id, {TABLE: None, LOBBY: None})
         self.outboxes.repost(chat_id, LOBBY)
+        if self.on_open is not None:
+            await self.on_open(table)
         return table
 
     async def practice(self, actor: Actor) -> Reply | None:
@@ -201,8 +211,8 @@ class Lobby:
 
     def default_level(self, table: Table) -> Level:
         """The level a computer gets when nobody chose one (the "bot" button of
-        an old lobby message, a practice table's first opponent)."""
-        return DEFAULT_LEVEL
+        an old lobby message, a practice table's first opponent): the chat's."""
+        return table.level or DEFAULT_LEVEL
 
     async def add_computer(self, chat_id: int, actor: Actor, level: Level | None = None) -> Reply:
         refused = await self._refuse_managing(chat_id, actor)
@@ -326,6 +336,7 @@ class Lobby:
                 t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
             )
             lines.append(t(lang, "lobby-hint", min=MIN_SEATS, max=MAX_SEATS))
+            lines += lobby_home_lines(self.tr, table)
         lines.append(t(lang, "lobby-levels"))
         return "\n".join(lines)
 
@@ -376,6 +387,7 @@ class Lobby:
                 players=len(t.seats),
                 seed=seed,
                 computer=tuple(i for i, s in enumerate(t.seats) if s.user_id is None),
+                rules=rules_of(t.variants),
             )
             state, events = new_game(setup)
             t.setup = setup

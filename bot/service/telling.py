@@ -64,6 +64,8 @@ class Teller:
         self.defaults = defaults
         self.deep_link = deep_link
         self.prompts = Prompts(render, tr)
+        # after a game's end is told (the chat's home rates it: `Games.game_finished`)
+        self.on_finish: Callable[[], Awaitable[None]] | None = None
         outboxes.add_view(TABLE, self.table_view)
 
     # ================================================================== the record
@@ -277,6 +279,8 @@ class Teller:
             else rematch_keyboard(table.game_no, self.tr.t(table.lang, "btn-rematch"))
         )
         self.outboxes.post(table.chat_id, self.render.result(table, table.state), markup)
+        if self.on_finish is not None:
+            await self.on_finish()
 
     # ================================================================== private chats
     def hand_text(self, table: Table, seat: int) -> str:

@@ -12,6 +12,23 @@ so a Redis Cluster keeps them in one slot:
 - ``smuta:deadlines``      — sorted set: chat id → when its game next needs the timer
 - ``smuta:user:{<uid>}``   — hash: the user's language and whether they started the bot
 - ``smuta:user:{<uid>}:tables`` — set of chat ids where the user has a seat
+
+A chat's home, kept for good (no expiry):
+
+- ``smuta:{<chat>}:profile`` — the chat's settings (`ChatProfile` JSON)
+- ``smuta:{<chat>}:history`` — hash of finished games: ``r:<game>`` the
+  `GameRecord`, ``l:<game>`` its command log (JSON lines), ``n:<game>`` its
+  /replay number; written by the very save that finishes the game
+- ``smuta:{<chat>}:stats``   — hash: player key → `PlayerStats` in this chat
+- ``smuta:{<chat>}:subs``    — hash: user id → ``1`` (called to new lobbies)
+  or ``asked`` (could not be reached; asked once to start the bot)
+- ``smuta:stats``            — hash: player key → `PlayerStats` everywhere
+- ``smuta:rating:queue``     — list of ``<chat>:<game>`` finished, counted,
+  not yet rated: each is rated and popped in one step (see `commit_rating`)
+- ``smuta:replay:seq``, ``smuta:replay:index`` — /replay numbers → ``<chat>:<game>``
+- ``smuta:moved``            — hash: a chat's old id → its new one (migration)
+- ``smuta:user:{<uid>}:played`` — chats whose history has the user;
+  ``smuta:user:{<uid>}:subs`` — chats the user asked to be called to
 """
 
 from __future__ import annotations
@@ -21,7 +38,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from bot.models import Lang, Table
+from bot.models import ChatProfile, GameRecord, Lang, PlayerStats, Table
 from engine import Command
 
 
@@ -119,6 +136,69 @@ class Store(ABC):
         record (with `chat_id` rewritten, same version), log, message ids,
         timer and the seated users' links; the old id is then forgotten.
         False when there is nothing to move or the new id is taken."""
+
+    # ------------------------------------------------------------------ a chat's home
+    @abstractmethod
+    async def profile(self, chat_id: int) -> ChatProfile | None:
+        """The chat's settings, or None when it never changed any."""
+
+    @abstractmethod
+    async def save_profile(self, profile: ChatProfile) -> None: ...
+
+    @abstractmethod
+    async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
+        """The chat's last finished games, newest first (`number` filled in)."""
+
+    @abstractmethod
+    async def game_by_number(self, number: int) -> tuple[GameRecord, list[Command]] | None:
+        """A finished game by its /replay number, with its command log."""
+
+    @abstractmethod
+    async def game_at(self, chat_id: int, game_no: int) -> tuple[GameRecord, list[Command]] | None:
+        """A finished game of a chat (an old chat id is followed to its new one)."""
+
+    @abstractmethod
+    async def rating_head(self) -> str | None:
+        """The oldest finished game not yet rated (``<chat>:<game>``), or None."""
+
+    @abstractmethod
+    async def stats(self, chat_id: int | None, keys: Sequence[str] = ()) -> dict[str, PlayerStats]:
+        """Players' figures in a chat (None: everywhere); `keys` empty: everyone's."""
+
+    @abstractmethod
+    async def commit_rating(
+        self,
+        head: str,
+        chat_id: int,
+        overall: Sequence[PlayerStats],
+        local: Sequence[PlayerStats],
+        users: Sequence[int],
+    ) -> bool:
+        """Atomically: if `head` is still the oldest game waiting to be rated,
+        pop it and write its players' new figures (everywhere and in
+        `chat_id`), marking `users` as having figures in the chat. False,
+        changing nothing, when someone else rated it first."""
+
+    @abstractmethod
+    async def stat_chats(self, user_id: int) -> set[int]:
+        """Chats where the user has figures."""
+
+    @abstractmethod
+    async def subscribers(self, chat_id: int) -> dict[int, str]:
+        """Who asked to be called to the chat's lobbies: user id → ``1`` or ``asked``."""
+
+    @abstractmethod
+    async def subscribe(self, chat_id: int, user_id: int, state: str | None) -> None:
+        """Call the user to the chat's lobbies (`state` ``1`` or ``asked``); None: stop."""
+
+    @abstractmethod
+    async def forget_user(self, user_id: int) -> None:
+        """/forgetme: the user's preferences, subscriptions and figures go; their
+        seats in the histories of chats they played in lose their name."""
+
+    @abstractmethod
+    async def migrate_home(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Move the chat's profile, history, figures and subscribers to its new id."""
 
     @abstractmethod
     async def ping(self) -> None:

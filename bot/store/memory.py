@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot import metrics
-from bot.models import Table
+from bot.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store import Store, UserPrefs
 from engine import Command
 
@@ -47,6 +47,15 @@ class MemoryStore(Store):
         self._timers: dict[int, float] = {}
         self._users: dict[int, str] = {}  # UserPrefs JSON
         self._links: dict[int, set[int]] = {}
+        # a chat's home: kept for good
+        self._profiles: dict[int, str] = {}
+        self._history: dict[int, dict[str, str]] = {}  # chat → r:/l:/n:<game> → text
+        self._replays: dict[int, str] = {}  # /replay number → "<chat>:<game>"
+        self._stats: dict[int | None, dict[str, str]] = {}  # chat (None: everywhere) → key → JSON
+        self._queue: list[str] = []  # games waiting to be rated
+        self._subs: dict[int, dict[int, str]] = {}
+        self._user_sets: dict[tuple[int, str], set[int]] = {}  # (user, played|stats|subs) → chats
+        self._moved: dict[int, int] = {}
 
     def _expire(self, chat_id: int) -> None:
         """Forget a lobby or finished game whose time is up (Redis: key expiry)."""
@@ -85,6 +94,9 @@ class MemoryStore(Store):
         self._tables[chat] = _Record(expected + 1, data, table.game_no, table.status)
         if lines:
             self._logs.setdefault(chat, []).extend(lines)
+        record = record_of(table)
+        if record is not None:
+            self._keep(record, self._logs.get(chat, []))
         if timer is None:
             self._timers.pop(chat, None)
         else:
@@ -184,6 +196,172 @@ class MemoryStore(Store):
                 links.add(new_chat_id)
         return True
 
+    # ------------------------------------------------------------------ a chat's home
+    def _keep(self, record: GameRecord, log: list[str]) -> None:
+        """The finishing save's second half: the game into its chat's history,
+        once (no await: atomic with the compare-and-set)."""
+        chat, game = record.chat_id, record.game_no
+        history = self._history.setdefault(chat, {})
+        if f"r:{game}" in history:
+            return
+        number = len(self._replays) + 1
+        history[f"r:{game}"] = record.model_dump_json()
+        history[f"l:{game}"] = "\n".join(log)
+        history[f"n:{game}"] = str(number)
+        self._replays[number] = f"{chat}:{game}"
+        if record.counted:
+            self._queue.append(f"{chat}:{game}")
+        for seat in record.seats:
+            if seat.user_id is not None:
+                self._user_sets.setdefault((seat.user_id, "played"), set()).add(chat)
+
+    def _where(self, chat_id: int) -> int:
+        seen = set()
+        while chat_id in self._moved and chat_id not in seen:
+            seen.add(chat_id)
+            chat_id = self._moved[chat_id]
+        return chat_id
+
+    async def profile(self, chat_id: int) -> ChatProfile | None:
+        await asyncio.sleep(0)
+        raw = self._profiles.get(chat_id)
+        return None if raw is None else ChatProfile.model_validate_json(raw)
+
+    async def save_profile(self, profile: ChatProfile) -> None:
+        await asyncio.sleep(0)
+        self._profiles[profile.chat_id] = profile.model_dump_json()
+
+    def _record(self, chat: int, game: int) -> GameRecord | None:
+        history = self._history.get(chat, {})
+        raw = history.get(f"r:{game}")
+        if raw is None:
+            return None
+        record = GameRecord.model_validate_json(raw)
+        record.number = int(history.get(f"n:{game}", "0"))
+        return record
+
+    async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
+        await asyncio.sleep(0)
+        games = sorted(
+            (int(k[2:]) for k in self._history.get(chat_id, {}) if k.startswith("r:")),
+            reverse=True,
+        )
+        return [r for g in games[:limit] if (r := self._record(chat_id, g)) is not None]
+
+    async def game_at(self, chat_id: int, game_no: int) -> tuple[GameRecord, list[Command]] | None:
+        await asyncio.sleep(0)
+        chat = self._where(chat_id)
+        record = self._record(chat, game_no)
+        if record is None:
+            return None
+        log = self._history[chat].get(f"l:{game_no}", "")
+        return record, [Command.model_validate_json(x) for x in log.splitlines() if x]
+
+    async def game_by_number(self, number: int) -> tuple[GameRecord, list[Command]] | None:
+        ref = self._replays.get(number)
+        if ref is None:
+            await asyncio.sleep(0)
+            return None
+        chat, game = ref.split(":")
+        return await self.game_at(int(chat), int(game))
+
+    async def rating_head(self) -> str | None:
+        await asyncio.sleep(0)
+        return self._queue[0] if self._queue else None
+
+    async def stats(self, chat_id: int | None, keys: Sequence[str] = ()) -> dict[str, PlayerStats]:
+        await asyncio.sleep(0)
+        kept = self._stats.get(chat_id, {})
+        wanted = list(keys) if keys else list(kept)
+        return {k: PlayerStats.model_validate_json(kept[k]) for k in wanted if k in kept}
+
+    async def commit_rating(
+        self,
+        head: str,
+        chat_id: int,
+        overall: Sequence[PlayerStats],
+        local: Sequence[PlayerStats],
+        users: Sequence[int],
+    ) -> bool:
+        data: list[tuple[int | None, str, str]] = [
+            (None, p.key, p.model_dump_json()) for p in overall
+        ]
+        data += [(chat_id, p.key, p.model_dump_json()) for p in local]
+        await asyncio.sleep(0)
+        # from here on: no await, so nothing interleaves
+        if not self._queue or self._queue[0] != head:
+            return False
+        self._queue.pop(0)
+        for scope, key, raw in data:
+            self._stats.setdefault(scope, {})[key] = raw
+        for uid in users:
+            self._user_sets.setdefault((uid, "stats"), set()).add(chat_id)
+        return True
+
+    async def stat_chats(self, user_id: int) -> set[int]:
+        await asyncio.sleep(0)
+        return set(self._user_sets.get((user_id, "stats"), set()))
+
+    async def subscribers(self, chat_id: int) -> dict[int, str]:
+        await asyncio.sleep(0)
+        return dict(self._subs.get(chat_id, {}))
+
+    async def subscribe(self, chat_id: int, user_id: int, state: str | None) -> None:
+        await asyncio.sleep(0)
+        subs = self._user_sets.setdefault((user_id, "subs"), set())
+        if state is None:
+            self._subs.get(chat_id, {}).pop(user_id, None)
+            subs.discard(chat_id)
+        else:
+            self._subs.setdefault(chat_id, {})[user_id] = state
+            subs.add(chat_id)
+
+    async def forget_user(self, user_id: int) -> None:
+        await asyncio.sleep(0)
+        self._users.pop(user_id, None)
+        for chat in self._user_sets.pop((user_id, "subs"), set()):
+            self._subs.get(chat, {}).pop(user_id, None)
+        key = f"u{user_id}"
+        self._stats.get(None, {}).pop(key, None)
+        for chat in self._user_sets.pop((user_id, "stats"), set()):
+            self._stats.get(chat, {}).pop(key, None)
+        for chat in self._user_sets.pop((user_id, "played"), set()):
+            history = self._history.get(chat, {})
+            for field, raw in list(history.items()):
+                if field.startswith("r:"):
+                    scrubbed = _scrub(raw, user_id)
+                    if scrubbed is not None:
+                        history[field] = scrubbed
+
+    async def migrate_home(self, old_chat_id: int, new_chat_id: int) -> None:
+        await asyncio.sleep(0)
+        if old_chat_id == new_chat_id:
+            return
+        old, new = old_chat_id, new_chat_id
+        if old in self._profiles:
+            profile = ChatProfile.model_validate_json(self._profiles.pop(old))
+            profile.chat_id = new
+            self._profiles[new] = profile.model_dump_json()
+        history = self._history.pop(old, {})
+        for field, raw in list(history.items()):
+            if field.startswith("r:"):
+                record = GameRecord.model_validate_json(raw)
+                record.chat_id = new
+                history[field] = record.model_dump_json()
+        self._history.setdefault(new, {}).update(history)
+        for number, ref in list(self._replays.items()):
+            if ref.split(":")[0] == str(old):
+                self._replays[number] = f"{new}:{ref.split(':')[1]}"
+        if old in self._stats:
+            self._stats.setdefault(new, {}).update(self._stats.pop(old))
+        if old in self._subs:
+            self._subs.setdefault(new, {}).update(self._subs.pop(old))
+        for chats in self._user_sets.values():
+            if old in chats:
+                chats.discard(old)
+                chats.add(new)
+        self._moved[old] = new
+
     async def ping(self) -> None:
         return None
 
@@ -205,6 +383,16 @@ def _move(items: dict[int, T], old: int, new: int) -> None:
     items.pop(new, None)
     if old in items:
         items[new] = items.pop(old)
+
+
+def _scrub(raw: str, user_id: int) -> str | None:
+    """A history record with the user's seats nameless, or None if they are not in it."""
+    record = GameRecord.model_validate_json(raw)
+    hit = False
+    for seat in record.seats:
+        if seat.user_id == user_id:
+            seat.user_id, seat.name, hit = None, "", True
+    return record.model_dump_json() if hit else None
 
 
 def _seated(data: str) -> list[int]:

@@ -27,15 +27,21 @@ import redis.exceptions
 from redis.asyncio import Redis
 
 from bot import metrics
-from bot.models import Table
+from bot.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store import Store, StoreUnavailable, UserPrefs
 from engine import Command
 
-# KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash
+# KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash,
+#       5 history hash, 6 replay number counter, 7 replay index hash, 8 rating queue,
+#       9.. the seated people's "played" sets
 # ARGV: 1 expected version, 2 record JSON (already carrying version + 1), 3 game_no,
 #       4 chat id (the zset member), 5 timer score or "" to clear,
 #       6 seconds the game's keys live on ("0": for good), 7 status (lobby, playing,
-#       finished: kept beside the JSON for the games gauge), 8.. command JSONs
+#       finished: kept beside the JSON for the games gauge), 8 the history's
+#       `GameRecord` JSON of a game this save finishes ("" none), 9 "1" when it
+#       counts in the ratings, 10.. command JSONs
+# A finished game goes into the history (with its whole log) and the rating
+# queue in this same atomic step, once: HSETNX on its game number.
 _SAVE_LUA = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
@@ -46,8 +52,21 @@ if g and g ~= ARGV[3] then
   redis.call('DEL', KEYS[2])
 end
 redis.call('HSET', KEYS[1], 'v', tostring(v + 1), 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7])
-for i = 8, #ARGV, 500 do
+for i = 10, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
+end
+if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 1 then
+  local log = redis.call('LRANGE', KEYS[2], 0, -1)
+  local n = redis.call('INCR', KEYS[6])
+  local ref = ARGV[4] .. ':' .. ARGV[3]
+  redis.call('HSET', KEYS[5], 'l:' .. ARGV[3], table.concat(log, '\\n'), 'n:' .. ARGV[3], n)
+  redis.call('HSET', KEYS[7], tostring(n), ref)
+  if ARGV[9] == '1' then
+    redis.call('RPUSH', KEYS[8], ref)
+  end
+  for k = 9, #KEYS do
+    redis.call('SADD', KEYS[k], ARGV[4])
+  end
 end
 local ttl = tonumber(ARGV[6])
 for k = 1, 4, 3 do
@@ -87,6 +106,28 @@ if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)
 end
 return tonumber(redis.call('HGET', KEYS[2], 'v') or '0')
+"""
+
+# KEYS: 1 rating queue, 2 overall stats hash, 3 the chat's stats hash, 4.. the
+#       rated people's "stats" sets
+# ARGV: 1 the game expected at the queue's head, 2 how many overall pairs,
+#       3 chat id, then key/JSON pairs: the overall ones, then the chat's
+# The head check is the compare-and-set: figures change only by popping the
+# head, so whoever read them before the head moved loses and reads again.
+_RATE_LUA = """
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
+  return 0
+end
+redis.call('LPOP', KEYS[1])
+local n = tonumber(ARGV[2])
+for i = 0, (#ARGV - 3) / 2 - 1 do
+  local key = (i < n) and KEYS[2] or KEYS[3]
+  redis.call('HSET', key, ARGV[4 + 2 * i], ARGV[5 + 2 * i])
+end
+for k = 4, #KEYS do
+  redis.call('SADD', KEYS[k], ARGV[3])
+end
+return 1
 """
 
 _UNAVAILABLE = (
@@ -137,6 +178,7 @@ class RedisStore(Store):
         self._owns = owns_client
         self._save_script = client.register_script(_SAVE_LUA)
         self._messages_script = client.register_script(_MESSAGES_LUA)
+        self._rate_script = client.register_script(_RATE_LUA)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "smuta", timeout: float = 5.0) -> RedisStore:
@@ -168,6 +210,27 @@ class RedisStore(Store):
     def _user_tables_key(self, user_id: int) -> str:
         return f"{self.prefix}:user:{{{user_id}}}:tables"
 
+    def _profile_key(self, chat_id: int) -> str:
+        return f"{self.prefix}:{{{chat_id}}}:profile"
+
+    def _history_key(self, chat_id: int) -> str:
+        return f"{self.prefix}:{{{chat_id}}}:history"
+
+    def _stats_key(self, chat_id: int | None) -> str:
+        if chat_id is None:
+            return f"{self.prefix}:stats"
+        return f"{self.prefix}:{{{chat_id}}}:stats"
+
+    def _subs_key(self, chat_id: int) -> str:
+        return f"{self.prefix}:{{{chat_id}}}:subs"
+
+    def _user_set_key(self, user_id: int, kind: str) -> str:
+        return f"{self.prefix}:user:{{{user_id}}}:{kind}"
+
+    @property
+    def _queue_key(self) -> str:
+        return f"{self.prefix}:rating:queue"
+
     # games -------------------------------------------------------------
 
     async def load(self, chat_id: int) -> Table | None:
@@ -197,6 +260,7 @@ class RedisStore(Store):
         expected = table.version
         data = table.model_copy(update={"version": expected + 1}).model_dump_json()
         timer = _timer(table)
+        record = record_of(table)
         args: list[str] = [
             str(expected),
             data,
@@ -205,6 +269,8 @@ class RedisStore(Store):
             "" if timer is None else repr(float(timer)),
             str(self.ttl_of(table) or 0),
             table.status,
+            "" if record is None else record.model_dump_json(),
+            "1" if record is not None and record.counted else "0",
             *(c.model_dump_json() for c in commands),
         ]
         keys = [
@@ -212,7 +278,17 @@ class RedisStore(Store):
             self._log_key(chat),
             self._deadlines_key,
             self._msgs_key(chat),
+            self._history_key(chat),
+            f"{self.prefix}:replay:seq",
+            f"{self.prefix}:replay:index",
+            self._queue_key,
         ]
+        if record is not None:
+            keys += [
+                self._user_set_key(s.user_id, "played")
+                for s in record.seats
+                if s.user_id is not None
+            ]
         with _guard():
             ok = await self._save_script(keys=keys, args=args)
         if int(ok) != 1:
@@ -366,6 +442,205 @@ class RedisStore(Store):
                     except redis.exceptions.WatchError:
                         continue
 
+    # a chat's home -----------------------------------------------------
+
+    async def profile(self, chat_id: int) -> ChatProfile | None:
+        with _guard():
+            raw = await _a(self._r.get(self._profile_key(chat_id)))
+        return None if raw is None else ChatProfile.model_validate_json(raw)
+
+    async def save_profile(self, profile: ChatProfile) -> None:
+        with _guard():
+            await _a(self._r.set(self._profile_key(profile.chat_id), profile.model_dump_json()))
+
+    async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
+        key = self._history_key(chat_id)
+        with _guard():
+            fields = [_str(f) for f in await _a(self._r.hkeys(key))]
+            games = sorted((int(f[2:]) for f in fields if f.startswith("r:")), reverse=True)
+            games = games[:limit]
+            if not games:
+                return []
+            names = [x for g in games for x in (f"r:{g}", f"n:{g}")]
+            values = await _a(self._r.hmget(key, names))
+        out = []
+        for i in range(0, len(values), 2):
+            if values[i] is not None:
+                record = GameRecord.model_validate_json(values[i])
+                record.number = int(_str(values[i + 1] or "0"))
+                out.append(record)
+        return out
+
+    async def _where(self, chat_id: int) -> int:
+        seen: set[int] = set()
+        while chat_id not in seen:
+            seen.add(chat_id)
+            new = await _a(self._r.hget(f"{self.prefix}:moved", str(chat_id)))
+            if new is None:
+                break
+            chat_id = int(_str(new))
+        return chat_id
+
+    async def game_at(self, chat_id: int, game_no: int) -> tuple[GameRecord, list[Command]] | None:
+        with _guard():
+            chat = await self._where(chat_id)
+            raw, log, number = await _a(
+                self._r.hmget(
+                    self._history_key(chat), [f"r:{game_no}", f"l:{game_no}", f"n:{game_no}"]
+                )
+            )
+        if raw is None:
+            return None
+        record = GameRecord.model_validate_json(raw)
+        record.number = int(_str(number or "0"))
+        lines = _str(log or "").splitlines()
+        return record, [Command.model_validate_json(x) for x in lines if x]
+
+    async def game_by_number(self, number: int) -> tuple[GameRecord, list[Command]] | None:
+        with _guard():
+            ref = await _a(self._r.hget(f"{self.prefix}:replay:index", str(number)))
+        if ref is None:
+            return None
+        chat, game = _str(ref).split(":")
+        return await self.game_at(int(chat), int(game))
+
+    async def rating_head(self) -> str | None:
+        with _guard():
+            head = await _a(self._r.lindex(self._queue_key, 0))
+        return None if head is None else _str(head)
+
+    async def stats(self, chat_id: int | None, keys: Sequence[str] = ()) -> dict[str, PlayerStats]:
+        key = self._stats_key(chat_id)
+        with _guard():
+            if keys:
+                values = await _a(self._r.hmget(key, list(keys)))
+                found = dict(zip(keys, values, strict=True))
+            else:
+                found = {_str(k): v for k, v in (await _a(self._r.hgetall(key))).items()}
+        return {k: PlayerStats.model_validate_json(v) for k, v in found.items() if v is not None}
+
+    async def commit_rating(
+        self,
+        head: str,
+        chat_id: int,
+        overall: Sequence[PlayerStats],
+        local: Sequence[PlayerStats],
+        users: Sequence[int],
+    ) -> bool:
+        keys = [
+            self._queue_key,
+            self._stats_key(None),
+            self._stats_key(chat_id),
+            *(self._user_set_key(u, "stats") for u in users),
+        ]
+        args = [head, str(len(overall)), str(chat_id)]
+        for p in (*overall, *local):
+            args += [p.key, p.model_dump_json()]
+        with _guard():
+            ok = await self._rate_script(keys=keys, args=args)
+        return int(ok) == 1
+
+    async def stat_chats(self, user_id: int) -> set[int]:
+        with _guard():
+            found = await _a(self._r.smembers(self._user_set_key(user_id, "stats")))
+        return {int(_str(m)) for m in found}
+
+    async def subscribers(self, chat_id: int) -> dict[int, str]:
+        with _guard():
+            raw = await _a(self._r.hgetall(self._subs_key(chat_id)))
+        return {int(_str(k)): _str(v) for k, v in raw.items()}
+
+    async def subscribe(self, chat_id: int, user_id: int, state: str | None) -> None:
+        mine = self._user_set_key(user_id, "subs")
+        with _guard():
+            async with self._r.pipeline(transaction=True) as pipe:
+                if state is None:
+                    pipe.hdel(self._subs_key(chat_id), str(user_id))
+                    pipe.srem(mine, str(chat_id))
+                else:
+                    pipe.hset(self._subs_key(chat_id), str(user_id), state)
+                    pipe.sadd(mine, str(chat_id))
+                await pipe.execute()
+
+    async def forget_user(self, user_id: int) -> None:
+        key = f"u{user_id}"
+        with _guard():
+            subs = await _a(self._r.smembers(self._user_set_key(user_id, "subs")))
+            rated = await _a(self._r.smembers(self._user_set_key(user_id, "stats")))
+            played = await _a(self._r.smembers(self._user_set_key(user_id, "played")))
+            async with self._r.pipeline(transaction=True) as pipe:
+                pipe.delete(self._user_key(user_id))
+                for chat in subs:
+                    pipe.hdel(self._subs_key(int(_str(chat))), str(user_id))
+                pipe.hdel(self._stats_key(None), key)
+                for chat in rated:
+                    pipe.hdel(self._stats_key(int(_str(chat))), key)
+                pipe.delete(
+                    self._user_set_key(user_id, "subs"),
+                    self._user_set_key(user_id, "stats"),
+                    self._user_set_key(user_id, "played"),
+                )
+                await pipe.execute()
+            for chat in played:
+                hk = self._history_key(int(_str(chat)))
+                raw = await _a(self._r.hgetall(hk))
+                changes = {}
+                for field, value in raw.items():
+                    if _str(field).startswith("r:"):
+                        scrubbed = _scrub(_str(value), user_id)
+                        if scrubbed is not None:
+                            changes[_str(field)] = scrubbed
+                if changes:
+                    await _a(self._r.hset(hk, mapping=changes))
+
+    async def migrate_home(self, old_chat_id: int, new_chat_id: int) -> None:
+        if old_chat_id == new_chat_id:
+            return
+        old, new = old_chat_id, new_chat_id
+        with _guard():
+            profile = await _a(self._r.get(self._profile_key(old)))
+            history = {
+                _str(k): _str(v)
+                for k, v in (await _a(self._r.hgetall(self._history_key(old)))).items()
+            }
+            stats = await _a(self._r.hgetall(self._stats_key(old)))
+            subs = await _a(self._r.hgetall(self._subs_key(old)))
+            users: set[int] = {int(_str(u)) for u in subs}
+            for field, raw in list(history.items()):
+                if field.startswith("r:"):
+                    record = GameRecord.model_validate_json(raw)
+                    record.chat_id = new
+                    history[field] = record.model_dump_json()
+                    users |= {s.user_id for s in record.seats if s.user_id is not None}
+            async with self._r.pipeline(transaction=True) as pipe:
+                if profile is not None:
+                    moved = ChatProfile.model_validate_json(profile)
+                    moved.chat_id = new
+                    pipe.set(self._profile_key(new), moved.model_dump_json())
+                if history:
+                    pipe.hset(self._history_key(new), mapping=history)
+                    for field, value in history.items():
+                        if field.startswith("n:"):
+                            pipe.hset(f"{self.prefix}:replay:index", value, f"{new}:{field[2:]}")
+                if stats:
+                    pipe.hset(self._stats_key(new), mapping=stats)
+                if subs:
+                    pipe.hset(self._subs_key(new), mapping=subs)
+                pipe.hset(f"{self.prefix}:moved", str(old), str(new))
+                pipe.delete(
+                    self._profile_key(old),
+                    self._history_key(old),
+                    self._stats_key(old),
+                    self._subs_key(old),
+                )
+                await pipe.execute()
+            # the sets: the old chat's id becomes the new one's, where it was
+            for u in users:
+                for kind in ("played", "stats", "subs"):
+                    key = self._user_set_key(u, kind)
+                    if await _a(self._r.srem(key, str(old))):
+                        await _a(self._r.sadd(key, str(new)))
+
     # health -----------------------------------------------------------
 
     async def ping(self) -> None:
@@ -411,6 +686,16 @@ class RedisStore(Store):
         if self._owns:
             with _guard():
                 await self._r.aclose()
+
+
+def _scrub(raw: str, user_id: int) -> str | None:
+    """A history record with the user's seats nameless, or None if they are not in it."""
+    record = GameRecord.model_validate_json(raw)
+    hit = False
+    for seat in record.seats:
+        if seat.user_id == user_id:
+            seat.user_id, seat.name, hit = None, "", True
+    return record.model_dump_json() if hit else None
 
 
 def _seated(data: Any) -> list[int]:

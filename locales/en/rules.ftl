@@ -18,6 +18,10 @@ help-group =
     /table — show the table again
     /stop — stop the game (the table's creator or an admin)
     /back — take your seat back from the computer
+    /settings — the chat's settings: language, time, computer, rule variants (the settings' creator or an admin)
+    /top — this chat's leaderboard
+    /history — the last 10 games
+    /notify — call me in private when a new game is gathered (/notify off — stop)
     /rules — the rules
     /card name — what a card, smuta or castle does
     /cards — every card
@@ -33,6 +37,9 @@ help-private =
     /table, /stop — the practice table again, end the practice game
     /back — take your seat back from the computer
     /lang — language
+    /stats — my figures: overall and by chat
+    /replay N — game № N move by move, as a file (the number is in the group's /history)
+    /forgetme — forget me: preferences, subscriptions, statistics
     /rules — the rules
     /card name — what a card, smuta or castle does
     /cards — every card
@@ -110,3 +117,10 @@ cmd-start = Start talking to the bot
 cmd-hand = Send my hand and the current question
 cmd-lang = Choose the language
 cmd-practice = Practise against the computer
+cmd-settings = The chat's settings
+cmd-top = This chat's leaderboard
+cmd-history = The last games
+cmd-notify = Call me to the next game
+cmd-stats = My figures
+cmd-replay = A game move by move: /replay number
+cmd-forgetme = Forget me

@@ -211,3 +211,51 @@ rematch-opened = 🔁 A new table is open — I invited the others in private.
 rematch-gone = That game is gone — start a new one: /newgame
 rematch-not-yours = "Play again" is for those who played. /newgame starts a new game.
 rematch-invite = 🔁 { $player } asks you to play again in the group <b>{ $chat }</b>. The button below takes you to the table.
+## A chat's home: settings, ratings, history, the call
+
+settings-title = ⚙️ <b>The chat's settings</b> — every new game starts from them
+settings-lang = 🌐 Language: English
+settings-level = 🤖 The computer by default: { $level }
+settings-rules = 📜 <b>Rules</b>
+settings-hint = <i>The settings' creator or a group admin may change them. A game under way keeps its own rules.</i>
+settings-saved = ⚙️ Saved — from the next game on.
+btn-settings-level = 🤖 Level
+err-settings-not-yours = Only the settings' creator or a group admin can change them.
+variant-hand-limit = ✋ Hand: { $value }
+variant-hand-limit-about = nobody may hold more cards than this
+variant-actions = 🎯 Actions a turn: { $value }
+variant-actions-about = how many actions (draw, lay out, play, discard, build) a turn has
+variant-fire = 🔥 Fire: { $value ->
+        [1] from each house
+       *[0] from one house
+    }
+variant-fire-about = a player who lost castles discards a card from each house that lost its castle — or from one only
+top-title = 🏆 <b>This chat's leaderboard</b>
+top-line = { $place }. { $player } — { $rating } ± { $spread } · games { $games }, wins { $wins }
+top-empty = No counted game has been played in this chat yet.
+top-hint = <i>Rating ± spread: the more games, the surer it is. Practice, stopped games and games of fewer than two people do not count.</i>
+stats-title = 📊 <b>Your figures</b> — overall
+stats-chat = 💬 <b>{ $chat }</b>
+stats-figures = rating { $rating } ± { $spread } · games { $games }, wins { $wins } · points { $points }, best score { $best }
+stats-smuta-best = 💚 Favourite smuta: { $smuta } (+{ $n })
+stats-smuta-worst = 💔 Most costly smuta: { $smuta } (−{ $n })
+stats-none = You have no counted games yet.
+stats-computer = 🤖 Computer · { $level }
+history-title = 📜 <b>The last games</b>
+history-line = № { $number } · { $date } · { $minutes } min · { $players }
+history-empty = No game has been finished in this chat yet.
+history-hint = <i>A game move by move, as a file: /replay number — in the private chat with the bot.</i>
+history-forgotten = player
+replay-title = Smuta, game № { $number } · { $chat } · { $players }
+replay-caption = 📜 Game № { $number }, move by move
+replay-usage = Give the game's number: /replay 12 (the numbers are in the group's /history).
+replay-unknown = There is no game with that number.
+replay-not-yours = Only someone who played in this game can get it.
+replay-failed = Could not send the file, try again later.
+notify-on = 🔔 I will call you in private when a game is gathered here. /notify off — stop.
+notify-off = 🔕 I will not call you any more.
+notify-start-bot = 🔔 To be called, open a private chat with me and press “Start”.
+notify-lobby = 🔔 A game of Smuta is being gathered in <b>{ $chat }</b>!
+notify-called = 🔔 Called: { $n }
+notify-unreachable = 🔔 { $players }: I cannot write to you in private — <a href="{ $link }">start the bot</a> so I can call you to games.
+forgetme-done = 🗑 Done: your preferences, subscriptions and statistics are gone; in game histories you are now “player”.

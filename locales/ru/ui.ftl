@@ -215,3 +215,51 @@ rematch-opened = 🔁 Новый стол открыт — остальных я
 rematch-gone = Той партии уже нет — начните новую: /newgame
 rematch-not-yours = «Ещё партию» — для тех, кто играл. Новую игру начинает /newgame.
 rematch-invite = 🔁 { $player } зовёт сыграть ещё партию в группе <b>{ $chat }</b>. Кнопка ниже посадит вас за стол.
+## Дом чата: настройки, рейтинг, история, созыв
+
+settings-title = ⚙️ <b>Настройки чата</b> — с них начинается каждая новая игра
+settings-lang = 🌐 Язык: русский
+settings-level = 🤖 Компьютер по умолчанию: { $level }
+settings-rules = 📜 <b>Правила</b>
+settings-hint = <i>Менять может создатель настроек или админ группы. Идущая игра доигрывается по своим правилам.</i>
+settings-saved = ⚙️ Сохранено — действует с новой игры.
+btn-settings-level = 🤖 Уровень
+err-settings-not-yours = Менять настройки может их создатель или админ группы.
+variant-hand-limit = ✋ Рука: { $value }
+variant-hand-limit-about = больше стольких карт на руке держать нельзя
+variant-actions = 🎯 Действий за ход: { $value }
+variant-actions-about = сколько действий (взять, выложить, сыграть, сбросить, построить) можно сделать за ход
+variant-fire = 🔥 Пожар: { $value ->
+        [1] из каждого дома
+       *[0] из одного дома
+    }
+variant-fire-about = игрок, потерявший замки, сбрасывает по карте из каждого дома, лишившегося замка, — или только из одного
+top-title = 🏆 <b>Рейтинг чата</b>
+top-line = { $place }. { $player } — { $rating } ± { $spread } · игр { $games }, побед { $wins }
+top-empty = В этом чате ещё нет сыгранных игр в зачёт.
+top-hint = <i>Рейтинг ± разброс: чем больше игр, тем он точнее. Тренировки, остановленные игры и игры меньше чем двух человек не в зачёт.</i>
+stats-title = 📊 <b>Ваши результаты</b> — всего
+stats-chat = 💬 <b>{ $chat }</b>
+stats-figures = рейтинг { $rating } ± { $spread } · игр { $games }, побед { $wins } · очков { $points }, лучший счёт { $best }
+stats-smuta-best = 💚 Любимая смута: { $smuta } (+{ $n })
+stats-smuta-worst = 💔 Самая дорогая смута: { $smuta } (−{ $n })
+stats-none = У вас ещё нет игр в зачёт.
+stats-computer = 🤖 Компьютер · { $level }
+history-title = 📜 <b>Последние игры</b>
+history-line = № { $number } · { $date } · { $minutes } мин · { $players }
+history-empty = В этом чате ещё не доиграли ни одной игры.
+history-hint = <i>Ход игры файлом: /replay номер — в личном чате с ботом.</i>
+history-forgotten = игрок
+replay-title = Смута, игра № { $number } · { $chat } · { $players }
+replay-caption = 📜 Игра № { $number }, ход за ходом
+replay-usage = Напишите номер игры: /replay 12 (номера — в /history группы).
+replay-unknown = Нет игры с таким номером.
+replay-not-yours = Эту игру может получить только тот, кто в ней играл.
+replay-failed = Не получилось отправить файл, попробуйте позже.
+notify-on = 🔔 Позову вас в личке, когда здесь откроется набор. /notify off — не звать.
+notify-off = 🔕 Больше не зову.
+notify-start-bot = 🔔 Чтобы я мог позвать вас, откройте личный чат со мной и нажмите «Запустить».
+notify-lobby = 🔔 В <b>{ $chat }</b> собирают игру в Смуту!
+notify-called = 🔔 Позвали: { $n }
+notify-unreachable = 🔔 { $players }: не могу написать вам в личку — <a href="{ $link }">запустите бота</a>, чтобы я звал вас на игры.
+forgetme-done = 🗑 Готово: ваши настройки, подписки и статистика удалены; в истории игр вы теперь «игрок».

@@ -32,10 +32,12 @@ from aiogram.methods import (
     EditMessageText,
     GetChatMember,
     GetMe,
+    SendDocument,
     SendMessage,
     TelegramMethod,
 )
 from aiogram.types import (
+    BufferedInputFile,
     CallbackQuery,
     Chat,
     ChatMemberAdministrator,
@@ -57,6 +59,7 @@ class FakeTelegram(BaseSession):
         self.message_ids = itertools.count(1000)
         self.admins: set[tuple[int, int]] = set()
         self.blocked: set[int] = set()
+        self.files: list[tuple[int, str, bytes]] = []  # documents sent: (chat, name, content)
         self.flood: defaultdict[int, int] = defaultdict(int)  # chat → how many 429s to answer
         self.server_errors = 0
         self.down: set[int] = set()  # chats whose every request answers 5xx
@@ -121,6 +124,13 @@ class FakeTelegram(BaseSession):
                 text=method.text,
                 reply_markup=method.reply_markup,
             )
+        if isinstance(method, SendDocument):  # a small text file: kept to be read
+            assert isinstance(method.chat_id, int)
+            message_id = next(self.message_ids)
+            document = method.document
+            if isinstance(document, BufferedInputFile):
+                self.files.append((method.chat_id, document.filename or "", document.data))
+            return Message(message_id=message_id, date=NOW, chat=chat(method.chat_id))
         if isinstance(method, EditMessageText):
             assert isinstance(method.chat_id, int) and method.message_id is not None
             key = (method.chat_id, method.message_id)

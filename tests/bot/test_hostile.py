@@ -283,9 +283,9 @@ DATA: st.SearchStrategy[tuple[Part, ...] | Button] = st.one_of(
     st.binary(max_size=64).map(lambda b: (b.decode("latin-1"),)),
     st.binary(max_size=64).map(lambda b: (b.decode("utf-8", errors="replace"),)),
     # a real prefix with any number of random fields
-    st.tuples(st.sampled_from(["p", "lb", "st", "lang", "rm"]), st.lists(FIELD, max_size=7)).map(
-        lambda t: (t[0], *[x for f in t[1] for x in (":", f)])
-    ),
+    st.tuples(
+        st.sampled_from(["p", "lb", "st", "lang", "rm", "cf"]), st.lists(FIELD, max_size=7)
+    ).map(lambda t: (t[0], *[x for f in t[1] for x in (":", f)])),
     # well-formed callback data with hostile numbers
     joined(
         "p",
@@ -299,6 +299,14 @@ DATA: st.SearchStrategy[tuple[Part, ...] | Button] = st.one_of(
     joined("st", number("game", "lobby_game"), st.sampled_from(["0", "1", "true", "no", "2", ""])),
     joined("rm", number("game", "lobby_game")),
     joined("lang", st.one_of(st.sampled_from(["ru", "en", "de", "", "RU"]), st.text(max_size=4))),
+    # /settings (a chat's profile, not a game record: it may change no record)
+    joined(
+        "cf",
+        st.one_of(
+            st.sampled_from(["lang", "time", "level", "hand_limit", "fire_each_house", "step_cap"]),
+            st.text(max_size=8),
+        ),
+    ),
     st.builds(Button, st.integers(0, 10_000)),
     st.builds(Button, st.integers(0, 10_000), st.just(True)),
     st.builds(Button, st.integers(0, 10_000), st.just(True)),

@@ -102,6 +102,15 @@ KEY_FAMILIES = (
     "stop",
     "table",
     "why",
+    # a chat's home (bot/service/profile.py, ratings.py, history.py, notify.py)
+    "settings",
+    "variant",
+    "top",
+    "stats",
+    "history",
+    "replay",
+    "notify",
+    "forgetme",
 )
 #: prefixes the bot completes at run time; each is checked against its source below
 DYNAMIC_PREFIXES = frozenset(

@@ -1,0 +1,111 @@
+"""A chat's home, in Telegram: /settings, /top, /history, /notify in a group;
+/stats, /replay N, /forgetme in the private chat.
+
+Included in the dispatcher before the catch-all router (`bot.routers`)."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import CallbackQuery, Message
+
+from bot.games import Games, Reply
+from bot.i18n import Translator
+from bot.routers import (
+    GROUPS,
+    _lang_here,
+    actor_of,
+    answer_callback,
+    group_of,
+    respond,
+    say,
+    user_lang,
+)
+from bot.service.profile import SettingsCb
+
+GROUP_ONLY = ("settings", "top", "history", "notify")
+PRIVATE_ONLY = ("stats", "replay", "forgetme")
+
+
+def home_router() -> Router:
+    router = Router(name="home")
+
+    # ------------------------------------------------------------------ the group
+    @router.message(F.chat.type.in_(GROUPS), Command("settings"))
+    async def settings(message: Message, games: Games) -> None:
+        text, markup = await games.profiles.show(message.chat.id)
+        await respond(message, games, text, markup)
+
+    @router.callback_query(SettingsCb.filter())
+    async def settings_button(
+        query: CallbackQuery, callback_data: SettingsCb, games: Games, tr: Translator
+    ) -> None:
+        chat_id = await group_of(query, games, tr)
+        if chat_id is None or query.message is None:
+            return
+        reply = await games.profiles.press(
+            chat_id, actor_of(query.from_user), callback_data.what, query.message.message_id
+        )
+        await answer_callback(query, games, tr, reply)
+
+    @router.message(F.chat.type.in_(GROUPS), Command("top"))
+    async def top(message: Message, games: Games) -> None:
+        assert message.from_user is not None
+        lang = await _lang_here(message, games)
+        text = await games.ratings.top(message.chat.id, lang, actor_of(message.from_user))
+        await respond(message, games, text)
+
+    @router.message(F.chat.type.in_(GROUPS), Command("history"))
+    async def history(message: Message, games: Games) -> None:
+        lang = await _lang_here(message, games)
+        await respond(message, games, await games.history.history(message.chat.id, lang))
+
+    @router.message(F.chat.type.in_(GROUPS), Command("notify"))
+    async def notify(
+        message: Message, command: CommandObject, games: Games, tr: Translator
+    ) -> None:
+        assert message.from_user is not None
+        off = (command.args or "").strip().lower() in ("off", "выкл", "stop", "нет")
+        reply = await games.notify.subscribe(
+            message.chat.id, actor_of(message.from_user), on=not off
+        )
+        await say(message, games, tr, reply)
+
+    @router.message(F.chat.type.in_(GROUPS), Command(*PRIVATE_ONLY))
+    async def private_only(message: Message, games: Games, tr: Translator) -> None:
+        await say(message, games, tr, Reply("err-private-only"))
+
+    # ------------------------------------------------------------------ the private chat
+    @router.message(~F.chat.type.in_(GROUPS), Command("stats"))
+    async def stats(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        lang = await user_lang(games, message.from_user)
+        got = await games.ratings.my_stats(actor_of(message.from_user), lang)
+        if isinstance(got, Reply):
+            await say(message, games, tr, got)
+        else:
+            await respond(message, games, got)
+
+    @router.message(~F.chat.type.in_(GROUPS), Command("replay"))
+    async def replay(
+        message: Message, command: CommandObject, games: Games, tr: Translator
+    ) -> None:
+        assert message.from_user is not None
+        arg = (command.args or "").strip().lstrip("#№")
+        if not arg.isdigit() or len(arg) > 12:
+            await say(message, games, tr, Reply("replay-usage"))
+            return
+        lang = await user_lang(games, message.from_user)
+        reply = await games.history.replay(actor_of(message.from_user), lang, int(arg))
+        await say(message, games, tr, reply)
+
+    @router.message(~F.chat.type.in_(GROUPS), Command("forgetme"))
+    async def forgetme(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.notify.forget(actor_of(message.from_user)))
+
+    @router.message(~F.chat.type.in_(GROUPS), Command(*GROUP_ONLY))
+    async def group_only(message: Message, games: Games, tr: Translator) -> None:
+        await say(message, games, tr, Reply("err-group-only"))
+
+    return router

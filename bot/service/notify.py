@@ -1,0 +1,124 @@
+"""The next game: /notify calls a person in private when a lobby opens in the
+group (one message per subscriber per lobby, with a join button); /forgetme
+forgets a person.
+
+A subscriber the bot cannot write to (never started it, or blocked it: 403)
+is asked in the group to start the bot — once, until they are reached again.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.i18n import Translator
+from bot.messenger import Messenger, Undelivered, Unreachable
+from bot.models import Table
+from bot.render import Renderer
+from bot.service.base import Actor, Links, Records, Refusal, Reply
+from bot.service.outbox import Outboxes
+from engine import Command
+
+log = logging.getLogger(__name__)
+
+LOBBY = "lobby"  # the lobby's view (`bot.service.lobby.LOBBY`)
+ON = "1"
+ASKED = "asked"
+
+
+class Notify:
+    def __init__(
+        self,
+        records: Records,
+        messenger: Messenger,
+        outboxes: Outboxes,
+        render: Renderer,
+        tr: Translator,
+        links: Links,
+    ) -> None:
+        self.records = records
+        self.store = records.store
+        self.messenger = messenger
+        self.outboxes = outboxes
+        self.render = render
+        self.tr = tr
+        self.links = links
+
+    async def subscribe(self, chat_id: int, actor: Actor, on: bool) -> Reply:
+        if not on:
+            await self.store.subscribe(chat_id, actor.user_id, None)
+            return Reply("notify-off")
+        prefs = await self.store.user(actor.user_id)
+        if not prefs.started:
+            await self.store.subscribe(chat_id, actor.user_id, f"{ASKED}:{actor.name}")
+            return Reply("notify-start-bot", url=await self.links.deep_link("notify"))
+        await self.store.subscribe(chat_id, actor.user_id, f"{ON}:{actor.name}")
+        return Reply("notify-on")
+
+    async def call(self, table: Table) -> int:
+        """A lobby opened: tell every subscriber not seated in it; the lobby
+        then shows how many were told."""
+        subs = await self.store.subscribers(table.chat_id)
+        seated = set(table.people)
+        link = await self.links.deep_link(f"join_{table.chat_id}_{table.game_no}")
+        called = 0
+        unreached: dict[int, str] = {}
+        for user_id, value in sorted(subs.items()):
+            state, _, name = value.partition(":")
+            if user_id in seated:
+                continue
+            prefs = await self.store.user(user_id)
+            if not prefs.started:
+                if state != ASKED:
+                    unreached[user_id] = name
+                continue
+            lang = prefs.lang or table.lang
+            text = self.tr.t(
+                lang, "notify-lobby", chat=self.render.header(lang, table).removeprefix("💬 ")
+            )
+            markup = InlineKeyboardMarkup(
+                inline_keyboard=[[InlineKeyboardButton(text=self.tr.t(lang, "btn-join"), url=link)]]
+            )
+            try:
+                await self.messenger.send(user_id, text, markup)
+            except Unreachable:
+                if state != ASKED:
+                    unreached[user_id] = name
+                continue
+            except Undelivered as e:
+                log.warning("could not call %s to %s: %s", user_id, table.chat_id, e)
+                continue
+            called += 1
+            if state == ASKED:
+                await self.store.subscribe(table.chat_id, user_id, f"{ON}:{name}")
+        for user_id, name in unreached.items():
+            await self.store.subscribe(table.chat_id, user_id, f"{ASKED}:{name}")
+        if unreached:
+            start = await self.links.deep_link("notify")
+            who = ", ".join(
+                f'<a href="tg://user?id={int(u)}">{self.render.person(table.lang, n)}</a>'
+                for u, n in unreached.items()
+            )
+            self.outboxes.post(
+                table.chat_id, self.tr.t(table.lang, "notify-unreachable", players=who, link=start)
+            )
+        if called:
+            game = table.game_no
+
+            def count(t: Table) -> list[Command]:
+                if t.status != "lobby" or t.game_no != game:
+                    raise Refusal("err-no-lobby")
+                t.called = called
+                return []
+
+            try:
+                await self.records.change(table.chat_id, count)
+            except Refusal:
+                return called
+            self.outboxes.show(table.chat_id, LOBBY)
+        return called
+
+    async def forget(self, actor: Actor) -> Reply:
+        await self.store.forget_user(actor.user_id)
+        return Reply("forgetme-done")

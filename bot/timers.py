@@ -75,9 +75,22 @@ class Ticker:
                 await self.tick()
             except StoreUnavailable:
                 log.warning("store unavailable: timers wait")
+            self._check_cancelled()
             with contextlib.suppress(TimeoutError):  # the interval, or stop
-                await asyncio.wait_for(self._stopping.wait(), self.interval)
+                async with asyncio.timeout(self.interval):
+                    await self._stopping.wait()
+            self._check_cancelled()
         await self.settled()
+
+    @staticmethod
+    def _check_cancelled() -> None:
+        """End the loop if it was cancelled, even when a call below took the
+        cancellation for an error of its own (a client telling a cancelled
+        read as a timeout): a loop that goes on after its cancel hangs
+        whoever awaits it — a shutdown, a test."""
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            raise asyncio.CancelledError()
 
     def stop(self) -> None:
         self._stopping.set()

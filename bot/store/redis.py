@@ -19,6 +19,7 @@ atomic) and let `due` merge the buckets.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar, cast
@@ -166,6 +167,11 @@ def _guard() -> Iterator[None]:
     try:
         yield
     except _UNAVAILABLE as e:
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            # the call was cancelled as it timed out, and the client told it as a
+            # timeout: it is the cancellation, which must not pass for an outage
+            raise asyncio.CancelledError() from e
         raise StoreUnavailable(str(e) or type(e).__name__) from e
 
 

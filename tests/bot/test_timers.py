@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.store import StoreUnavailable
 from bot.timers import Ticker
 
 
@@ -45,3 +46,41 @@ async def test_stop_lets_the_tick_under_way_finish_and_ends_the_loop() -> None:
     games.release.set()
     await asyncio.wait_for(running, 5)
     assert games.fired == games.finished == [-100], "no timer fired again after stop"
+
+
+class CancellationTakenForAnOutage:
+    """The game service over a store client that, cancelled mid-call, reports
+    the call as timed out (as a Redis client may when the cancel lands as its
+    read times out): the store then says it is unavailable."""
+
+    def __init__(self) -> None:
+        self.clock = self
+        self.store = self
+        self.calling = asyncio.Event()
+        self.broken = False  # set: the next call fails outright (ends a loop left running)
+
+    def now(self) -> float:
+        return 0.0
+
+    async def due(self, now: float) -> list[int]:
+        if self.broken:
+            raise RuntimeError("the test is over")
+        self.calling.set()
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            raise StoreUnavailable("timed out") from None
+        return []
+
+
+async def test_a_cancelled_ticker_ends_though_the_store_took_the_cancel_for_an_outage() -> None:
+    games: Any = CancellationTakenForAnOutage()
+    runner = asyncio.create_task(Ticker(games, interval=0.01).run())
+    await asyncio.wait_for(games.calling.wait(), 5)
+    runner.cancel()
+    done, _ = await asyncio.wait({runner}, timeout=10)
+    if not done:  # stop it another way, so that the failure is told, not hung
+        games.broken = True
+        await asyncio.wait({runner}, timeout=10)
+    assert done, "the ticker went on ticking after it was cancelled"
+    assert runner.cancelled()

@@ -19,7 +19,7 @@ from bot.store.redis import RedisStore
 from engine import GameSetup, apply, pending
 from engine.policy import choose
 from engine.scenario import build
-from tests.bot.fake_telegram import person
+from tests.bot.fake_telegram import Hold, person
 from tests.bot.harness import MARK, Harness, Witness, answer_data, people
 
 GROUP = -100777
@@ -349,6 +349,38 @@ async def test_notify_calls_each_subscriber_once_per_lobby_and_respects_403(
     )
     await h.say(GROUP, anna, "/newgame")
     assert calls(boris.id) == 2
+
+
+async def test_newgame_is_answered_while_the_calls_are_still_on_their_way(
+    store: Store,
+) -> None:
+    """A slow private chat does not hold up the lobby: the person who typed
+    /newgame sees it while Борис's call still waits at Telegram's door; once
+    it goes, Борис has exactly one call and the lobby counts him."""
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.say(user.id, user, "/start")
+    await h.say(GROUP, boris, "/notify")
+    door = h.tg.holds[boris.id] = Hold()
+    newgame = asyncio.create_task(h.say(GROUP, anna, "/newgame", settle=False))
+    await door.reached.wait()  # the call to Борис is on its way
+    if door.tasks[0] is newgame:  # sent on /newgame's own path: let it go, and fail
+        door.release.set()
+        await newgame
+        raise AssertionError("/newgame waited for the call to Борис")
+    await newgame
+    await h.app.games.outboxes.idle()
+    lobby_id = (await store.messages(GROUP))["lobby"]
+    assert (GROUP, lobby_id) in h.tg.texts, "the lobby is shown"
+    assert not [r for r in h.tg.sent(boris.id) if "🔔" in r.text]
+
+    door.release.set()
+    await h.settle()
+    assert len([r for r in h.tg.sent(boris.id) if "🔔" in r.text]) == 1
+    assert (await h.table(GROUP)).called == 1
+    lobby = h.tg.texts[(GROUP, lobby_id)]
+    assert h.tr.t("ru", "notify-called", n=1) in lobby
 
 
 # ====================================================================== /forgetme and migration

@@ -13,7 +13,7 @@ from openskill.models import PlackettLuce
 
 from bot.models import Table
 from bot.service.profile import SettingsCb
-from bot.store import Store
+from bot.store import HISTORY_KEEP, Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
 from engine import GameSetup, apply, pending
@@ -298,6 +298,50 @@ async def test_history_and_replay_show_what_the_group_saw_and_no_hidden_card(
     before = len(h.tg.files)
     await h.say(carl.id, carl, f"/replay {number}")
     assert len(h.tg.files) == before
+
+
+async def _finish_game(store: Store, chat_id: int, game_no: int, users: tuple[int, int]) -> None:
+    """Game number `game_no` of the chat, played to its end and saved."""
+    table = _finished_table(chat_id, users)
+    table.game_no = game_no
+    current = await store.load(chat_id)
+    table.version = current.version if current is not None else 0
+    assert await store.save(table)
+    assert await _finish(store, table)
+
+
+async def test_a_chats_history_keeps_its_last_games_and_forgets_the_older(store: Store) -> None:
+    """Game HISTORY_KEEP + 1 pushes the chat's first game out of its history:
+    /history and /replay no longer know it (its number is unknown), the
+    games after it stay, with their logs."""
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    await _finish_game(store, GROUP, 1, (anna.id, boris.id))
+    first = (await store.history(GROUP))[0].number
+    for game_no in range(2, HISTORY_KEEP + 1):
+        await _finish_game(store, GROUP, game_no, (anna.id, boris.id))
+    assert len(await store.history(GROUP, limit=HISTORY_KEEP + 10)) == HISTORY_KEEP
+    assert await store.game_by_number(first) is not None
+
+    await _finish_game(store, GROUP, HISTORY_KEEP + 1, (anna.id, boris.id))
+    kept = await store.history(GROUP, limit=HISTORY_KEEP + 10)
+    assert len(kept) == HISTORY_KEEP
+    assert [r.game_no for r in kept] == list(range(HISTORY_KEEP + 1, 1, -1))
+    assert await store.game_at(GROUP, 1) is None
+    assert await store.game_by_number(first) is None
+
+    await h.say(anna.id, anna, f"/replay {first}")
+    assert h.tg.sent(anna.id)[-1].text == h.tr.t("ru", "replay-unknown")
+    assert not h.tg.files
+    second = kept[-1].number  # the oldest game kept: its replay is still there
+    await h.say(anna.id, anna, f"/replay {second}")
+    assert h.tg.files and h.tg.files[-1][0] == anna.id
+    # one more: a number once given is never given again
+    await _finish_game(store, GROUP, HISTORY_KEEP + 2, (anna.id, boris.id))
+    numbers = [r.number for r in await store.history(GROUP, limit=HISTORY_KEEP + 10)]
+    assert len(set(numbers)) == HISTORY_KEEP and first not in numbers
+    got = await store.game_by_number(numbers[0])
+    assert got is not None and got[0].game_no == HISTORY_KEEP + 2
 
 
 # ====================================================================== /notify

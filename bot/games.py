@@ -125,7 +125,7 @@ class Games:
             seeds,
             profiles=self.profiles,
         )
-        self.lobby.on_open = self.notify.call
+        self.lobby.on_open = self.notify.lobby_opened
         self.teller.on_finish = self.game_finished
         self.thinker = thinker or Thinker(workers=0)
         self.play = Play(self.records, self.teller, messenger, self.render, tr, self.thinker)
@@ -140,6 +140,12 @@ class Games:
     @seeds.setter
     def seeds(self, seeds: random.Random) -> None:
         self.lobby.seeds = seeds
+
+    async def idle(self) -> None:
+        """Until nothing is under way off a handler's path: the calls to new
+        lobbies, then every group's outbox (which those calls feed)."""
+        await self.notify.idle()
+        await self.outboxes.idle()
 
     async def on_timer(self, chat_id: int) -> None:
         await self.play.on_timer(chat_id)

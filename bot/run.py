@@ -150,7 +150,12 @@ async def run(settings: Settings) -> int:
                 await asyncio.wait_for(ticker, max(0.5, settings.drain_seconds - since))
             except TimeoutError:
                 log.warning("a timer was still running at shutdown")
+        # the calls to new lobbies still going (they feed the outboxes), then
         # what the groups are still to be told (at their pace), in what time is left
+        since = loop.time() - (stopped_at[0] if stopped_at else loop.time())
+        cut = await app.games.notify.drain(max(0.5, settings.drain_seconds - since))
+        if cut:
+            log.warning("%d lobby call(s) cut off at shutdown", cut)
         since = loop.time() - (stopped_at[0] if stopped_at else loop.time())
         cut = await app.games.outboxes.drain(max(0.5, settings.drain_seconds - since))
         if cut:

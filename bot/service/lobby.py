@@ -46,7 +46,7 @@ class Lobby:
     ) -> None:
         self.records = records
         self.profiles = profiles
-        # called once a lobby is open and shown (the /notify calls)
+        # called once a lobby is open and shown (starts the /notify calls; must not wait for them)
         self.on_open: Callable[[Table], Awaitable[object]] | None = None
         self.store = records.store
         self.teller = teller

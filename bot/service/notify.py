@@ -4,10 +4,16 @@ forgets a person.
 
 A subscriber the bot cannot write to (never started it, or blocked it: 403)
 is asked in the group to start the bot — once, until they are reached again.
+
+The calls go after the lobby is shown, in a task of their own (one per
+lobby), so whoever typed /newgame never waits for them; `idle` waits until
+every call under way has gone (a test, and shutdown with `drain`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -18,6 +24,7 @@ from bot.models import Table
 from bot.render import Renderer
 from bot.service.base import Actor, Links, Records, Refusal, Reply
 from bot.service.outbox import Outboxes
+from bot.store import StoreUnavailable
 from engine import Command
 
 log = logging.getLogger(__name__)
@@ -44,6 +51,8 @@ class Notify:
         self.render = render
         self.tr = tr
         self.links = links
+        # the calls under way, one task per lobby (kept here so none is collected)
+        self._calls: set[asyncio.Task[None]] = set()
 
     async def subscribe(self, chat_id: int, actor: Actor, on: bool) -> Reply:
         if not on:
@@ -56,9 +65,41 @@ class Notify:
         await self.store.subscribe(chat_id, actor.user_id, f"{ON}:{actor.name}")
         return Reply("notify-on")
 
+    async def lobby_opened(self, table: Table) -> None:
+        """A lobby opened and is shown: its calls start, off the opener's path."""
+        task = asyncio.create_task(
+            self._calling(table), name=f"notify {table.chat_id}:{table.game_no}"
+        )
+        self._calls.add(task)
+        task.add_done_callback(self._calls.discard)
+
+    async def _calling(self, table: Table) -> None:
+        try:
+            await self.call(table)
+        except StoreUnavailable as e:
+            log.warning("lobby %s: store unavailable, calls cut short: %s", table.chat_id, e)
+        except Exception:
+            log.exception("lobby %s: the calls failed", table.chat_id)
+
+    async def idle(self) -> None:
+        """Until every call under way has gone (what a test waits for)."""
+        while self._calls:
+            await asyncio.gather(*self._calls, return_exceptions=True)
+
+    async def drain(self, timeout: float) -> int:
+        """At shutdown: let the calls under way finish for up to `timeout`
+        seconds; how many lobbies' calls were cut off."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.idle(), timeout)
+        left = list(self._calls)
+        for task in left:
+            task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
+        return len(left)
+
     async def call(self, table: Table) -> int:
-        """A lobby opened: tell every subscriber not seated in it; the lobby
-        then shows how many were told."""
+        """Tell every subscriber not seated in the lobby; the lobby then shows
+        how many were told."""
         subs = await self.store.subscribers(table.chat_id)
         seated = set(table.people)
         link = await self.links.deep_link(f"join_{table.chat_id}_{table.game_no}")

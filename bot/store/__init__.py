@@ -18,7 +18,8 @@ A chat's home, kept for good (no expiry):
 - ``smuta:{<chat>}:profile`` — the chat's settings (`ChatProfile` JSON)
 - ``smuta:{<chat>}:history`` — hash of finished games: ``r:<game>`` the
   `GameRecord`, ``l:<game>`` its command log (JSON lines), ``n:<game>`` its
-  /replay number; written by the very save that finishes the game
+  /replay number; written by the very save that finishes the game, which also
+  drops the games beyond the last `HISTORY_KEEP` (and their /replay numbers)
 - ``smuta:{<chat>}:stats``   — hash: player key → `PlayerStats` in this chat
 - ``smuta:{<chat>}:subs``    — hash: user id → ``1`` (called to new lobbies)
   or ``asked`` (could not be reached; asked once to start the bot)
@@ -40,6 +41,10 @@ from pydantic import BaseModel
 
 from bot.models import ChatProfile, GameRecord, Lang, PlayerStats, Table
 from engine import Command
+
+#: the finished games a chat's history keeps: the newest; an older one goes,
+#: with its command log and its /replay number, when a new one comes
+HISTORY_KEEP = 200
 
 
 class UserPrefs(BaseModel):

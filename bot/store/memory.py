@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from bot import metrics
 from bot.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
-from bot.store import Store, UserPrefs
+from bot.store import HISTORY_KEEP, Store, UserPrefs
 from engine import Command
 
 T = TypeVar("T")
@@ -51,6 +51,7 @@ class MemoryStore(Store):
         self._profiles: dict[int, str] = {}
         self._history: dict[int, dict[str, str]] = {}  # chat → r:/l:/n:<game> → text
         self._replays: dict[int, str] = {}  # /replay number → "<chat>:<game>"
+        self._replay_seq = 0  # the last /replay number given (numbers are never reused)
         self._stats: dict[int | None, dict[str, str]] = {}  # chat (None: everywhere) → key → JSON
         self._queue: list[str] = []  # games waiting to be rated
         self._subs: dict[int, dict[int, str]] = {}
@@ -199,16 +200,25 @@ class MemoryStore(Store):
     # ------------------------------------------------------------------ a chat's home
     def _keep(self, record: GameRecord, log: list[str]) -> None:
         """The finishing save's second half: the game into its chat's history,
-        once (no await: atomic with the compare-and-set)."""
+        once, and the games beyond the last `HISTORY_KEEP` out of it (no
+        await: atomic with the compare-and-set)."""
         chat, game = record.chat_id, record.game_no
         history = self._history.setdefault(chat, {})
         if f"r:{game}" in history:
             return
-        number = len(self._replays) + 1
+        self._replay_seq += 1
+        number = self._replay_seq
         history[f"r:{game}"] = record.model_dump_json()
         history[f"l:{game}"] = "\n".join(log)
         history[f"n:{game}"] = str(number)
         self._replays[number] = f"{chat}:{game}"
+        games = sorted(int(k[2:]) for k in history if k.startswith("r:"))
+        for old in games[: max(0, len(games) - HISTORY_KEEP)]:
+            dropped = history.pop(f"n:{old}", None)
+            history.pop(f"r:{old}", None)
+            history.pop(f"l:{old}", None)
+            if dropped is not None:
+                self._replays.pop(int(dropped), None)
         if record.counted:
             self._queue.append(f"{chat}:{game}")
         for seat in record.seats:

@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 
 from bot import metrics
 from bot.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
-from bot.store import Store, StoreUnavailable, UserPrefs
+from bot.store import HISTORY_KEEP, Store, StoreUnavailable, UserPrefs
 from engine import Command
 
 # KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash,
@@ -40,9 +40,11 @@ from engine import Command
 #       6 seconds the game's keys live on ("0": for good), 7 status (lobby, playing,
 #       finished: kept beside the JSON for the games gauge), 8 the history's
 #       `GameRecord` JSON of a game this save finishes ("" none), 9 "1" when it
-#       counts in the ratings, 10.. command JSONs
+#       counts in the ratings, 10 how many finished games the history keeps,
+#       11.. command JSONs
 # A finished game goes into the history (with its whole log) and the rating
-# queue in this same atomic step, once: HSETNX on its game number.
+# queue in this same atomic step, once: HSETNX on its game number; the oldest
+# games beyond the kept number leave the history and the replay index in it too.
 _SAVE_LUA = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
@@ -53,7 +55,7 @@ if g and g ~= ARGV[3] then
   redis.call('DEL', KEYS[2])
 end
 redis.call('HSET', KEYS[1], 'v', tostring(v + 1), 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7])
-for i = 10, #ARGV, 500 do
+for i = 11, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
 if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 1 then
@@ -67,6 +69,24 @@ if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 
   end
   for k = 9, #KEYS do
     redis.call('SADD', KEYS[k], ARGV[4])
+  end
+  local games = {}
+  for _, field in ipairs(redis.call('HKEYS', KEYS[5])) do
+    if string.sub(field, 1, 2) == 'r:' then
+      games[#games + 1] = string.sub(field, 3)
+    end
+  end
+  local keep = tonumber(ARGV[10])
+  if #games > keep then
+    table.sort(games, function(a, b) return tonumber(a) < tonumber(b) end)
+    for i = 1, #games - keep do
+      local old = games[i]
+      local number = redis.call('HGET', KEYS[5], 'n:' .. old)
+      if number then
+        redis.call('HDEL', KEYS[7], number)
+      end
+      redis.call('HDEL', KEYS[5], 'r:' .. old, 'l:' .. old, 'n:' .. old)
+    end
   end
 end
 local ttl = tonumber(ARGV[6])
@@ -277,6 +297,7 @@ class RedisStore(Store):
             table.status,
             "" if record is None else record.model_dump_json(),
             "1" if record is not None and record.counted else "0",
+            str(HISTORY_KEEP),
             *(c.model_dump_json() for c in commands),
         ]
         keys = [

@@ -7,14 +7,17 @@ sends to a chat answer 429, `server_errors` makes the next calls answer 5xx,
 every call about a chat in `down` answers 5xx until it is taken out, and
 sends and edits to a group in `no_rights` answer 400 (the bot may not write),
 and while `member_lookup_fails` holds an error, every getChatMember raises it
-(Telegram cannot say whether someone is an admin).
+(Telegram cannot say whether someone is an admin). Requests to a chat in
+`holds` wait until the test releases them (a slow Telegram, with no clock).
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from collections import defaultdict
 from collections.abc import AsyncGenerator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -52,6 +55,16 @@ BOT_USER = User(id=42, is_bot=True, first_name="Смута", username="smuta_tes
 NOW = datetime(2026, 11, 29, tzinfo=UTC)
 
 
+@dataclass
+class Hold:
+    """Requests to a chat wait at the door until `release` is set; `reached`
+    is set when the first arrives, and `tasks` names the task each came from."""
+
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    reached: asyncio.Event = field(default_factory=asyncio.Event)
+    tasks: list[asyncio.Task[Any] | None] = field(default_factory=list)
+
+
 class FakeTelegram(BaseSession):
     def __init__(self) -> None:
         super().__init__()
@@ -68,6 +81,7 @@ class FakeTelegram(BaseSession):
         self.texts: dict[tuple[int, int], str] = {}  # (chat, message) → current text
         self.markups: dict[tuple[int, int], InlineKeyboardMarkup | None] = {}
         self.message_id_of: dict[int, int] = {}  # id(SendMessage request) → message id
+        self.holds: dict[int, Hold] = {}  # chat → its requests wait until released
 
     async def close(self) -> None:
         pass
@@ -85,6 +99,12 @@ class FakeTelegram(BaseSession):
     async def make_request(
         self, bot: Bot, method: TelegramMethod[Any], timeout: int | None = None
     ) -> Any:
+        to = getattr(method, "chat_id", None)
+        hold = self.holds.get(to) if isinstance(to, int) else None
+        if hold is not None:
+            hold.tasks.append(asyncio.current_task())
+            hold.reached.set()
+            await hold.release.wait()
         self.requests.append(method)
         if self.server_errors > 0:
             self.server_errors -= 1

@@ -122,9 +122,10 @@ class Harness:
             await self.settle()
 
     async def settle(self) -> None:
-        """Until the groups' outboxes are empty and no timer is still firing."""
+        """Until the groups' outboxes are empty, no call to a new lobby is
+        still going and no timer is still firing."""
         await self.app.ticker.settled()
-        await self.app.games.outboxes.idle()
+        await self.app.games.idle()
 
     async def say(self, chat_id: int, user: User, text: str, settle: bool = True) -> None:
         await self.feed(self.updates.message(chat_id, user, text), settle)

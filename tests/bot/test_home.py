@@ -13,13 +13,13 @@ from openskill.models import PlackettLuce
 
 from bot.models import Table
 from bot.service.profile import SettingsCb
-from bot.store import Store
+from bot.store import HISTORY_KEEP, Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
 from engine import GameSetup, apply, pending
 from engine.policy import choose
 from engine.scenario import build
-from tests.bot.fake_telegram import person
+from tests.bot.fake_telegram import Hold, person
 from tests.bot.harness import MARK, Harness, Witness, answer_data, people
 
 GROUP = -100777
@@ -300,6 +300,50 @@ async def test_history_and_replay_show_what_the_group_saw_and_no_hidden_card(
     assert len(h.tg.files) == before
 
 
+async def _finish_game(store: Store, chat_id: int, game_no: int, users: tuple[int, int]) -> None:
+    """Game number `game_no` of the chat, played to its end and saved."""
+    table = _finished_table(chat_id, users)
+    table.game_no = game_no
+    current = await store.load(chat_id)
+    table.version = current.version if current is not None else 0
+    assert await store.save(table)
+    assert await _finish(store, table)
+
+
+async def test_a_chats_history_keeps_its_last_games_and_forgets_the_older(store: Store) -> None:
+    """Game HISTORY_KEEP + 1 pushes the chat's first game out of its history:
+    /history and /replay no longer know it (its number is unknown), the
+    games after it stay, with their logs."""
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    await _finish_game(store, GROUP, 1, (anna.id, boris.id))
+    first = (await store.history(GROUP))[0].number
+    for game_no in range(2, HISTORY_KEEP + 1):
+        await _finish_game(store, GROUP, game_no, (anna.id, boris.id))
+    assert len(await store.history(GROUP, limit=HISTORY_KEEP + 10)) == HISTORY_KEEP
+    assert await store.game_by_number(first) is not None
+
+    await _finish_game(store, GROUP, HISTORY_KEEP + 1, (anna.id, boris.id))
+    kept = await store.history(GROUP, limit=HISTORY_KEEP + 10)
+    assert len(kept) == HISTORY_KEEP
+    assert [r.game_no for r in kept] == list(range(HISTORY_KEEP + 1, 1, -1))
+    assert await store.game_at(GROUP, 1) is None
+    assert await store.game_by_number(first) is None
+
+    await h.say(anna.id, anna, f"/replay {first}")
+    assert h.tg.sent(anna.id)[-1].text == h.tr.t("ru", "replay-unknown")
+    assert not h.tg.files
+    second = kept[-1].number  # the oldest game kept: its replay is still there
+    await h.say(anna.id, anna, f"/replay {second}")
+    assert h.tg.files and h.tg.files[-1][0] == anna.id
+    # one more: a number once given is never given again
+    await _finish_game(store, GROUP, HISTORY_KEEP + 2, (anna.id, boris.id))
+    numbers = [r.number for r in await store.history(GROUP, limit=HISTORY_KEEP + 10)]
+    assert len(set(numbers)) == HISTORY_KEEP and first not in numbers
+    got = await store.game_by_number(numbers[0])
+    assert got is not None and got[0].game_no == HISTORY_KEEP + 2
+
+
 # ====================================================================== /notify
 async def test_notify_calls_each_subscriber_once_per_lobby_and_respects_403(
     store: Store,
@@ -349,6 +393,38 @@ async def test_notify_calls_each_subscriber_once_per_lobby_and_respects_403(
     )
     await h.say(GROUP, anna, "/newgame")
     assert calls(boris.id) == 2
+
+
+async def test_newgame_is_answered_while_the_calls_are_still_on_their_way(
+    store: Store,
+) -> None:
+    """A slow private chat does not hold up the lobby: the person who typed
+    /newgame sees it while Борис's call still waits at Telegram's door; once
+    it goes, Борис has exactly one call and the lobby counts him."""
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.say(user.id, user, "/start")
+    await h.say(GROUP, boris, "/notify")
+    door = h.tg.holds[boris.id] = Hold()
+    newgame = asyncio.create_task(h.say(GROUP, anna, "/newgame", settle=False))
+    await door.reached.wait()  # the call to Борис is on its way
+    if door.tasks[0] is newgame:  # sent on /newgame's own path: let it go, and fail
+        door.release.set()
+        await newgame
+        raise AssertionError("/newgame waited for the call to Борис")
+    await newgame
+    await h.app.games.outboxes.idle()
+    lobby_id = (await store.messages(GROUP))["lobby"]
+    assert (GROUP, lobby_id) in h.tg.texts, "the lobby is shown"
+    assert not [r for r in h.tg.sent(boris.id) if "🔔" in r.text]
+
+    door.release.set()
+    await h.settle()
+    assert len([r for r in h.tg.sent(boris.id) if "🔔" in r.text]) == 1
+    assert (await h.table(GROUP)).called == 1
+    lobby = h.tg.texts[(GROUP, lobby_id)]
+    assert h.tr.t("ru", "notify-called", n=1) in lobby
 
 
 # ====================================================================== /forgetme and migration

@@ -12,22 +12,25 @@ a language was shown in it.
 
 from __future__ import annotations
 
+import ast
 import logging
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
+from pathlib import Path
 
 import pytest
 from aiogram.types import User
 
+import engine
 from bot.keyboards import PromptCb, menu_level
-from bot.prompts import level_of
+from bot.prompts import ASK, level_of
 from bot.store.memory import MemoryStore
 from engine import DEFAULT_RULES, Decision, pending
 from engine.cards import catalog_for
 from engine.policy import choose
-from engine.scenario import build
+from engine.scenario import build, play
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, answer_data, is_prompt
 
@@ -111,14 +114,46 @@ def seen(
     message: int,
     decision: Decision,
     lang: str,
-    rendered: dict[str, set[str]],
+    rendered: set[str],
     problems: list[str],
 ) -> None:
     """Note the level a prompt message shows, and what is wrong with it."""
     level, depth = shown_level(h, user_id, message, decision)
-    rendered[lang].add(level)
+    rendered.add(level)
     for why in problems_of(h.tg.texts[(user_id, message)], depth):
         problems.append(f"{lang} {level}: {why}")
+
+
+async def open_every_level(
+    h: Harness,
+    user: User,
+    message_id: int,
+    game_no: int,
+    decision: Decision,
+    lang: str,
+    rendered: set[str],
+    problems: list[str],
+) -> set[str]:
+    """Look at the prompt as it is, open by its button every level of the
+    decision's menu not yet `rendered` in `lang`, and go back to the top.
+    Returns the levels the decision's menu has."""
+    look = partial(seen, h, user.id, message_id, decision, lang, rendered, problems)
+    look()
+    levels = set()
+    opened = False
+    for path, index in menu_levels(decision.options).items():
+        level = level_of(decision, path)
+        levels.add(level)
+        if level in rendered:
+            continue
+        cb = PromptCb(chat=GROUP, game=game_no, decision=decision.id, option=index, depth=len(path))
+        await h.press(user, user.id, message_id, cb.pack())
+        look()
+        opened = True
+    if opened:  # back to the top, as the first button pressed leaves it
+        top = PromptCb(chat=GROUP, game=game_no, decision=decision.id, option=0, depth=0)
+        await h.press(user, user.id, message_id, top.pack())
+    return levels
 
 
 async def test_every_menu_level_asks_its_question_in_both_languages() -> None:
@@ -144,29 +179,9 @@ async def test_every_menu_level_asks_its_question_in_both_languages() -> None:
                 message_id = (await h.store.messages(GROUP))[f"prompt:{decision.seat}"]
                 kinds[lang].add(decision.kind)
 
-                look = partial(seen, h, user.id, message_id, decision, lang, rendered, problems)
-                look()
-                opened = False
-                for path, index in menu_levels(decision.options).items():
-                    level = level_of(decision, path)
-                    produced[lang].add(level)
-                    if level in rendered[lang]:
-                        continue
-                    cb = PromptCb(
-                        chat=GROUP,
-                        game=table.game_no,
-                        decision=decision.id,
-                        option=index,
-                        depth=len(path),
-                    )
-                    await h.press(user, user.id, message_id, cb.pack())
-                    look()
-                    opened = True
-                if opened:  # back to the top, as the first button pressed leaves it
-                    top = PromptCb(
-                        chat=GROUP, game=table.game_no, decision=decision.id, option=0, depth=0
-                    )
-                    await h.press(user, user.id, message_id, top.pack())
+                produced[lang] |= await open_every_level(
+                    h, user, message_id, table.game_no, decision, lang, rendered[lang], problems
+                )
                 await h.answer(user, GROUP, choose(seed, decision))
                 answered = h.tg.texts[(user.id, message_id)]
                 assert "✔️" in answered and not is_prompt(h.tg.markups.get((user.id, message_id)))
@@ -180,6 +195,9 @@ async def test_every_menu_level_asks_its_question_in_both_languages() -> None:
         # the games reached the usual levels and the usual kinds of decision
         assert {"action/0", "action/lay/1", "action/discard/1"} <= rendered[lang]
         assert {"action", "house_end"} <= kinds[lang]
+        # what random play misses, a built position shows (its own test below)
+        missing = every_level() - rendered[lang] - BUILT_LEVELS
+        assert not missing, f"{lang}: no game nor built position shows {sorted(missing)}"
 
 
 # ====================================================================== answered prompts
@@ -346,3 +364,165 @@ async def test_a_discard_button_names_the_card_it_gives_up() -> None:
     assert len(labels) == 3
     assert all(label.startswith("🗑 ") and "‹h" in label for label in labels), labels
     assert "❓ " + h.tr.t("ru", "ask-discard-card") in h.tg.texts[(anna.id, message_id)]
+
+
+# ====================================================================== what random play misses
+#: two houses ready for their castles and a Купец for each: the build menu
+#: asks which castle, then which side
+CASTLES = {
+    "players": [
+        {
+            "hand": ["merchant.red", "merchant.blue"],
+            "houses": [
+                {"colour": "red", "cards": ["lord.red", "page.red", "knight.red"]},
+                {"colour": "blue", "cards": ["lord.blue", "page.blue", "knight.blue"]},
+            ],
+        },
+        {
+            "hand": ["ball", "marriage", "page.green"],
+            "houses": [{"colour": "green", "cards": ["lord.green"]}],
+        },
+        {"hand": ["infirmary", "page.orange"], "houses": []},
+    ],
+    "deck": ["page.red"],
+    "orders": ["marriage", "infirmary", "ball"],
+    "current": 0,
+    "actions_left": 3,
+}
+#: castles on two houses, and Пожар on top of the deck (drawing it is the
+#: only action, so the engine takes it)
+FIRE = {
+    "players": [
+        {
+            "houses": [
+                {"colour": "red", "cards": ["lord.red", "page.red"], "castle": "permanent"},
+                {"colour": "blue", "cards": ["lord.blue", "page.blue"], "castle": "one_time"},
+            ],
+        },
+        {"houses": [{"colour": "green", "cards": ["lord.green"]}]},
+    ],
+    "deck": ["fire", "page.orange"],
+    "current": 0,
+    "actions_left": 3,
+}
+#: two houses with a Блудница each, and Инквизиция on top of the deck (drawn
+#: at once, as above)
+INQUISITION = {
+    "players": [
+        {
+            "houses": [
+                {"colour": "red", "cards": ["lord.red", "harlot.red"]},
+                {"colour": "blue", "cards": ["page.blue", "harlot.blue"]},
+            ],
+        },
+        {"houses": [{"colour": "green", "cards": ["lord.green"]}]},
+    ],
+    "deck": ["inquisition", "page.orange"],
+    "current": 0,
+    "actions_left": 3,
+}
+#: name → (position, answers that lead to the decision, its kind, the levels it must show)
+BUILT: dict[str, tuple[dict[str, object], list[list[str]], str, set[str]]] = {
+    "build between two castles": (
+        CASTLES,
+        [],
+        "action",
+        {"action/0", "action/build/1", "action/build/2"},
+    ),
+    "Замок Власти: which order": (
+        CASTLES,
+        [["build", "merchant.red", "one_time"]],
+        "power.order",
+        {"power.order/0"},
+    ),
+    "Замок Интриг: whose hand": (
+        CASTLES,
+        [["build", "merchant.blue", "one_time"]],
+        "intrigue.target",
+        {"intrigue.target/0"},
+    ),
+    "Замок Интриг: which order": (
+        CASTLES,
+        [["build", "merchant.blue", "one_time"], ["1"]],
+        "intrigue.take",
+        {"intrigue.take/0"},
+    ),
+    "Пожар: which card burns": (FIRE, [], "fire.burn", {"fire.burn/0"}),
+    "Инквизиция: which house goes first": (
+        INQUISITION,
+        [],
+        "destroy.order",
+        {"destroy.order/0"},
+    ),
+}
+#: every level the built positions show, in each language (their tests check it)
+BUILT_LEVELS = set().union(*(levels for *_, levels in BUILT.values()))
+
+
+def engine_decision_kinds() -> set[str]:
+    """Every kind of decision the engine can ask: the kind of every `Ask(...)`
+    in its source (a kind that is not written out as a string fails here, so
+    the list cannot silently miss one)."""
+    kinds = set()
+    for path in Path(engine.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Ask":
+                kind = node.args[1] if len(node.args) > 1 else None
+                assert isinstance(kind, ast.Constant) and isinstance(kind.value, str), (
+                    f"{path.name}:{node.lineno}: a decision kind that is not a literal"
+                )
+                kinds.add(kind.value)
+    return kinds
+
+
+def every_level() -> set[str]:
+    """Every menu level the engine's decisions can show: each kind's top level,
+    and every level below the top that `ASK` gives a question."""
+    return {level_of(_kind_only(k), ()) for k in engine_decision_kinds()} | set(ASK)
+
+
+def _kind_only(kind: str) -> Decision:
+    return Decision(id=0, seat=0, kind=kind, options=())
+
+
+def test_the_engine_kinds_are_found() -> None:
+    kinds = engine_decision_kinds()
+    # a few of each family, so a broken search cannot pass with an empty list
+    assert {"action", "house_end", "fire.burn", "power.order", "intrigue.take"} <= kinds
+    assert len(kinds) >= 20
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize("name", list(BUILT))
+async def test_a_decision_random_play_misses_asks_at_every_level(name: str, lang: str) -> None:
+    """A built position brings the decision; every level of its menu, opened
+    by its buttons, asks its question; answering it shows the choice made."""
+    position, answers, kind, levels = BUILT[name]
+    state = build(position)
+    for parts in answers:
+        play(state, *parts)
+    decision = pending(state)
+    assert decision is not None and decision.kind == kind, decision
+    h = Harness(MemoryStore())
+    count = len(position["players"])  # type: ignore[arg-type]
+    users = [person(301 + i, f"Игрок {i}", lang) for i in range(count)]
+    await h.open_game(GROUP, users[0], users[1:])
+    table = await h.table(GROUP)
+    table.state = state
+    table.turn_log = []
+    assert await h.store.save(table)
+    user = next(u for u in users if u.id == table.seats[decision.seat].user_id)
+    await h.say(user.id, user, "/hand")
+    message_id = (await h.store.messages(GROUP))[f"prompt:{decision.seat}"]
+    rendered: set[str] = set()
+    problems: list[str] = []
+    with errors_logged() as errors:
+        await open_every_level(
+            h, user, message_id, table.game_no, decision, lang, rendered, problems
+        )
+        await h.answer(user, GROUP, decision.options[-1])
+    assert not errors, "\n".join(errors[:10])
+    assert not problems, "\n".join(problems)
+    assert levels <= rendered, levels - rendered
+    answered = h.tg.texts[(user.id, message_id)]
+    assert "✔️" in answered and not is_prompt(h.tg.markups.get((user.id, message_id)))

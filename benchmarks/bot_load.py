@@ -82,7 +82,7 @@ from bot.keyboards import LobbyCb
 from bot.pace import Pace
 from bot.store.redis import RedisStore
 from bot.thinking import Thinker
-from engine import Decision, GameState
+from engine import Decision, GameState, pending
 from engine.ai import LEVELS, Level
 from engine.core import Option
 from tests.bot.fake_telegram import FakeTelegram
@@ -325,6 +325,7 @@ async def main(
     async def play(chat: int, users: list[User]) -> None:
         ids = [u.id for u in users]
         due = [time.perf_counter()]
+        quiet_since = [time.perf_counter()]  # the last prompt that came
         while time.perf_counter() < stop_at:
             prompted = [u for u in users if u.id in tg.keyboards]
             if not prompted:
@@ -335,16 +336,28 @@ async def main(
                     if not await think(due):
                         break
                     await open_game(chat, users, measured)  # the group plays again
+                    quiet_since[0] = time.perf_counter()
                     continue
-                # nobody holds buttons yet: wait for the next prompt
-                waits = [asyncio.ensure_future(tg.arrived[i].wait()) for i in ids]
+                # nobody holds buttons yet: wait for the next prompt (one that came
+                # while the record was read is seen by the look after the clear)
                 for i in ids:
                     tg.arrived[i].clear()
-                done, rest = await asyncio.wait(waits, timeout=60, return_when="FIRST_COMPLETED")
+                if any(u.id in tg.keyboards for u in users):
+                    continue
+                waits = [asyncio.ensure_future(tg.arrived[i].wait()) for i in ids]
+                # a second at a time: the computers may end the game with no prompt
+                done, rest = await asyncio.wait(waits, timeout=1, return_when="FIRST_COMPLETED")
                 for w in rest:
                     w.cancel()
-                if not done:
-                    raise RuntimeError(f"game {chat} stalled")
+                if done:
+                    quiet_since[0] = time.perf_counter()
+                elif time.perf_counter() - quiet_since[0] > 60:
+                    table = await store.load(chat)
+                    state = table.state if table is not None else None
+                    raise RuntimeError(
+                        f"game {chat} stalled: {table and table.status}, waiting for "
+                        f"{state and pending(state)}, deadline {table and table.deadline}"
+                    )
                 continue
             user = prompted[0]
             message_id, markup = tg.keyboards[user.id]
@@ -357,6 +370,7 @@ async def main(
             if not await think(due):
                 break
             await measured(updates.press(user, user.id, message_id, rng.choice(buttons)))
+            quiet_since[0] = time.perf_counter()
         table = await store.load(chat)  # the turns of the game left running
         if table is not None and table.state is not None and table.status != "finished":
             turns[0] += table.state.turn

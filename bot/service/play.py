@@ -67,8 +67,8 @@ class Play:
             await self.messenger.edit(
                 actor.user_id,
                 message_id,
-                self.teller.prompt_text(lang, table, state, decision, path),
-                self.teller.prompt_markup(lang, table, state, decision, cb.option, depth),
+                self.teller.prompts.text(lang, table, state, decision, path),
+                self.teller.prompts.markup(lang, table, state, decision, cb.option, depth),
             )
             return Reply("ok")
         option = decision.options[cb.option]

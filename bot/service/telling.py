@@ -20,7 +20,7 @@ from bot.render import Renderer
 from bot.service.base import Clock, Defaults
 from bot.service.outbox import Outboxes
 from bot.store import Store
-from engine import Decision, Event, GameState, pending
+from engine import Decision, Event, pending
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +161,7 @@ class Teller:
             seat = table.seats[decision.seat]
             if key in ids and seat.user_id is not None:
                 lang = seat.lang
-                text = self.prompt_text(lang, table, state, decision, (), answered=option)
+                text = self.prompts.text(lang, table, state, decision, (), answered=option)
                 if by_timer:
                     text += "\n" + self.tr.t(lang, "prompt-timed-out")
                 sends.append(self._edit(seat.user_id, ids[key], text))
@@ -321,29 +321,6 @@ class Teller:
             ),
         )
 
-    def prompt_text(
-        self,
-        lang: str,
-        table: Table,
-        state: GameState,
-        decision: Decision,
-        path: tuple[str, ...],
-        answered: tuple[str, ...] | None = None,
-        news: list[str] | None = None,
-    ) -> str:
-        return self.prompts.text(lang, table, state, decision, path, answered, news)
-
-    def prompt_markup(
-        self,
-        lang: str,
-        table: Table,
-        state: GameState,
-        decision: Decision,
-        index: int,
-        depth: int,
-    ) -> InlineKeyboardMarkup:
-        return self.prompts.markup(lang, table, state, decision, index, depth)
-
     async def send_prompt(
         self,
         table: Table,
@@ -362,8 +339,8 @@ class Teller:
             return None
         lang = seat.lang
         path = shown_path(decision, 0, 0)
-        text = self.prompt_text(lang, table, table.state, decision, path, news=news)
-        markup = self.prompt_markup(lang, table, table.state, decision, 0, 0)
+        text = self.prompts.text(lang, table, table.state, decision, path, news=news)
+        markup = self.prompts.markup(lang, table, table.state, decision, 0, 0)
         key = f"prompt:{decision.seat}"
         sent = await self.send_private(table, decision.seat, text, markup)
         old = ids.get(key)

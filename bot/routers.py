@@ -69,6 +69,22 @@ async def respond(
         await message.answer(text, reply_markup=markup)
 
 
+async def ask_or_say(
+    message: Message,
+    games: Games,
+    tr: Translator,
+    got: Reply | InlineKeyboardMarkup,
+    question: str,
+) -> None:
+    """A command that asks first (/leave, /stop): its question with the yes/no
+    buttons the service made, or the service's refusal."""
+    if isinstance(got, Reply):
+        await say(message, games, tr, got)
+        return
+    lang = await chat_lang(games, message.chat.id)
+    await respond(message, games, tr.t(lang, question), got)
+
+
 async def say(message: Message, games: Games, tr: Translator, reply: Reply | None) -> None:
     """Answer a command with a Reply's text, in the chat's language; then tell
     everyone else what it did."""
@@ -153,11 +169,7 @@ def lobby_router() -> Router:
     async def leave(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
         got = await games.seats.leave(message.chat.id, actor_of(message.from_user))
-        if isinstance(got, Reply):
-            await say(message, games, tr, got)
-            return
-        lang = await chat_lang(games, message.chat.id)
-        await respond(message, games, tr.t(lang, "leave-confirm"), got)
+        await ask_or_say(message, games, tr, got, "leave-confirm")
 
     @router.callback_query(LeaveCb.filter())
     async def leave_button(
@@ -261,11 +273,7 @@ def table_router() -> Router:
             await say(message, games, tr, Reply("err-group-only"))
             return
         got = await games.seats.ask_stop(message.chat.id, actor_of(message.from_user))
-        if isinstance(got, Reply):
-            await say(message, games, tr, got)
-            return
-        lang = await chat_lang(games, message.chat.id)
-        await respond(message, games, tr.t(lang, "stop-confirm"), got)
+        await ask_or_say(message, games, tr, got, "stop-confirm")
 
     @router.callback_query(StopCb.filter())
     async def stop_button(

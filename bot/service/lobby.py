@@ -78,31 +78,19 @@ class Lobby:
         `computers` seated at those levels; shown in the chat. None when
         another update saved the chat's record first (nothing changed)."""
         prefs = await self.store.user(actor.user_id)
-        now = self.records.clock.now()
-        table = Table(
-            chat_id=chat_id,
-            game_no=(existing.game_no + 1) if existing else 1,
-            title=title,
-            creator_id=actor.user_id,
-            lang=existing.lang if existing else self.defaults.lang,
-            turn_timeout=existing.turn_timeout if existing else self.defaults.turn_timeout,
-            choice_timeout=existing.choice_timeout if existing else self.defaults.choice_timeout,
-            created_at=now,
-            updated_at=now,
-            version=existing.version if existing else 0,
-        )
+        table = self._new_table(chat_id, title, actor, existing)
+        if existing is not None:  # the chat's last choices, until its profile says otherwise
+            table.lang = existing.lang
+            table.turn_timeout = existing.turn_timeout
+            table.choice_timeout = existing.choice_timeout
         if self.profiles is not None:
             self.profiles.start_lobby(table, await self.profiles.of(chat_id))
         if prefs.started:
             table.seats.append(self._seat(actor, prefs))
         for level in computers or []:
             table.seats.append(self._computer(table, level))
-        if not await self.store.save(table):
+        if not await self._publish(table, actor if prefs.started else None):
             return None
-        if prefs.started:
-            await self.store.link_user(actor.user_id, chat_id)
-        await self.store.set_messages(chat_id, {TABLE: None, LOBBY: None})
-        self.outboxes.repost(chat_id, LOBBY)
         if self.on_open is not None:
             await self.on_open(table)
         return table
@@ -120,29 +108,41 @@ class Lobby:
             return None
         prefs = await self.mark_started(actor)
         lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        table = self._new_table(chat_id, self.tr.t(lang, "practice-title"), actor, existing)
+        table.practice, table.timed, table.lang = True, False, lang
+        table.seats.append(self._seat(actor, prefs))
+        table.seats.append(self._computer(table, self.default_level(table)))
+        if not await self._publish(table, actor):
+            return Reply("err-busy")
+        return None
+
+    def _new_table(self, chat_id: int, title: str, actor: Actor, existing: Table | None) -> Table:
+        """An empty lobby record that replaces `existing` (the next game number,
+        the record's version), with the bot's default settings."""
         now = self.records.clock.now()
-        table = Table(
+        return Table(
             chat_id=chat_id,
             game_no=(existing.game_no + 1) if existing else 1,
-            title=self.tr.t(lang, "practice-title"),
+            title=title,
             creator_id=actor.user_id,
-            practice=True,
-            timed=False,
-            lang=lang,
+            lang=self.defaults.lang,
             turn_timeout=self.defaults.turn_timeout,
             choice_timeout=self.defaults.choice_timeout,
             created_at=now,
             updated_at=now,
             version=existing.version if existing else 0,
         )
-        table.seats.append(self._seat(actor, prefs))
-        table.seats.append(self._computer(table, self.default_level(table)))
+
+    async def _publish(self, table: Table, seated: Actor | None) -> bool:
+        """Save a new lobby (False: another update saved the chat first) and
+        show it, linking the person `seated` at it to the chat."""
         if not await self.store.save(table):
-            return Reply("err-busy")
-        await self.store.link_user(actor.user_id, chat_id)
-        await self.store.set_messages(chat_id, {TABLE: None, LOBBY: None})
-        self.outboxes.repost(chat_id, LOBBY)
-        return None
+            return False
+        if seated is not None:
+            await self.store.link_user(seated.user_id, table.chat_id)
+        await self.store.set_messages(table.chat_id, {TABLE: None, LOBBY: None})
+        self.outboxes.repost(table.chat_id, LOBBY)
+        return True
 
     def _seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
         return Seat(

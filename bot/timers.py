@@ -74,23 +74,16 @@ class Ticker:
             try:
                 await self.tick()
             except StoreUnavailable:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    # the outage is the loop's own cancel, told by a client as a
+                    # timeout: going on would hang whoever awaits the loop
+                    raise asyncio.CancelledError() from None
                 log.warning("store unavailable: timers wait")
-            self._check_cancelled()
             with contextlib.suppress(TimeoutError):  # the interval, or stop
                 async with asyncio.timeout(self.interval):
                     await self._stopping.wait()
-            self._check_cancelled()
         await self.settled()
-
-    @staticmethod
-    def _check_cancelled() -> None:
-        """End the loop if it was cancelled, even when a call below took the
-        cancellation for an error of its own (a client telling a cancelled
-        read as a timeout): a loop that goes on after its cancel hangs
-        whoever awaits it — a shutdown, a test."""
-        task = asyncio.current_task()
-        if task is not None and task.cancelling():
-            raise asyncio.CancelledError()
 
     def stop(self) -> None:
         self._stopping.set()

@@ -12,11 +12,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+import redis.exceptions
 
 import engine
 from bot.models import Seat, Table
 from bot.store import Store, StoreUnavailable, UserPrefs
-from bot.store.redis import RedisStore
+from bot.store.redis import RedisStore, _guard
 from engine import Command
 
 CHAT = -1001
@@ -522,3 +523,28 @@ async def test_keys_follow_the_documented_layout(redis_store: RedisStore) -> Non
     assert await client.zscore(f"{p}:deadlines", str(CHAT)) == 5.0
     assert await client.hget(f"{p}:user:{{10}}", "lang") == b"ru"
     assert await client.smembers(f"{p}:user:{{10}}:tables") == {str(CHAT).encode()}
+
+
+async def test_a_redis_timeout_during_a_cancel_is_the_cancel_not_an_outage() -> None:
+    """A Redis client may tell a read cancelled as it times out as a timeout;
+    inside a task being cancelled the store passes the cancellation on, so no
+    loop mistakes it for an outage and carries on."""
+
+    def fail_as_the_client_does() -> None:
+        with _guard():
+            raise redis.exceptions.TimeoutError("Timeout reading from socket")
+
+    async def cancelled_mid_call() -> None:
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            fail_as_the_client_does()
+
+    task = asyncio.create_task(cancelled_mid_call())
+    await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    # outside a cancel the same error is an outage
+    with pytest.raises(StoreUnavailable):
+        fail_as_the_client_does()

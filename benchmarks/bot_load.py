@@ -126,6 +126,24 @@ class NoWaitPace(Pace):
         super().__init__(clock=lambda: self.t, sleep=sleep)
 
 
+def is_lobby(markup: Any) -> bool:
+    return isinstance(markup, InlineKeyboardMarkup) and any(
+        (b.callback_data or "").startswith("lb:") for row in markup.inline_keyboard for b in row
+    )
+
+
+def message_sent(method: SendMessage, message_id: int) -> Message:
+    """What Telegram answers to a sendMessage: the message, as sent."""
+    assert isinstance(method.chat_id, int)
+    return Message(
+        message_id=message_id,
+        date=NOW,
+        chat=Chat(id=method.chat_id, type="private" if method.chat_id > 0 else "group"),
+        from_user=BOT_USER,
+        text=method.text,
+    )
+
+
 class BenchTelegram(FakeTelegram):
     """Answers the bot's requests at once and keeps, for each person, the
     message whose buttons they can press now (a prompt loses its buttons when
@@ -157,17 +175,11 @@ class BenchTelegram(FakeTelegram):
             message_id = next(self.message_ids)
             if method.chat_id < 0:
                 self.group_sends += 1
-                if "lb:" in str(method.reply_markup):
+                if is_lobby(method.reply_markup):
                     self.lobbies[method.chat_id] = message_id
                     self.lobby_posted[method.chat_id].set()
             self._buttons(method.chat_id, message_id, method.reply_markup)
-            return Message(
-                message_id=message_id,
-                date=NOW,
-                chat=Chat(id=method.chat_id, type="private" if method.chat_id > 0 else "group"),
-                from_user=BOT_USER,
-                text=method.text,
-            )
+            return message_sent(method, message_id)
         if isinstance(method, EditMessageText | EditMessageReplyMarkup):
             assert isinstance(method.chat_id, int) and method.message_id is not None
             self._buttons(method.chat_id, method.message_id, method.reply_markup)

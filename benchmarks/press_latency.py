@@ -59,9 +59,9 @@ from aiogram.methods import (
     SendMessage,
     TelegramMethod,
 )
-from aiogram.types import Chat, ChatMemberMember, InlineKeyboardMarkup, Message, User
+from aiogram.types import ChatMemberMember, InlineKeyboardMarkup, User
 
-from benchmarks.bot_load import BOT_USER, NOW, ErrorCount, Updates
+from benchmarks.bot_load import BOT_USER, ErrorCount, Updates, is_lobby, message_sent
 from bot.app import SystemClock, build_app
 from bot.games import Defaults
 from bot.keyboards import LobbyCb
@@ -77,12 +77,6 @@ GROUP_PER_MINUTE = 20  # Telegram: new messages a minute to a group
 def is_prompt(markup: Any) -> bool:
     return isinstance(markup, InlineKeyboardMarkup) and any(
         (b.callback_data or "").startswith("p:") for row in markup.inline_keyboard for b in row
-    )
-
-
-def is_lobby(markup: Any) -> bool:
-    return isinstance(markup, InlineKeyboardMarkup) and any(
-        (b.callback_data or "").startswith("lb:") for row in markup.inline_keyboard for b in row
     )
 
 
@@ -156,13 +150,7 @@ class PacedTelegram(FakeTelegram):
                 self.lobbies[method.chat_id] = message_id
                 self.lobby_posted[method.chat_id].set()
             self._buttons(method.chat_id, message_id, markup, now, sent=True)
-            return Message(
-                message_id=message_id,
-                date=NOW,
-                chat=Chat(id=method.chat_id, type="private" if method.chat_id > 0 else "group"),
-                from_user=BOT_USER,
-                text=method.text,
-            )
+            return message_sent(method, message_id)
         if isinstance(method, EditMessageText | EditMessageReplyMarkup):
             assert isinstance(method.chat_id, int) and method.message_id is not None
             self._buttons(method.chat_id, method.message_id, method.reply_markup, now, sent=False)

@@ -32,27 +32,23 @@ from aiogram.types import TelegramObject, Update
 from bot import metrics
 from bot.keyboards import PromptCb
 from bot.logs import CHAT_ID, DECISION_ID, UPDATE_ID
+from bot.ordering import chat_of
 
 log = logging.getLogger(__name__)
 
 
 def context_of(update: Update) -> tuple[int | None, int | None]:
-    """The game's chat id and the decision id of an update, where it names them."""
+    """The game's chat id and the decision id of an update, where it names them:
+    a prompt's button names its game's chat; anything else, the chat it came in."""
     query = update.callback_query
-    if query is not None:
-        if query.data and query.data.startswith(f"{PromptCb.__prefix__}:"):
-            try:
-                cb = PromptCb.unpack(query.data)
-            except (ValueError, TypeError):
-                pass  # a garbled button: the router refuses it
-            else:
-                return cb.chat, cb.decision
-        message = query.message
-        return (message.chat.id if message is not None else None), None
-    for event in (update.message, update.edited_message, update.my_chat_member):
-        if event is not None:
-            return event.chat.id, None
-    return None, None
+    if query is not None and query.data and query.data.startswith(f"{PromptCb.__prefix__}:"):
+        try:
+            cb = PromptCb.unpack(query.data)
+        except (ValueError, TypeError):
+            pass  # a garbled button: the router refuses it
+        else:
+            return cb.chat, cb.decision
+    return chat_of(update), None
 
 
 class UpdateObserver(BaseMiddleware):

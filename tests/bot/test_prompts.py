@@ -214,8 +214,10 @@ TURN = {
 }
 
 
-async def _seated_position(h: Harness, position: dict[str, object]) -> tuple[User, User]:
-    anna, boris = person(301, "Анна"), person(302, "Борис")
+async def _seated_position(
+    h: Harness, position: dict[str, object], lang: str = "ru"
+) -> tuple[User, User]:
+    anna, boris = person(301, "Анна", lang), person(302, "Борис", lang)
     await h.open_game(GROUP, anna, [boris])
     table = await h.table(GROUP)
     table.state = build(position)
@@ -305,13 +307,8 @@ async def test_a_turn_says_why_a_usual_action_is_missing(lang: str) -> None:
     the prompt says so with that number; a house ready for its castle without
     the Купец of its colour: the prompt names the castle that is missing."""
     h = Harness(MemoryStore())
-    anna, boris = person(301, "Анна", lang), person(302, "Борис", lang)
-    await h.open_game(GROUP, anna, [boris])
+    anna, _ = await _seated_position(h, FULL_HAND, lang)
     table = await h.table(GROUP)
-    table.state = build(FULL_HAND)
-    table.turn_log = []
-    assert await h.store.save(table)
-    await h.say(anna.id, anna, "/hand")
     decision = pending(table.state)
     assert decision is not None
     assert ("draw",) not in decision.options and ("order",) not in decision.options
@@ -333,13 +330,7 @@ async def test_a_turn_says_why_a_usual_action_is_missing(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["ru", "en"])
 async def test_building_a_castle_tells_both_sides_a_line_each(lang: str) -> None:
     h = Harness(MemoryStore())
-    anna, boris = person(301, "Анна", lang), person(302, "Борис", lang)
-    await h.open_game(GROUP, anna, [boris])
-    table = await h.table(GROUP)
-    table.state = build(FULL_HAND)
-    table.turn_log = []
-    assert await h.store.save(table)
-    await h.say(anna.id, anna, "/hand")
+    anna, _ = await _seated_position(h, FULL_HAND, lang)
     message_id = (await h.store.messages(GROUP))["prompt:0"]
     build_button = next(
         d for t, d in h.buttons(anna.id, message_id) if t == h.tr.t(lang, "opt-build")

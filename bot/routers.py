@@ -74,7 +74,7 @@ async def ask_or_say(
     games: Games,
     tr: Translator,
     got: Reply | InlineKeyboardMarkup,
-    question: str,
+    question: Reply,
 ) -> None:
     """A command that asks first (/leave, /stop): its question with the yes/no
     buttons the service made, or the service's refusal."""
@@ -82,7 +82,7 @@ async def ask_or_say(
         await say(message, games, tr, got)
         return
     lang = await chat_lang(games, message.chat.id)
-    await respond(message, games, tr.t(lang, question), got)
+    await respond(message, games, tr.t(lang, question.key), got)
 
 
 async def say(message: Message, games: Games, tr: Translator, reply: Reply | None) -> None:
@@ -169,7 +169,7 @@ def lobby_router() -> Router:
     async def leave(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
         got = await games.seats.leave(message.chat.id, actor_of(message.from_user))
-        await ask_or_say(message, games, tr, got, "leave-confirm")
+        await ask_or_say(message, games, tr, got, Reply("leave-confirm"))
 
     @router.callback_query(LeaveCb.filter())
     async def leave_button(
@@ -273,7 +273,7 @@ def table_router() -> Router:
             await say(message, games, tr, Reply("err-group-only"))
             return
         got = await games.seats.ask_stop(message.chat.id, actor_of(message.from_user))
-        await ask_or_say(message, games, tr, got, "stop-confirm")
+        await ask_or_say(message, games, tr, got, Reply("stop-confirm"))
 
     @router.callback_query(StopCb.filter())
     async def stop_button(

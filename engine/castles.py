@@ -25,7 +25,7 @@ def fire_one_time(g: Game, seat: int, colour: Colour) -> None:
         resurrect(g, seat)
     else:
         for _ in range(2):
-            g.draw_order(seat)
+            g.draw_order(seat, "trade")
 
 
 # ------------------------------------------------------------------ Замок Власти

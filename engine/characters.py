@@ -33,7 +33,7 @@ def on_appearing(g: Game, seat: int, card_id: str) -> None:
     if ctype == "lady":
         g.push(LadyFrame(seat=seat, card=card_id))
     elif ctype == "treasurer":
-        g.draw_order(seat)
+        g.draw_order(seat, "treasurer")
     elif ctype == "alchemist":
         g.push(AlchemistFrame(seat=seat))
     elif ctype == "priest":
@@ -153,7 +153,7 @@ def _spy_orders(g: Game, f: SpyFrame) -> list[Option]:
 def _spy_done(g: Game, f: SpyFrame) -> None:
     g.pop()
     if f.may_draw:
-        g.draw_order(f.seat)
+        g.draw_order(f.seat, "spy")
 
 
 def _spy_advance(g: Game, f: SpyFrame) -> bool:
@@ -180,7 +180,7 @@ def _spy_answer(g: Game, f: SpyFrame, option: Option) -> None:
         show_hand(g, f.seat, f.target, "spy")
         return
     if option != SKIP:
-        g.discard_from_hand(f.target, option[0])
+        g.discard_from_hand(f.target, option[0], by=f.seat)
     _spy_done(g, f)
 
 

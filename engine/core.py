@@ -227,14 +227,15 @@ class Game:
                 seats.append(viewer)
                 seats.sort()
 
-    def draw_order(self, seat: int) -> str | None:
-        """`seat` takes the top order if there is one and they have room."""
+    def draw_order(self, seat: int, reason: str = "action") -> str | None:
+        """`seat` takes the top order if there is one and they have room;
+        `reason`: what gives it (the action, a Казначей, a Лазутчица, …), for the log."""
         if not self.s.orders or not self.room(seat):
             return None
         card_id = self.s.orders.pop(0)
         self.gain(seat, card_id)
-        self.emit("order.drawn", seat=seat)
-        self.emit("order.drawn.private", audience=[seat], seat=seat, card=card_id)
+        self.emit("order.drawn", seat=seat, reason=reason)
+        self.emit("order.drawn.private", audience=[seat], seat=seat, card=card_id, reason=reason)
         return card_id
 
     def draw_from_deck(self, seat: int) -> str:
@@ -246,22 +247,25 @@ class Game:
             self.emit("deck.empty", seat=seat)
         return card_id
 
-    def discard_from_hand(self, seat: int, card_id: str) -> None:
-        """A card leaves `seat`'s hand as a discard; another player's permanent
-        Замок Знаний (house cards) or Замок Интриг (orders) takes it if they have room."""
+    def discard_from_hand(self, seat: int, card_id: str, by: int | None = None) -> None:
+        """A card leaves `seat`'s hand as a discard (`by` another player's
+        Лазутчица); another player's permanent Замок Знаний (house cards) or
+        Замок Интриг (orders) takes it if they have room."""
         self.s.players[seat].hand.remove(card_id)
         card = self.cat.cards[card_id]
         castle: Colour = "green" if card.kind == "house" else "blue"
         owner = self.castle_owner(castle, "permanent")
         if owner is not None and owner != seat and self.room(owner):
             self.gain(owner, card_id, seen_by=range(self.n))  # the capture is public
-            self.emit("discard.captured", seat=seat, card=card_id, owner=owner, castle=castle)
+            self.emit(
+                "discard.captured", seat=seat, card=card_id, owner=owner, castle=castle, **_by(by)
+            )
             return
         if card.kind == "house":
             self.s.graveyard.insert(0, card_id)
         else:
             self.s.orders_discard.insert(0, card_id)
-        self.emit("discard", seat=seat, card=card_id)
+        self.emit("discard", seat=seat, card=card_id, **_by(by))
 
     # ---------------------------------------------------------------- houses
     def house(self, seat: int, colour: Colour) -> House | None:
@@ -392,6 +396,11 @@ class Game:
                 if h.castle is None and not any(self.card(x).type == "alchemist" for x in h.cards):
                     for c in h.cards:
                         yield seat, c
+
+
+def _by(seat: int | None) -> dict[str, Any]:
+    """A discard's parameters that name another player's Лазутчица behind it."""
+    return {} if seat is None else {"by": seat, "reason": "spy"}
 
 
 # -------------------------------------------------------------------- the loop

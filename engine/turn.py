@@ -130,7 +130,10 @@ def legal_actions(g: Game, seat: int) -> list[Option]:
 def _advance_turn(g: Game, frame: TurnFrame) -> bool:
     s = g.s
     if s.turn_end == "restart":
-        g.emit("turn.restart", seat=s.current)
+        if not g.quiet:
+            # Предательство restarts the turn; else the permanent Замок Власти did
+            power = g.has_castle(s.current, "red", "permanent")
+            g.emit("turn.restart", seat=s.current, reason="power" if power else "betrayal")
         start_turn(g, s.current)
     elif s.turn_end == "end" or s.actions_left <= 0:
         next_turn(g)

@@ -58,7 +58,8 @@ def _advance_end(g: Game, f: SmutaEndFrame) -> bool:
         s.prophet_stack.append(f.card)
     else:
         s.smuta_discard.insert(0, f.card)
-    g.emit("smuta.end", smuta=name, initiator=f.initiator)
+    if not g.quiet:
+        g.emit("smuta.end", smuta=name, initiator=f.initiator, touched=_touched(g))
     if f.mode != "prophet":
         if s.restart_turn or g.has_castle(f.initiator, "red", "permanent"):
             s.turn_end = "restart"
@@ -69,6 +70,38 @@ def _advance_end(g: Game, f: SmutaEndFrame) -> bool:
 
 
 handler("smuta_end", _advance_end)
+
+#: events that say a смута found nothing to do for someone
+IDLE = frozenset(
+    {
+        "betrayal.full_hand",
+        "campaign.nothing",
+        "conspiracy.nothing_to_give",
+        "earthquake.nothing",
+        "feast.deck_empty",
+        "grail.orders_empty",
+        "poison.passed",
+        "prophet.nothing",
+    }
+)
+
+
+def _touched(g: Game) -> bool:
+    """Whether the смута ending now did anything to anyone («никого не задело»
+    otherwise): any event since its start but those that say it found nothing
+    to do. One that stopped for a decision asked someone, so it counts as
+    touching (its start is then in an earlier answer's events)."""
+    depth = 0
+    for e in reversed(g.events):
+        if e.key == "smuta.end":
+            depth += 1
+        elif e.key == "smuta.start":
+            if depth == 0:
+                return False
+            depth -= 1
+        elif e.key not in IDLE:
+            return True
+    return True
 
 
 def _round(f: RoundFrame) -> Handler[RoundFrame]:

@@ -16,7 +16,7 @@ def start(g: Game, initiator: int) -> None:
             if not g.s.orders:
                 g.emit("grail.orders_empty")
                 return
-            if g.draw_order(seat) is not None:
+            if g.draw_order(seat, "grail") is not None:
                 took = True
         if not took:
             return

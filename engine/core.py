@@ -257,15 +257,16 @@ class Game:
         owner = self.castle_owner(castle, "permanent")
         if owner is not None and owner != seat and self.room(owner):
             self.gain(owner, card_id, seen_by=range(self.n))  # the capture is public
-            self.emit(
-                "discard.captured", seat=seat, card=card_id, owner=owner, castle=castle, **_by(by)
-            )
+            self.emit("discard.captured", seat=seat, card=card_id, owner=owner, castle=castle)
             return
         if card.kind == "house":
             self.s.graveyard.insert(0, card_id)
         else:
             self.s.orders_discard.insert(0, card_id)
-        self.emit("discard", seat=seat, card=card_id, **_by(by))
+        if by is None:
+            self.emit("discard", seat=seat, card=card_id)
+        else:
+            self.emit("spy.discarded", seat=by, target=seat, card=card_id)
 
     # ---------------------------------------------------------------- houses
     def house(self, seat: int, colour: Colour) -> House | None:
@@ -396,11 +397,6 @@ class Game:
                 if h.castle is None and not any(self.card(x).type == "alchemist" for x in h.cards):
                     for c in h.cards:
                         yield seat, c
-
-
-def _by(seat: int | None) -> dict[str, Any]:
-    """A discard's parameters that name another player's Лазутчица behind it."""
-    return {} if seat is None else {"by": seat, "reason": "spy"}
 
 
 # -------------------------------------------------------------------- the loop

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import Event
-from tests.engine.helpers import asked, draw_smuta, of, play, setup
+from tests.engine.helpers import asked, draw_smuta, kind, of, play, setup
 
 
 def one(events: list[Event], key: str) -> Event:
@@ -39,9 +39,10 @@ def test_a_spy_in_ones_own_turn_draws_as_the_spy() -> None:
     )
     play(state, "lay", "spy.red")  # the only opponent's hand is looked at
     events = play(state, "ball")  # and discard their order
-    discard = one(events, "discard")
-    assert discard.params["seat"] == 1 and discard.params["by"] == 0
-    assert discard.params["reason"] == "spy"
+    assert of(events, "discard") == []
+    discarded = one(events, "spy.discarded").params
+    assert (discarded["seat"], discarded["target"]) == (0, 1)
+    assert kind(state, discarded["card"]) == "ball"
     assert one(events, "order.drawn").params["reason"] == "spy"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.handlers.replies import (
@@ -19,6 +19,9 @@ from bot.handlers.replies import (
 from bot.service.games import Games, Reply
 from bot.words.i18n import Translator
 from bot.words.keyboards import StopCb
+
+#: what `/table …` takes for the whole table
+FULL = frozenset({"full", "полный", "весь", "подробно"})
 
 
 def table_router() -> Router:
@@ -37,12 +40,14 @@ def table_router() -> Router:
             await games.seats.removed_from_group(event.chat.id)
 
     @router.message(Command("table"))
-    async def table(message: Message, games: Games, tr: Translator) -> None:
-        """A group's table (or lobby) anew; in a private chat, its practice game's."""
+    async def table(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
+        """A group's table (or lobby) anew; in a private chat, its practice
+        game's. `/table full`: every card on the table."""
         if message.chat.type not in GROUPS and not await practice_here(message, games):
             await say(message, games, tr, Reply("err-group-only"))
             return
-        await say(message, games, tr, await games.lobby.repost(message.chat.id))
+        full = (command.args or "").strip().lower() in FULL
+        await say(message, games, tr, await games.lobby.repost(message.chat.id, full))
 
     @router.message(Command("stop"))
     async def stop(message: Message, games: Games, tr: Translator) -> None:

@@ -27,6 +27,12 @@ MIN_SEATS = 2
 TURN_TIMEOUTS = (60, 90, 120, 180, 300)
 CHOICE_TIMEOUTS = (30, 60, 90, 120)
 LOBBY = "lobby"  # the group's view of an open lobby (`Outboxes` view name)
+#: how long a game takes, in minutes (the middle half of the games), by the
+#: number of players: measured by `python -m benchmarks.game_length --games 30
+#: --level normal` — the turns and decisions of games between computers that
+#: look a move ahead (a 3-player game: 58–62 turns, as people's), at the pace
+#: people kept in a 3-player game (25 s a turn, 5.9 s a decision); see BENCHMARKS.md
+GAME_MINUTES = {2: (20, 25), 3: (20, 30), 4: (20, 30), 5: (25, 30), 6: (25, 35)}
 DEFAULT_LEVEL: Level = "normal"
 
 
@@ -335,6 +341,9 @@ class Lobby:
             lines.append(
                 t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
             )
+            players = min(max(len(table.seats), MIN_SEATS), MAX_SEATS)
+            low, high = GAME_MINUTES[players]
+            lines.append(t(lang, "lobby-length", low=low, high=high, players=players))
             lines.append(t(lang, "lobby-hint", min=MIN_SEATS, max=MAX_SEATS))
             lines += lobby_home_lines(self.tr, table)
         lines.append(t(lang, "lobby-levels"))
@@ -417,11 +426,15 @@ class Lobby:
 
         return Reply("game-started", then=tell)
 
-    async def repost(self, chat_id: int) -> Reply | None:
-        """/table: the lobby or the game's table as a new message at the bottom."""
+    async def repost(self, chat_id: int, full: bool = False) -> Reply | None:
+        """/table: the lobby or the game's table as a new message at the bottom;
+        `full`: every card of the table, a message of its own."""
         table = await self.store.load(chat_id)
         if table is None or table.status == "finished":
             return Reply("err-no-game")
+        if full and table.status == "playing" and table.state is not None:
+            self.outboxes.post(chat_id, self.render.full_table(table, table.state), quiet=True)
+            return None
         self.outboxes.repost(chat_id, LOBBY if table.status == "lobby" else TABLE)
         return None
 

@@ -15,6 +15,9 @@ task empties at the pace Telegram allows a group (about a request a second,
   "the game has started"); `show`s still waiting to edit it are dropped;
 - `drop_buttons` of a group message.
 
+A view may be *quiet* (the table): its new messages go without a sound
+(`disable_notification`), unless a `repost` asks it to ring (a game's start).
+
 Distinct messages keep their order: a closed turn's last lines, then the new
 table. Nothing here is needed for a game to go on: an op that fails is logged
 and the next move (or the catch-up, `Teller.catch_up`) shows the table again.
@@ -51,6 +54,7 @@ class Post:
     text: str
     markup: InlineKeyboardMarkup | None = None
     reply_to: int | None = None
+    quiet: bool = False
     new_message = True
 
 
@@ -63,6 +67,7 @@ class Show:
 @dataclass
 class Repost:
     view: str
+    ring: bool = False  # a quiet view's new message rings all the same
     new_message = True
 
 
@@ -144,11 +149,14 @@ class Outboxes:
         self.messenger = messenger
         self.pace = pace
         self.views: dict[str, View] = {}
+        self.quiet: set[str] = set()  # views whose new messages make no sound
         self._boxes: dict[int, Outbox] = {}
 
     # ------------------------------------------------------------------ telling
-    def add_view(self, name: str, view: View) -> None:
+    def add_view(self, name: str, view: View, quiet: bool = False) -> None:
         self.views[name] = view
+        if quiet:
+            self.quiet.add(name)
 
     def _box(self, chat_id: int) -> Outbox:
         box = self._boxes.get(chat_id)
@@ -162,14 +170,15 @@ class Outboxes:
         text: str,
         markup: InlineKeyboardMarkup | None = None,
         reply_to: int | None = None,
+        quiet: bool = False,
     ) -> None:
-        self._box(chat_id).put(Post(text, markup, reply_to))
+        self._box(chat_id).put(Post(text, markup, reply_to, quiet))
 
     def show(self, chat_id: int, view: str) -> None:
         self._box(chat_id).put(Show(view))
 
-    def repost(self, chat_id: int, view: str) -> None:
-        self._box(chat_id).put(Repost(view))
+    def repost(self, chat_id: int, view: str, ring: bool = False) -> None:
+        self._box(chat_id).put(Repost(view, ring))
 
     def fix(
         self,
@@ -230,9 +239,10 @@ class Outboxes:
     async def run(self, box: Outbox, op: Op) -> None:
         chat_id = box.chat_id
         if isinstance(op, Post):
-            await self._send(chat_id, op.text, op.markup, op.reply_to)
+            await self._send(chat_id, op.text, op.markup, op.reply_to, op.quiet)
         elif isinstance(op, Show | Repost):
-            if await self._show(chat_id, op.view, fresh=isinstance(op, Repost)):
+            ring = isinstance(op, Repost) and op.ring
+            if await self._show(chat_id, op.view, fresh=isinstance(op, Repost), ring=ring):
                 box.put(Show(op.view))
         elif isinstance(op, Fix):
             ids = await self.store.messages(chat_id)
@@ -251,9 +261,10 @@ class Outboxes:
         text: str,
         markup: InlineKeyboardMarkup | None = None,
         reply_to: int | None = None,
+        quiet: bool = False,
     ) -> int | None:
         try:
-            return await self.messenger.send(chat_id, text, markup, reply_to)
+            return await self.messenger.send(chat_id, text, markup, reply_to, quiet)
         except Unreachable:
             log.warning("cannot write to group %s", chat_id)
         except Undelivered as e:
@@ -261,7 +272,7 @@ class Outboxes:
             log.warning("gave up sending to group %s: %s", chat_id, e)
         return None
 
-    async def _show(self, chat_id: int, view: str, fresh: bool) -> bool:
+    async def _show(self, chat_id: int, view: str, fresh: bool, ring: bool = False) -> bool:
         """Render the view from the newest record and edit its message (or send
         a new one); True when a newer move was saved meanwhile (maybe by
         another process, whose edit this one may have landed after)."""
@@ -273,7 +284,8 @@ class Outboxes:
         message_id = None if fresh else ids.get(view)
         updates: dict[str, int | None] = {}
         if message_id is None or not await self.messenger.edit(chat_id, message_id, text, markup):
-            sent = await self._send(chat_id, text, markup)
+            quiet = view in self.quiet and not ring
+            sent = await self._send(chat_id, text, markup, quiet=quiet)
             if sent is None:
                 return False
             updates[view] = sent

@@ -107,7 +107,7 @@ class Play:
                 t.seats[seat].strikes = 0
             events[:] = got
             answered[:] = [decision]
-            self.teller.settle(t, got)
+            self.teller.settle(t, got, answered=(decision, option, False))
             return [Command(seat=seat, decision=decision_id, option=option)]
 
         try:
@@ -116,7 +116,7 @@ class Play:
             return Reply(r.key, alert=True)
 
         async def tell() -> None:
-            await self.teller.tell(table, ids, events, answered=(answered[0], option))
+            await self.teller.tell(table, ids, events, answered=(answered[0], option, False))
 
         return Reply("ok", then=tell)
 
@@ -205,7 +205,7 @@ class Play:
             got += apply(st, seat, decision.id, option)
             commands.append(Command(seat=seat, decision=decision.id, option=option))
             events[:] = got
-            self.teller.settle(t, got, notes)
+            self.teller.settle(t, got, notes, answered=(decision, option, True))
             return commands
 
         try:
@@ -213,7 +213,7 @@ class Play:
         except Refusal:
             return
         metrics.computer_moved("computer" if computer else "timeout")
-        await self.teller.tell(table, ids, events, answered=(decision, option), by_timer=True)
+        await self.teller.tell(table, ids, events, answered=(decision, option, True))
 
     async def _remind(self, table: Table, decision: Decision) -> None:
         seat = table.seats[decision.seat]

@@ -1,7 +1,16 @@
-"""Telling a move: what a change leaves in the record (the turn's log, the
-game's end, the timer) and, once saved, the private lines, the answered prompt
-and the next one — sent at once — and the group's table, handed to the
-group's outbox; and catching up on a move that was saved but never told."""
+"""Telling a move: what a change leaves in the record (the turn's log, each
+person's story, the game's end, the timer) and, once saved, the prompts —
+sent at once — and the group's table, handed to the group's outbox; and
+catching up on a move that was saved but never told.
+
+A quiet chat: a person gets a new private message (which rings) only when
+their turn starts or someone else's move needs their choice. Their next
+decisions in a row edit that message in place; once someone else is asked,
+it is closed (its story stays: what they chose and what came of it). What
+they are told while they wait (what was taken from them, by whom and how; in
+a practice game, everything the computers did) heads their next message.
+The group's table and turn lines go without a sound: only the lobby, the
+start and the result ring."""
 
 from __future__ import annotations
 
@@ -14,13 +23,13 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.service.base import Clock, Defaults
 from bot.service.outbox import Outboxes
 from bot.store import Store
-from bot.store.models import Table
+from bot.store.models import Seat, Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.i18n import Translator
 from bot.words.keyboards import rematch_keyboard
 from bot.words.prompts import Prompts, shown_path
 from bot.words.render import Renderer
-from engine import Decision, Event, pending
+from engine import Decision, Event, GameState, pending
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +39,16 @@ MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, whi
 # missing after that was lost (prompts go out at once, before the group's pace)
 ANNOUNCE_GRACE = 5.0
 TABLE = "table"  # the group's view of a running game (`Outboxes` view name)
+STORY_MAX = 16  # lines a person's story keeps (the oldest give way to «…»)
+
+#: a decision answered: the decision, the option, whether the timer chose it
+Answered = tuple[Decision, tuple[str, ...], bool]
+
+
+def clipped(lines: list[str]) -> list[str]:
+    if len(lines) <= STORY_MAX:
+        return lines
+    return ["…", *lines[-(STORY_MAX - 1) :]]
 
 
 def prompt_ids(decision: Decision, message_id: int | None) -> dict[str, int | None]:
@@ -66,7 +85,7 @@ class Teller:
         self.prompts = Prompts(render, tr)
         # after a game's end is told (the chat's home rates it: `Games.game_finished`)
         self.on_finish: Callable[[], Awaitable[None]] | None = None
-        outboxes.add_view(TABLE, self.table_view)
+        outboxes.add_view(TABLE, self.table_view, quiet=True)
 
     # ================================================================== the record
     def clear_timer(self, t: Table) -> None:
@@ -78,9 +97,11 @@ class Teller:
         events: list[Event],
         notes: list[str] | None = None,
         handed: int | None = None,
+        answered: Answered | None = None,
     ) -> None:
-        """After the engine moved: the turn's log lines, the game's end, the timer.
-        `handed`: the seat just handed to the computer or back to its player.
+        """After the engine moved: the turn's log lines, each person's story,
+        the game's end, the timer. `handed`: the seat just handed to the
+        computer or back to its player; `answered`: the decision the move answered.
 
         Runs inside the compare-and-set change, so all of it is saved at once."""
         state = t.state
@@ -101,7 +122,58 @@ class Teller:
         t.turn_log = t.turn_log[-KEPT_LOG_LINES:]
         if state.result is not None:
             t.status = "finished"
+        self.tell_seats(t, state, events, answered)
         self.set_deadline(t, handed)
+
+    def tell_seats(
+        self, t: Table, state: GameState, events: list[Event], answered: Answered | None
+    ) -> None:
+        """Each person's story (`Seat.story`, `news`, `closing`; see the module's notes)."""
+        upcoming = pending(state) if t.status == "playing" else None
+        prompted = (
+            upcoming.seat
+            if upcoming is not None and not state.players[upcoming.seat].computer
+            else None
+        )
+        answerer = answered[0].seat if answered is not None else None
+        # the answer's message tells the move up to the turn's end; what comes
+        # after (the next turns, forced moves and all; why a turn starts again)
+        # is news, heading its reader's next message
+        cut = next((i for i, e in enumerate(events) if e.key == "turn.start"), len(events))
+        if 0 < cut < len(events) and events[cut - 1].key == "turn.restart":
+            cut -= 1
+        for i, seat in enumerate(t.seats):
+            seat.closing = None
+            if seat.user_id is None or seat.left:
+                continue
+            told = self._told(t, state, seat, i)
+            if answered is not None and i == answerer:
+                decision, option, by_timer = answered
+                lang = seat.lang
+                story = seat.story + self.prompts.answered(
+                    lang, t, state, decision, option, by_timer
+                )
+                story += told(events[:cut], False)
+                if i == prompted and cut == len(events):  # asked again: the same message
+                    seat.story = clipped(story)
+                    seat.asked = upcoming.id if upcoming is not None else None
+                    continue
+                seat.closing = clipped(story)
+                seat.story, seat.asked = [], None
+                seat.news = clipped(seat.news + told(events[cut:], t.practice))
+            else:
+                seat.news = clipped(seat.news + told(events, t.practice))
+            if i == prompted and upcoming is not None and seat.asked != upcoming.id:
+                # a new message: what they were told meanwhile heads it
+                seat.story, seat.news, seat.asked = seat.news, [], upcoming.id
+
+    def _told(
+        self, t: Table, state: GameState, seat: Seat, i: int
+    ) -> Callable[[list[Event], bool], list[str]]:
+        def told(events: list[Event], everything: bool) -> list[str]:
+            return self.render.told_lines(seat.lang, t, state, events, i, everything)
+
+        return told
 
     def set_deadline(self, t: Table, handed: int | None = None) -> None:
         """The timer of the pending decision: the chat's timeout for a person,
@@ -138,14 +210,14 @@ class Teller:
         table: Table,
         ids: dict[str, int],
         events: list[Event],
-        answered: tuple[Decision, tuple[str, ...]] | None,
+        answered: Answered | None,
         new_game_started: bool = False,
-        by_timer: bool = False,
     ) -> None:
-        """Tell everyone what happened. In private at once, side by side: the
-        answered prompt loses its buttons and shows the choice, the next
-        decider gets their prompt (with their private lines of the move), the
-        others their private lines. Then the group's table goes to its outbox."""
+        """Tell everyone what happened. In private at once, side by side: a
+        prompt message the move closed gets its last lines and loses its
+        buttons; the next decider's prompt edits their message in place when
+        they answered the last decision too, else goes out as a new message.
+        Then the group's table goes to its outbox (see the module's notes)."""
         state = table.state
         assert state is not None
         updates: dict[str, int | None] = {}
@@ -154,56 +226,45 @@ class Teller:
             # the table and the prompts share one chat: the table comes first
             await self.outboxes.show_now(table.chat_id, TABLE, fresh=True)
 
-        # ---- the answered prompt loses its buttons and shows the choice
-        if answered is not None:
-            decision, option = answered
-            key = f"prompt:{decision.seat}"
-            seat = table.seats[decision.seat]
-            if key in ids and seat.user_id is not None:
-                lang = seat.lang
-                text = self.prompts.text(lang, table, state, decision, (), answered=option)
-                if by_timer:
-                    text += "\n" + self.tr.t(lang, "prompt-timed-out")
+        # ---- prompt messages the move closed: their story, no buttons
+        for i, seat in enumerate(table.seats):
+            key = f"prompt:{i}"
+            if seat.closing is not None and seat.user_id is not None and key in ids:
+                text = self.prompts.closed(seat.lang, table, seat.closing)
                 sends.append(self._edit(seat.user_id, ids[key], text))
-                updates[key] = updates[f"shown:{decision.seat}"] = None
+                updates[key] = updates[f"shown:{i}"] = None
 
-        # ---- private lines: in the next prompt when it is theirs, else a message
+        # ---- the next prompt: the same message when its player goes on choosing
         upcoming = pending(state)
         prompted = (
             upcoming.seat
             if upcoming is not None
             and state.result is None
             and not state.players[upcoming.seat].computer
+            and table.seats[upcoming.seat].user_id is not None
             else None
         )
-        news: list[str] = []
-        for i, seat in enumerate(table.seats):
-            if seat.user_id is None or seat.left:
-                continue
-            lang = seat.lang
-            lines = self.render.private_lines(lang, table, state, events, i)
-            if i == prompted:
-                news = lines
-                continue
-            if new_game_started:  # everyone gets their hand; the first decider's prompt shows it
-                lines = [*lines, self.hand_text(table, i)]
-            if lines:
-                sends.append(self._private(table, i, self.render.header(lang, table), lines))
-
-        # ---- the next prompt, unless its player has it already (someone
-        # else's /back or leaving changes nobody's decision)
         if upcoming is not None and prompted is not None:
-            still_shown = (
-                ids.get(f"shown:{prompted}") == upcoming.id and f"prompt:{prompted}" in ids
-            )
-            if still_shown:
-                if news:
-                    seat = table.seats[prompted]
-                    sends.append(
-                        self._private(table, prompted, self.render.header(seat.lang, table), news)
-                    )
+            key = f"prompt:{prompted}"
+            seat = table.seats[prompted]
+            if ids.get(f"shown:{prompted}") == upcoming.id and key in ids:
+                pass  # someone else's /back or leaving changes nobody's decision
+            elif (
+                answered is not None
+                and answered[0].seat == prompted
+                and seat.closing is None
+                and key in ids
+            ):
+                sends.append(self._edit_prompt(table, upcoming, ids[key], updates))
             else:
-                sends.append(self._prompt(table, upcoming, ids, updates, news))
+                sends.append(self._prompt(table, upcoming, ids, updates))
+
+        # ---- a new game: everyone gets their hand (the first decider's prompt shows it)
+        if new_game_started:
+            for i, seat in enumerate(table.seats):
+                if seat.user_id is not None and not seat.left and i != prompted:
+                    header = self.render.header(seat.lang, table)
+                    sends.append(self._private(table, i, header, [self.hand_text(table, i)]))
 
         await asyncio.gather(*sends)
         if updates:
@@ -214,7 +275,7 @@ class Teller:
         chat = table.chat_id
         if new_game_started:
             if not table.practice:
-                self.outboxes.repost(chat, TABLE)
+                self.outboxes.repost(chat, TABLE, ring=True)
         elif table.closed_log is not None:
             self.outboxes.fix(chat, TABLE, self.closed_turn_text(table, table.closed_log))
             self.outboxes.repost(chat, TABLE)
@@ -222,6 +283,24 @@ class Teller:
             self.outboxes.show(chat, TABLE)
         if state.result is not None:
             await self.finish(table)
+
+    async def _edit_prompt(
+        self, table: Table, decision: Decision, message_id: int, updates: dict[str, int | None]
+    ) -> None:
+        """The player's next decision in the message they just answered (a new
+        message if it is gone)."""
+        assert table.state is not None
+        seat = table.seats[decision.seat]
+        assert seat.user_id is not None
+        lang = seat.lang
+        path = shown_path(decision, 0, 0)
+        text = self.prompts.text(lang, table, table.state, decision, path)
+        markup = self.prompts.markup(lang, table, table.state, decision, 0, 0)
+        if await self.messenger.edit(seat.user_id, message_id, text, markup):
+            updates.update(prompt_ids(decision, message_id))
+        else:
+            sent = await self.send_private(table, decision.seat, text, markup)
+            updates.update(prompt_ids(decision, sent))
 
     async def _edit(self, chat_id: int, message_id: int, text: str) -> None:
         await self.messenger.edit(chat_id, message_id, text)
@@ -235,11 +314,8 @@ class Teller:
         decision: Decision,
         ids: dict[str, int],
         updates: dict[str, int | None],
-        news: list[str],
     ) -> None:
-        updates.update(
-            prompt_ids(decision, await self.send_prompt(table, decision, ids, news, updates))
-        )
+        updates.update(prompt_ids(decision, await self.send_prompt(table, decision, ids, updates)))
 
     # ================================================================== the group's views
     def table_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:
@@ -326,20 +402,18 @@ class Teller:
         table: Table,
         decision: Decision,
         ids: dict[str, int],
-        news: list[str] | None = None,
         updates: dict[str, int | None] | None = None,
     ) -> int | None:
-        """Send a decision's buttons to its player; `news` (their private lines
-        of the move just made) come first, so one message tells it all. Only the
+        """Send a decision's buttons to its player, under their story. Only the
         newest prompt is live: the one the seat had before loses its buttons
-        (unless `updates` already forgets it: it was just answered)."""
+        (unless `updates` already forgets it: it was just closed)."""
         assert table.state is not None
         seat = table.seats[decision.seat]
         if seat.user_id is None:
             return None
         lang = seat.lang
         path = shown_path(decision, 0, 0)
-        text = self.prompts.text(lang, table, table.state, decision, path, news=news)
+        text = self.prompts.text(lang, table, table.state, decision, path)
         markup = self.prompts.markup(lang, table, table.state, decision, 0, 0)
         key = f"prompt:{decision.seat}"
         sent = await self.send_private(table, decision.seat, text, markup)

@@ -30,6 +30,14 @@ class Seat(BaseModel):
     away: bool = False  # handed to the computer after timeouts, until /back
     left: bool = False  # left the game: the computer plays on (until /back)
     level: Level | None = None  # a computer seat's level (None: a person's seat)
+    # a person's private messages (`bot.service.telling`): the lines above the
+    # question of their prompt message, the decision it asks (None: closed),
+    # what they were told since it closed (heads the next one), and the lines
+    # of a message closed by the move just made (for its last edit)
+    story: list[str] = Field(default_factory=list)
+    asked: int | None = None
+    news: list[str] = Field(default_factory=list)
+    closing: list[str] | None = None
 
     def computer_level(self) -> Level:
         """How the computer plays this seat: its level when it was added as a

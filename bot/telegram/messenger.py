@@ -50,9 +50,10 @@ class Messenger:
         text: str,
         markup: InlineKeyboardMarkup | None = None,
         reply_to: int | None = None,
+        quiet: bool = False,
     ) -> int:
-        """Send a message; its id. `Unreachable` on 403; `Undelivered` when
-        Telegram kept failing or refuses it."""
+        """Send a message (`quiet`: without a sound); its id. `Unreachable`
+        on 403; `Undelivered` when Telegram kept failing or refuses it."""
         reply = (
             ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
             if reply_to is not None
@@ -60,7 +61,11 @@ class Messenger:
         )
         try:
             message = await self.bot.send_message(
-                chat_id, text, reply_markup=markup, reply_parameters=reply
+                chat_id,
+                text,
+                reply_markup=markup,
+                reply_parameters=reply,
+                disable_notification=True if quiet else None,
             )
         except TelegramForbiddenError as e:
             raise Unreachable(str(e)) from e

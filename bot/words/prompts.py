@@ -10,7 +10,15 @@ A decision's options are tuples of parts offered one menu level at a time
   whom, both sides of a castle;
 - at the top of a turn, **why** a usual action is missing (`engine.explain`);
 - buttons that name what they commit: «🗑 🔴 Лорд», «🎁 🔴 Лорд → Борис»;
-- under the hand, the player's own row of houses, left → right.
+- under the hand, the player's own row of houses, left → right;
+- above the question, the seat's *story*: what they were told since this
+  message began (`Seat.story`: what happened to them while they waited, each
+  answer given in it — only the parts that were a choice — and what came
+  of it), and, inside a смута, the смута's line of what it does.
+
+A prompt message lives as long as its player goes on choosing: the next
+decision of the same player edits it in place, and once someone else is
+asked it is closed (`closed`): its story, no question, no buttons.
 
 A level is named by `level_of`: ``<kind>/<depth>``, for a turn's action
 ``action/<verb>/<depth>`` (``action/lay/2``: into whose row). `ASK` maps the
@@ -28,7 +36,7 @@ from bot.store.models import Table
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.keyboards import Option, menu_level, prompt_keyboard
-from bot.words.render import Renderer
+from bot.words.render import Renderer, kebab
 from engine import Decision, GameState
 from engine.cards import Colour, catalog_for
 from engine.explain import missing_actions
@@ -85,6 +93,7 @@ CASTLE_SIDES = {
     "orange": "about-castle-orange",
 }
 QUESTION = "❓ "
+ANSWERED = "✔️ "
 MAX_TEXT = 4096  # Telegram's limit for a message
 
 
@@ -93,6 +102,21 @@ def level_of(decision: Decision, path: Sequence[str]) -> str:
     if decision.kind == "action" and path:
         return f"action/{path[0]}/{len(path)}"
     return f"{decision.kind}/{len(path)}"
+
+
+def choice_depths(decision: Decision, option: Sequence[str]) -> list[int]:
+    """The depths of `option`'s parts that its menu offered as a choice (the
+    others had one value under the parts chosen before: never asked)."""
+    index = decision.options.index(tuple(option)) if tuple(option) in decision.options else 0
+    depths: list[int] = []
+    depth = 0
+    while depth < len(option):
+        shown, firsts = menu_level(decision.options, index, depth)
+        if not firsts or shown >= len(option):
+            break
+        depths.append(shown)
+        depth = shown + 1
+    return depths
 
 
 def shown_path(decision: Decision, index: int, depth: int) -> tuple[str, ...]:
@@ -117,28 +141,21 @@ class Prompts:
         state: GameState,
         decision: Decision,
         path: tuple[str, ...],
-        answered: tuple[str, ...] | None = None,
-        news: list[str] | None = None,
     ) -> str:
-        """The prompt at the level after `path`; once `answered`, the question
-        with the choice made and the figures as of that answer."""
+        """The prompt at the menu level after `path`, under the seat's story."""
         t = self.tr.t
-        lines = [self.render.header(lang, table), *(news or [])]
+        story = table.seats[decision.seat].story
+        lines = [self.render.header(lang, table), *story]
+        heading = self.render.smuta_heading(lang, table, state)
+        if heading is not None and heading not in story:
+            lines.append(heading)
         lines.append(self.render.prompt(lang, table, state, decision))
-        if answered is not None:
-            if decision.kind == "action":
-                left = int(decision.params.get("actions_left", state.actions_left))
-                if answered != ("end",):
-                    left -= 1
-                lines.append(t(lang, "prompt-actions-left", n=max(0, left)))
-            lines.append("✔️ " + self._path(lang, table, state, decision, answered))
-            return "\n".join(lines)
         if decision.kind == "action":
             lines.append(t(lang, "prompt-actions-left", n=state.actions_left))
             if not path:
                 lines.extend(self.why(lang, state, decision.seat))
         if path:
-            lines.append("➡️ " + self._path(lang, table, state, decision, path))
+            lines.append("➡️ " + self._path(lang, table, state, decision, path, len(path)))
         question = self.question(lang, table, state, decision, path)
         if question is not None:
             lines.append(QUESTION + question)
@@ -150,6 +167,33 @@ class Prompts:
             # six long names and a crowded table: the question and the hand come first
             text = "\n".join([*lines, *tail])
         return text
+
+    def closed(self, lang: str, table: Table, lines: list[str]) -> str:
+        """A prompt message once its player is no longer asked: what it told."""
+        return "\n".join([self.render.header(lang, table), *lines])
+
+    def answered(
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        decision: Decision,
+        option: Option,
+        by_timer: bool = False,
+    ) -> list[str]:
+        """The story's line of an answer: what was chosen (the cards and the
+        parts that were a choice: «🏠 Выложить → 🔴 Рыцарь», not the row and
+        colour it could only go to), named by what asked it («👸 Миледи: …») unless it
+        is a turn's action; and whether the timer chose it."""
+        path = self._path(lang, table, state, decision, option, len(option))
+        if decision.kind != "action":
+            args = self.render.event_args(lang, table, state, decision.params, decision.seat)
+            did = self.tr.t(lang, "did-" + kebab(decision.kind), **args)
+            path = f"{did}: {path}"
+        lines = [ANSWERED + path]
+        if by_timer:
+            lines.append(self.tr.t(lang, "prompt-timed-out"))
+        return lines
 
     def markup(
         self,
@@ -172,15 +216,24 @@ class Prompts:
         )
 
     def _path(
-        self, lang: str, table: Table, state: GameState, decision: Decision, path: Option
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        decision: Decision,
+        path: Option,
+        depth: int,
     ) -> str:
-        """The parts chosen, as their buttons said them («сюда», where there was
-        nothing to choose, left out); escaped for the message's HTML (a
-        button label is plain text: a player's name unescaped)."""
+        """The first `depth` parts of `path` that were a choice (or name a
+        card), as their buttons said them; escaped for the message's HTML (a button label is
+        plain text: a player's name unescaped)."""
+        below = next(o for o in decision.options if o[: len(path)] == tuple(path))
+        chosen = set(choice_depths(decision, below))
+        cards = catalog_for(state.rules).cards
         return " → ".join(
             html.escape(self.label(lang, table, state, decision, path, i), quote=False)
-            for i in range(len(path))
-            if path[i] != "-"
+            for i in range(min(depth, len(path)))
+            if i in chosen or path[i] in cards
         )
 
     # ------------------------------------------------------------------ the question

@@ -29,11 +29,13 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.store.models import Table
+from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.names import shown_name
+from bot.words.shape import pack, visible_len, wrap
 from engine import Decision, Event, GameState, pending, view_for
 from engine.cards import PLANTABLE, catalog_for
-from engine.state import House
+from engine.state import House, SmutaEndFrame
 from engine.view import HouseView
 
 SEAT_PARAMS = {
@@ -45,19 +47,47 @@ SEAT_PARAMS = {
     "by": "by",
     "first": "first",
 }
-#: public events the table already shows, so the log leaves them out
+#: public events the table already shows, so the log leaves them out (a
+#: смута's end is told only when it touched nobody: «никого не задело»)
 SILENT = frozenset({"placed", "smuta.end", "house.vanished", "turn.ended", "castle.one_time"})
-#: the table in the group: lines and characters it keeps to on a phone (the
-#: turn's log gives up its oldest lines first)
-TABLE_MAX_LINES = 35
-TABLE_MIN_LOG_LINES = 3
+#: the table in the group fits a phone: at most this many lines, none wider
+#: than `LINE_MAX` characters (the turn's log gives up its oldest lines first;
+#: the whole of every house is in `/table full`)
+TABLE_MAX_LINES = 20
+LINE_MAX = 60
 MAX_LOG_LINES = 12
+#: public events that take something from a player, or land something on
+#: them, who is not the one acting: event key → (that player's parameter, the
+#: actor's parameter). That player is told in private, in one line
+#: (``you-<event>``): by whom and how.
+LANDS_ON: dict[str, tuple[str, str | None]] = {
+    "ball.took": ("source", "seat"),
+    "lady.took": ("source", "seat"),
+    "campaign.took": ("source", "seat"),
+    "earthquake.took": ("source", "seat"),
+    "minstrel.took": ("source", "seat"),
+    "thrones.lords": ("source", "seat"),
+    "card.killed": ("seat", "by"),
+    "house.destroyed": ("seat", None),
+    "spy.discarded": ("target", "seat"),
+    "discard.captured": ("seat", "owner"),
+    "conspiracy.gave": ("target", "seat"),
+    "lay": ("target", "seat"),
+    "resurrected": ("target", "seat"),
+}
+#: public events a person is told in private when they are about them: the
+#: смута they set off, and why their turn starts again
+ABOUT_ME: dict[str, str] = {"smuta.start": "initiator", "smuta.end": "initiator"}
 #: smuty whose own rounds send cards of houses to the graveyard (card.killed)
 KILLING_SMUTY = frozenset({"poison", "fire"})
 
 
+def kebab(key: str) -> str:
+    return key.replace(".", "-").replace("_", "-")
+
+
 def event_key(key: str) -> str:
-    return "event-" + key.replace(".", "-").replace("_", "-")
+    return "event-" + kebab(key)
 
 
 def reader_role(params: dict[str, Any], reader: int | None) -> str:
@@ -222,6 +252,8 @@ class Renderer:
                 args["players"] = ", ".join(self.name(lang, table, int(s)) for s in value)
             elif key in ("scores", "castles", "winners"):
                 continue
+            elif isinstance(value, bool):
+                args[key] = "yes" if value else "no"
             else:
                 args[key] = value
         return args
@@ -235,20 +267,62 @@ class Renderer:
         reader: int | None = None,
         cause: str | None = None,
     ) -> str:
+        args = self._args(lang, table, state, event, reader, cause)
+        return self.tr.t(lang, event_key(event.key), **args)
+
+    def _args(
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        event: Event,
+        reader: int | None,
+        cause: str | None,
+    ) -> dict[str, Any]:
         args = self.event_args(lang, table, state, event.params, reader)
         extra = EXTRA.get(event.key)
         if extra is not None:
             args.update(extra(state, event))
         if cause is not None:
             args["cause"] = cause
-        return self.tr.t(lang, event_key(event.key), **args)
+        if event.key == "smuta.start":
+            args["does"] = self.smuta_does(lang, state, str(event.params["smuta"]))
+        return args
 
-    def public_lines(self, table: Table, state: GameState, events: list[Event]) -> list[str]:
+    def smuta_does(self, lang: str, state: GameState, smuta: str) -> str:
+        """What a смута does, in one short line."""
+        return self.tr.t(lang, "smuta-does-" + kebab(smuta), **rules_args(state.rules))
+
+    def smuta_heading(self, lang: str, table: Table, state: GameState) -> str | None:
+        """The line of the смута being resolved (the innermost: a Пророк's
+        replayed one), as the log told its start: what heads every prompt
+        it causes. None outside a смута."""
+        for frame in reversed(state.frames):
+            if isinstance(frame, SmutaEndFrame):
+                smuta = catalog_for(state.rules)[frame.card].type
+                params = {"smuta": smuta, "initiator": frame.initiator, "mode": frame.mode}
+                start = Event(key="smuta.start", params=params)
+                return self.event(lang, table, state, start)
+        return None
+
+    @staticmethod
+    def logged(event: Event) -> bool:
+        """Whether an event for everyone has a line in the log."""
+        if event.to is not None or event.key == "game.over":
+            return False
+        if event.key == "smuta.end":
+            return event.params.get("touched") is False
+        return event.key not in SILENT
+
+    def public_lines(
+        self, table: Table, state: GameState, events: list[Event], lang: str | None = None
+    ) -> list[str]:
+        """The log's lines of `events` (in the group's language, or `lang`)."""
         causes = kill_causes(state, events)
         return [
-            self.event(table.lang, table, state, e, cause=causes.get(i))
+            self.event(lang or table.lang, table, state, e, cause=causes.get(i))
             for i, e in enumerate(events)
-            if e.to is None and e.key not in SILENT and e.key != "game.over"
+            if self.logged(e)
         ]
 
     def private_lines(
@@ -261,11 +335,142 @@ class Renderer:
             if e.to is not None and seat in e.to
         ]
 
+    def told_lines(
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        events: list[Event],
+        seat: int,
+        everything: bool = False,
+    ) -> list[str]:
+        """What `seat` is told in private of `events`, in order: the lines only
+        they see; what was taken from them or landed on them, by whom and how
+        (`LANDS_ON`); the смута they set off (what it does, or that it
+        touched nobody) and why their turn starts again. With `everything`
+        (a practice game, whose table is far above), every line of the log
+        instead of those about them."""
+        causes = kill_causes(state, events)
+        lines = []
+        for i, e in enumerate(events):
+            if e.to is not None:
+                if seat in e.to:
+                    lines.append(self.event(lang, table, state, e, reader=seat))
+            elif everything:
+                if self.logged(e):
+                    lines.append(self.event(lang, table, state, e, cause=causes.get(i)))
+            elif self._lands_on(e) == seat:
+                args = self._args(lang, table, state, e, seat, causes.get(i))
+                lines.append(self.tr.t(lang, "you-" + kebab(e.key), **args))
+            elif self._about(e) == seat and self.logged(e):
+                lines.append(self.event(lang, table, state, e, reader=seat))
+        return lines
+
+    @staticmethod
+    def _lands_on(event: Event) -> int | None:
+        """The player an event takes something from (or lands something on),
+        when another player (or a смута) does it."""
+        found = LANDS_ON.get(event.key)
+        if found is None:
+            return None
+        whom, actor = found
+        seat = event.params.get(whom)
+        if not isinstance(seat, int) or (actor is not None and event.params.get(actor) == seat):
+            return None
+        return seat
+
+    @staticmethod
+    def _about(event: Event) -> int | None:
+        if event.key == "turn.restart":
+            seat = event.params.get("seat")
+        else:
+            seat = event.params.get(ABOUT_ME.get(event.key, ""))
+        return seat if isinstance(seat, int) else None
+
     # ------------------------------------------------------------------ the table
     def table(self, table: Table, state: GameState, log: list[str]) -> str:
-        """The group's table: the piles, then each player and their row of houses
-        left → right, one line a house; then the latest lines of the turn's log,
-        as many as fit in `TABLE_MAX_LINES` (at least `TABLE_MIN_LOG_LINES`)."""
+        """The group's table, made to fit a phone (`TABLE_MAX_LINES` lines,
+        none wider than `LINE_MAX`): the turn and the piles; each player on a
+        line (▶️ whose turn, 💭 who chooses), their row of houses left → right
+        on the next (each house's cards while the line has room, else how many);
+        then the latest lines of the turn's log, as many as fit. The whole of
+        every house and pile is in `full_table`; the signs are explained in /rules."""
+        lang = table.lang
+        t = self.tr.t
+        view = view_for(state, None)
+        decision = pending(state) if view.result is None else None
+
+        head = [t(lang, "table-title", turn=state.turn), t(lang, "table-deck", n=view.deck_size)]
+        if view.deck_top_smuta is not None:
+            head[-1] += " " + t(
+                lang, "table-deck-top", smuta=self.card(lang, state, view.deck_top_smuta)
+            )
+        head.append(t(lang, "table-orders", n=view.orders_size))
+        if view.final_turns is not None and view.result is None:
+            head.append(t(lang, "table-final-turns", n=view.final_turns + 1))
+
+        def top(key: str, cards: list[str]) -> str:
+            return t(lang, key, n=len(cards), top=self.card(lang, state, cards[0]) if cards else "")
+
+        piles = [
+            top("table-graveyard-short", view.graveyard),
+            top("table-orders-discard-short", view.orders_discard),
+            top("table-smuta-discard-short", view.smuta_discard),
+        ]
+        if view.prophet_stack:
+            piles.append(t(lang, "table-prophet-short", n=len(view.prophet_stack)))
+        supply = "".join(COLOUR_EMOJI[c] for c in view.castle_supply) or "—"
+        piles.append(t(lang, "table-castles-short", castles=supply))
+        lines = pack(head + piles, LINE_MAX)
+        for p in view.players:
+            seat = table.seats[p.seat]
+            who = self.name(lang, table, p.seat)
+            if p.computer or seat.user_id is None:
+                who += " 🤖"
+            parts = [t(lang, "table-player", player=who, hand=p.hand_size, points=p.points)]
+            if view.result is None and p.seat == view.current:
+                parts[0] = "▶️ " + parts[0]
+                if decision is not None and decision.kind == "action":
+                    parts.append(t(lang, "table-actions", n=view.actions_left))
+            if decision is not None and decision.seat == p.seat and decision.kind != "action":
+                parts.append(t(lang, "table-choosing"))
+            lines += pack(parts, LINE_MAX)
+            if p.houses:
+                lines.append(self.row_line(lang, state, p.houses))
+        room = TABLE_MAX_LINES - len(lines) - 1
+        if log and room > 0:
+            shown: list[str] = []
+            for line in reversed(log[-MAX_LOG_LINES:]):
+                wrapped = wrap(line, LINE_MAX)
+                if len(shown) + len(wrapped) > room:
+                    if not shown:  # the newest line alone is too long: its start
+                        shown = [*wrapped[: room - 1], "  …"]
+                    break
+                shown = wrapped + shown
+            lines.append("")
+            lines.extend(shown)
+        return "\n".join(lines)
+
+    def row_line(self, lang: str, state: GameState, houses: list[HouseView]) -> str:
+        """A row of houses on one line, left → right: each house with its cards
+        while the line has room, the largest houses first shown as a count."""
+        full = [self.house(lang, state, h) for h in houses]
+        short = [
+            f"{COLOUR_EMOJI[h.colour]}{self._castle(lang, h)} "
+            + self.tr.t(lang, "table-house-count", n=len(h.cards))
+            for h in houses
+        ]
+        shown = list(full)
+        for i in sorted(range(len(houses)), key=lambda i: -visible_len(full[i])):
+            if visible_len("  " + " · ".join(shown)) <= LINE_MAX:
+                break
+            shown[i] = short[i]
+        return "  " + " · ".join(shown)
+
+    def full_table(self, table: Table, state: GameState) -> str:
+        """`/table full`: the table with everything — the piles with their top
+        cards, each player's row one house a line, its end marked (⬅️ left,
+        ➡️ right, ↔️ the only one, ▫️ between)."""
         lang = table.lang
         t = self.tr.t
         view = view_for(state, None)
@@ -298,7 +503,6 @@ class Renderer:
             )
         supply = " ".join(COLOUR_EMOJI[c] for c in view.castle_supply) or "—"
         lines.append(smuty + " · " + t(lang, "table-castles", castles=supply))
-        lines.append(t(lang, "table-rows"))
         for p in view.players:
             seat = table.seats[p.seat]
             who = self.name(lang, table, p.seat)
@@ -314,11 +518,6 @@ class Renderer:
             lines.append(line)
             for i, h in enumerate(p.houses):
                 lines.append(self.house_line(lang, state, h, i, len(p.houses)))
-        if log:
-            room = max(TABLE_MIN_LOG_LINES, TABLE_MAX_LINES - len(lines) - 1)
-            room = min(room, MAX_LOG_LINES)
-            lines.append("")
-            lines.extend(log[-room:])
         return "\n".join(lines)
 
     def house_line(
@@ -341,12 +540,14 @@ class Renderer:
         """``🔴🏰♾️ Лорд, Рыцарь, 🔵 Казначей``: a house's colour and castle, its
         cards oldest first (a card of the house's own colour without its sign)."""
         colour = COLOUR_EMOJI[h.colour]
-        castle = ""
-        if h.castle is not None:
-            castle = self.tr.t(lang, f"table-castle-{h.castle.replace('_', '-')}")
         own_colour = colour + " "
         cards = ", ".join(self.card(lang, state, c).removeprefix(own_colour) for c in h.cards)
-        return f"{colour}{castle} {cards}"
+        return f"{colour}{self._castle(lang, h)} {cards}"
+
+    def _castle(self, lang: str, h: HouseView | House) -> str:
+        if h.castle is None:
+            return ""
+        return self.tr.t(lang, f"table-castle-{h.castle.replace('_', '-')}")
 
     def result(self, table: Table, state: GameState) -> str:
         """The end: each player's points — their cards' and their castles' — best
@@ -400,7 +601,7 @@ class Renderer:
 
     def prompt(self, lang: str, table: Table, state: GameState, decision: Decision) -> str:
         args = self.event_args(lang, table, state, decision.params, decision.seat)
-        kind = decision.kind.replace(".", "-").replace("_", "-")
+        kind = kebab(decision.kind)
         return self.tr.t(lang, f"prompt-{kind}", **args)
 
     def option_part(self, lang: str, table: Table, state: GameState, part: str) -> str:

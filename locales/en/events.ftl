@@ -15,7 +15,10 @@ event-turn-start = ▶️ <b>Turn { $turn }</b>: { $player } · { $actions } { $
         [one] action
        *[other] actions
     }
-event-turn-restart = 🔁 { $player } starts the turn again.
+event-turn-restart = { $reason ->
+        [power] 🔁 Permanent Castle of Power: { $player } starts a new turn.
+       *[betrayal] 🔁 Betrayal: { $player } starts the turn again.
+    }
 event-turn-nothing-to-do = 🤷 { $player } has nothing to do — the turn is skipped.
 event-turn-ended = ✅ { $player } ends the turn.
 event-seat-computer = 🤖 The computer now plays for { $player }.
@@ -27,8 +30,21 @@ event-deck-drew = 🎴 { $player } draws a card from the deck.
 event-deck-drew-private = 🎴 You draw from the deck: { $card }.
 event-deck-drew-smuta = 🎴 { $player } draws the smuta { $smuta }.
 event-deck-empty = ⏳ { $player } draws the last card of the deck! This turn is played out, then every other player has one more turn.
-event-order-drawn = 📜 { $player } draws an order.
-event-order-drawn-private = 📜 You draw an order: { $card }.
+# $reason — what gave the order: the action, a Treasurer's or a Spy's property, the Grail, the Castle of Trade
+event-order-drawn = { $reason ->
+        [treasurer] 💰 Treasurer: { $player } draws an order.
+        [spy] 🕵️‍♀️ Spy: { $player } draws an order.
+        [trade] 🟠 Castle of Trade: { $player } draws an order.
+        [grail] 🏆 { $player } draws an order.
+       *[action] 📜 { $player } draws an order.
+    }
+event-order-drawn-private = { $reason ->
+        [treasurer] 💰 Treasurer: you draw the order { $card }.
+        [spy] 🕵️‍♀️ Spy: you draw the order { $card }.
+        [trade] 🟠 Castle of Trade: you draw the order { $card }.
+        [grail] 🏆 Holy Grail: you draw the order { $card }.
+       *[action] 📜 You draw an order: { $card }.
+    }
 event-lay = 🏠 { $own ->
         [yes] { $player } lays out { $card }.
        *[no] { $player } lays { $card } into { $target }'s house.
@@ -91,6 +107,7 @@ event-hand-shown = 👁 You look at { $target }'s hand: { $n ->
         [0] it is empty.
        *[other] { $cards }.
     }
+event-spy-discarded = 🕵️‍♀️ Spy: { $player } discards { $card } from { $target }'s hand.
 event-minstrel-took = 🎻 Minstrel: { $player } lays out { $card_acc } from { $source }'s hand.
 event-mercenary-took = 🗡 Mercenary: { $player } takes a random card from { $source }'s hand.
 event-mercenary-took-private = 🗡 Mercenary: { $me ->
@@ -102,12 +119,17 @@ event-jester-replays = 🃏 Jester: { $player } plays the smuta { $smuta } again
 
 ## Smuty
 
+# $does — what the smuta does, in one line (smuta-does-*)
 event-smuta-start = { $mode ->
-        [prophet] 🔮 <b>Smuta { $smuta }</b>, called up by the Prophet. Initiator: { $initiator }.
-        [jester] 🃏 <b>Smuta { $smuta }</b>, called up by the Jester. Initiator: { $initiator }.
-       *[drawn] 🌀 <b>Smuta { $smuta }</b>. Initiator: { $initiator }.
+        [prophet] 🔮 <b>{ $smuta }</b>, called up by the Prophet ({ $initiator }): { $does }
+        [jester] 🃏 <b>{ $smuta }</b>, called up by the Jester ({ $initiator }): { $does }
+       *[drawn] 🌀 <b>Smuta { $smuta }</b> ({ $initiator }): { $does }
     }
-event-smuta-end = The smuta { $smuta } is over.
+# told only when the smuta touched nobody
+event-smuta-end = { $touched ->
+        [no] { $smuta }: nobody was touched.
+       *[yes] The smuta { $smuta } is over.
+    }
 event-feast-took = 🍗 { $player } takes a card from the deck.
 event-feast-took-private = 🍗 Great Feast: you take { $card_acc }.
 event-feast-smuta-revealed = 🍗 The next card of the deck is a smuta, { $smuta }: the Great Feast is over, and the smuta stays there face up.
@@ -185,3 +207,56 @@ opt-right = Right ➡️
 opt-permanent = ♾️ Permanent side
 opt-one-time = ⚡ One-time side
 opt-here = 📍 Here
+
+## What a smuta does — one line in the log and above every question it asks
+
+smuta-does-feast = everyone in turn draws from the deck until all hold { $hand } { $hand ->
+        [one] card
+       *[other] cards
+    }.
+smuta-does-conspiracy = everyone in turn gives an opponent one of the house cards they have laid out.
+smuta-does-thrones = everyone shows their hand to the player on their left, who lays out every Lord in it.
+smuta-does-inquisition = every house with a Harlot (but a castle's) goes to the graveyard whole.
+smuta-does-new-era = everyone in turn lays out the top card of the graveyard until it is empty.
+smuta-does-poison = everyone may discard a card to send a card on the table to the graveyard.
+smuta-does-betrayal = the opponents in turn take a random card from the initiator's hand, then the initiator's turn starts again.
+smuta-does-prophet = the initiator plays any smuta from the smuta discard.
+smuta-does-reformation = castle owners turn their castles over.
+smuta-does-grail = everyone in turn draws orders until all hold { $hand } { $hand ->
+        [one] card
+       *[other] cards
+    }.
+smuta-does-campaign = everyone in turn takes a card from an opponent's right house.
+smuta-does-drought = castles go back to the supply; every Servant turns over and moves to the house of its new colour.
+smuta-does-earthquake = castles go back to the supply; everyone in turn takes an opponent's whole left house.
+smuta-does-fire = castles go back to the supply; whoever lost one sends a card to the graveyard { $fire_each ->
+        [yes] from each such house.
+       *[no] from one such house.
+    }
+smuta-does-pestilence = castles go back to the supply; every house with a Plague Carrier and no Healer goes to the graveyard whole.
+
+## To you, in private: what was taken from you (or laid on you), by whom and how. For the events of render.LANDS_ON.
+
+you-ball-took = 💃 Ball: { $player } takes { $card_acc } from you.
+you-lady-took = 👸 Lady: { $player } takes { $card_acc } from you.
+you-campaign-took = ⚔️ Lucky Campaign: { $player } takes { $card_acc } from your right house.
+you-earthquake-took = 🌎 Earthquake: { $player } takes your left { $colour } house — { $cards }.
+you-minstrel-took = 🎻 Minstrel: { $player } lays out { $card_acc } from your hand.
+you-thrones-lords = 🪑 Game of Thrones: { $player } lays out the Lords from your hand — { $cards }.
+you-card-killed = { $cause ->
+        [poison] 🤢 Poison:
+        [fire] 🔥 Fire:
+        [alchemist] ⚗️ Alchemist:
+        [priest] ✝️ Priest:
+       *[other] ☠️
+    } { $by } sends { $card } from your house to the graveyard.
+you-house-destroyed = { $by ->
+        [inquisition] ⚖️ Inquisition
+        [pestilence] 🦠 Pestilence
+       *[other] 💥 Destruction
+    }: your { $colour } house goes to the graveyard whole — { $cards }.
+you-spy-discarded = 🕵️‍♀️ Spy: { $player } discards { $card } from your hand.
+you-discard-captured = { $castle }: { $owner } takes the { $card } you discarded.
+you-conspiracy-gave = 🤫 Conspiracy: { $player } gives you { $card_acc }.
+you-lay = 🏠 { $player } lays { $card } into your house.
+you-resurrected = ✨ { $player } resurrects { $card } into your house.

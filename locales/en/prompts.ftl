@@ -69,3 +69,30 @@ why-castle-house = { $castle } cannot be built yet: { $house ->
 opt-discard-card = 🗑 { $card }
 opt-give = 🎁 { $card } → { $player }
 opt-burn = ⚰️ { $card }
+
+## An answer in a message's story: what asked it (but a turn's actions) — "✔️ 👸 Lady: Boris → 🔴 Knight"
+
+did-alchemist-kill = ⚗️ Alchemist
+did-ball-take = 💃 Ball
+did-campaign-take = ⚔️ Lucky Campaign
+did-conspiracy-give = 🤫 Conspiracy
+did-destroy-order = 💥 House to go first
+did-earthquake-target = 🌎 Earthquake
+did-fire-burn = 🔥 Fire
+did-house-end = 🏘 { $card }, new { $colour } house
+did-intrigue-take = 🔵 Castle of Intrigue
+did-intrigue-target = 🔵 Castle of Intrigue
+did-jester-smuta = 🃏 Jester
+did-lady-take = 👸 { $card }
+did-mercenary-target = 🗡 Mercenary
+did-minstrel-lay = 🎻 Minstrel
+did-minstrel-target = 🎻 Minstrel
+did-plant-row = 🏠 { $card }
+did-poison-discard = 🤢 Poison
+did-poison-target = 🤢 Poison
+did-power-order = 🔴 Castle of Power
+did-priest-kill = ✝️ Priest
+did-prophet-smuta = 🔮 Prophet
+did-servant-side = 🔀 { $card }
+did-spy-discard = 🕵️‍♀️ Spy
+did-spy-target = 🕵️‍♀️ Spy

@@ -8,6 +8,13 @@ ok = 👌
 lobby-title = ⚜️ <b>Smuta</b> — gathering players
 lobby-empty = <i>Nobody at the table yet.</i>
 lobby-settings = ⏱ Per turn: { $turn } s · per choice: { $choice } s
+lobby-length = ⏳ A game takes ≈ { $low }–{ $high } minutes for { $players ->
+        [2] two
+        [3] three
+        [4] four
+        [5] five
+       *[6] six
+    }.
 lobby-hint = { $min } to { $max } players. Press “🙋 I'm in”; the table's creator or a group admin starts the game.
 lobby-started = 🎲 <b>The game begins!</b> At the table:
 lobby-cancelled = ❌ The game was called off.
@@ -74,7 +81,22 @@ table-smuta-discard = 🌀 smuta discard: { $n ->
     }
 table-prophet = 🔮 Prophet stack: { $smuty }
 table-castles = 🏰 castles in supply: { $castles }
-table-rows = <i>Each player's houses, left to right: ⬅️ left … right ➡️</i>
+table-graveyard-short = ⚰️ { $n ->
+        [0] 0
+       *[other] { $n }: { $top }
+    }
+table-orders-discard-short = 🗑 { $n ->
+        [0] 0
+       *[other] { $n }: { $top }
+    }
+table-smuta-discard-short = 🌀 { $n ->
+        [0] 0
+       *[other] { $n }: { $top }
+    }
+table-prophet-short = 🔮 { $n }
+table-castles-short = 🏰 { $castles }
+# a house whose cards do not fit the line: how many cards it holds
+table-house-count = ×{ $n }
 table-player = <b>{ $player }</b> · ✋ { $hand } · ⭐ { $points }
 table-actions = { $n } { $n ->
         [one] action

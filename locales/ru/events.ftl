@@ -18,7 +18,10 @@ event-turn-start = ▶️ <b>Ход { $turn }</b>: { $player } · { $actions } {
         [few] действия
        *[many] действий
     }
-event-turn-restart = 🔁 { $player } начинает ход заново.
+event-turn-restart = { $reason ->
+        [power] 🔁 Постоянный Замок Власти: { $player } начинает новый ход.
+       *[betrayal] 🔁 Предательство: { $player } начинает ход заново.
+    }
 event-turn-nothing-to-do = 🤷 { $player }: сделать нечего — ход пропущен.
 event-turn-ended = ✅ { $player } заканчивает ход.
 event-seat-computer = 🤖 За игрока { $player } теперь играет компьютер.
@@ -30,8 +33,21 @@ event-deck-drew = 🎴 { $player } берёт карту из колоды.
 event-deck-drew-private = 🎴 Вы берёте из колоды: { $card }.
 event-deck-drew-smuta = 🎴 { $player } вытягивает смуту { $smuta }.
 event-deck-empty = ⏳ { $player } берёт последнюю карту колоды! Этот ход доигрывается, затем каждый из остальных делает ещё по одному ходу.
-event-order-drawn = 📜 { $player } берёт приказ.
-event-order-drawn-private = 📜 Вы берёте приказ: { $card }.
+# $reason — что дало приказ: действие, свойство Казначея или Лазутчицы, Грааль, Замок Торговли
+event-order-drawn = { $reason ->
+        [treasurer] 💰 Казначей: { $player } берёт приказ.
+        [spy] 🕵️‍♀️ Лазутчица: { $player } берёт приказ.
+        [trade] 🟠 Замок Торговли: { $player } берёт приказ.
+        [grail] 🏆 { $player } берёт приказ.
+       *[action] 📜 { $player } берёт приказ.
+    }
+event-order-drawn-private = { $reason ->
+        [treasurer] 💰 Казначей: вы берёте приказ { $card }.
+        [spy] 🕵️‍♀️ Лазутчица: вы берёте приказ { $card }.
+        [trade] 🟠 Замок Торговли: вы берёте приказ { $card }.
+        [grail] 🏆 Святой Грааль: вы берёте приказ { $card }.
+       *[action] 📜 Вы берёте приказ: { $card }.
+    }
 event-lay = 🏠 { $own ->
         [yes] { $player } выкладывает { $card_acc }.
        *[no] { $player } подкладывает { $card_acc } в дом игрока { $target }.
@@ -94,6 +110,7 @@ event-hand-shown = 👁 Вы смотрите руку игрока { $target }:
         [0] она пуста.
        *[other] { $cards }.
     }
+event-spy-discarded = 🕵️‍♀️ Лазутчица: { $player } сбрасывает { $card_acc } из руки игрока { $target }.
 event-minstrel-took = 🎻 Менестрель: { $player } выкладывает к себе { $card_acc } из руки игрока { $source }.
 event-mercenary-took = 🗡 Наёмник: { $player } вытягивает случайную карту из руки игрока { $source }.
 event-mercenary-took-private = 🗡 Наёмник: { $me ->
@@ -105,12 +122,17 @@ event-jester-replays = 🃏 Шут: { $player } снова разыгрывае�
 
 ## Смуты
 
+# $does — что смута делает, одной строкой (smuta-does-*)
 event-smuta-start = { $mode ->
-        [prophet] 🔮 <b>Смута { $smuta }</b> по воле Пророка. Инициатор — { $initiator }.
-        [jester] 🃏 <b>Смута { $smuta }</b> по воле Шута. Инициатор — { $initiator }.
-       *[drawn] 🌀 <b>Смута { $smuta }</b>. Инициатор — { $initiator }.
+        [prophet] 🔮 <b>{ $smuta }</b> по воле Пророка ({ $initiator }): { $does }
+        [jester] 🃏 <b>{ $smuta }</b> по воле Шута ({ $initiator }): { $does }
+       *[drawn] 🌀 <b>Смута { $smuta }</b> ({ $initiator }): { $does }
     }
-event-smuta-end = Смута { $smuta } завершена.
+# говорится, только когда смута никого не задела
+event-smuta-end = { $touched ->
+        [no] { $smuta }: никого не задело.
+       *[yes] Смута { $smuta } завершена.
+    }
 event-feast-took = 🍗 { $player } берёт карту из колоды.
 event-feast-took-private = 🍗 Великий Пир: вы берёте { $card_acc }.
 event-feast-smuta-revealed = 🍗 Следующая карта колоды — смута { $smuta }: Великий Пир окончен, а смута остаётся лежать открытой.
@@ -189,3 +211,58 @@ opt-right = Справа ➡️
 opt-permanent = ♾️ Постоянное свойство
 opt-one-time = ⚡ Разовое свойство
 opt-here = 📍 Сюда
+
+## Что делает смута — одна строка в журнале и над каждым вопросом, который она задаёт
+
+smuta-does-feast = все по кругу берут карты из колоды, пока у всех не будет по { $hand } { $hand ->
+        [one] карте
+        [few] карты
+       *[many] карт
+    }.
+smuta-does-conspiracy = каждый по очереди отдаёт сопернику одну свою выложенную карту дома.
+smuta-does-thrones = каждый показывает руку соседу слева, и тот выкладывает себе все Лорды из неё.
+smuta-does-inquisition = каждый дом с Блудницей (кроме домов с замком) целиком уходит в колоду сгинувших.
+smuta-does-new-era = все по кругу выкладывают себе верхнюю карту колоды сгинувших, пока она не опустеет.
+smuta-does-poison = каждый может сбросить карту с руки и за неё отправить в колоду сгинувших карту со стола.
+smuta-does-betrayal = соперники по очереди тянут по случайной карте из руки инициатора, потом его ход начинается заново.
+smuta-does-prophet = инициатор разыгрывает любую смуту из сброса смут.
+smuta-does-reformation = владельцы замков переворачивают их на другую сторону.
+smuta-does-grail = все по кругу берут приказы, пока у всех не будет по { $hand } { $hand ->
+        [one] карте
+        [few] карты
+       *[many] карт
+    }.
+smuta-does-campaign = каждый по очереди забирает себе карту из правого дома соперника.
+smuta-does-drought = замки уходят в запас; все Слуги переворачиваются и переходят в дом нового цвета.
+smuta-does-earthquake = замки уходят в запас; каждый по очереди забирает весь левый дом соперника.
+smuta-does-fire = замки уходят в запас; кто лишился замка, отправляет в колоду сгинувших по карте { $fire_each ->
+        [yes] из каждого такого дома.
+       *[no] из одного такого дома.
+    }
+smuta-does-pestilence = замки уходят в запас; дома с Чумовым и без Лекаря целиком уходят в колоду сгинувших.
+
+## Вам — лично: что у вас забрали (или вам подложили), кто и как. Для событий из render.LANDS_ON.
+
+you-ball-took = 💃 Бал: { $player } забирает у вас { $card_acc }.
+you-lady-took = 👸 Миледи: { $player } забирает у вас { $card_acc }.
+you-campaign-took = ⚔️ Удачный Поход: { $player } забирает у вас { $card_acc } из правого дома.
+you-earthquake-took = 🌎 Землетрясение: { $player } забирает ваш левый дом { $colour } — { $cards }.
+you-minstrel-took = 🎻 Менестрель: { $player } выкладывает к себе { $card_acc } из вашей руки.
+you-thrones-lords = 🪑 Игра Престолов: { $player } выкладывает к себе Лордов из вашей руки — { $cards }.
+you-card-killed = { $cause ->
+        [poison] 🤢 Отрава:
+        [fire] 🔥 Пожар:
+        [alchemist] ⚗️ Алхимик:
+        [priest] ✝️ Священник:
+       *[other] ☠️
+    } { $by } отправляет в колоду сгинувших { $card_acc } из вашего дома.
+you-house-destroyed = { $by ->
+        [inquisition] ⚖️ Инквизиция
+        [pestilence] 🦠 Чума
+       *[other] 💥 Разрушение
+    }: ваш дом { $colour } целиком уходит в колоду сгинувших — { $cards }.
+you-spy-discarded = 🕵️‍♀️ Лазутчица: { $player } сбрасывает { $card_acc } из вашей руки.
+you-discard-captured = { $castle }: сброшенную вами карту забирает себе { $owner } — { $card }.
+you-conspiracy-gave = 🤫 Заговор: { $player } отдаёт вам { $card_acc }.
+you-lay = 🏠 { $player } подкладывает вам { $card_acc }.
+you-resurrected = ✨ { $player } воскрешает { $card_acc } и кладёт в ваш дом.

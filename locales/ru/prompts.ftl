@@ -71,3 +71,30 @@ why-castle-house = { $castle } пока не построить: { $house ->
 opt-discard-card = 🗑 { $card }
 opt-give = 🎁 { $card } → { $player }
 opt-burn = ⚰️ { $card }
+
+## Ответ в истории сообщения: что спрашивало (кроме действий хода) — «✔️ 👸 Миледи: Борис → 🔴 Рыцарь»
+
+did-alchemist-kill = ⚗️ Алхимик
+did-ball-take = 💃 Бал
+did-campaign-take = ⚔️ Удачный Поход
+did-conspiracy-give = 🤫 Заговор
+did-destroy-order = 💥 Первым уходит дом
+did-earthquake-target = 🌎 Землетрясение
+did-fire-burn = 🔥 Пожар
+did-house-end = 🏘 { $card }, новый дом { $colour }
+did-intrigue-take = 🔵 Замок Интриг
+did-intrigue-target = 🔵 Замок Интриг
+did-jester-smuta = 🃏 Шут
+did-lady-take = 👸 { $card }
+did-mercenary-target = 🗡 Наёмник
+did-minstrel-lay = 🎻 Менестрель
+did-minstrel-target = 🎻 Менестрель
+did-plant-row = 🏠 { $card }
+did-poison-discard = 🤢 Отрава
+did-poison-target = 🤢 Отрава
+did-power-order = 🔴 Замок Власти
+did-priest-kill = ✝️ Священник
+did-prophet-smuta = 🔮 Пророк
+did-servant-side = 🔀 { $card }
+did-spy-discard = 🕵️‍♀️ Лазутчица
+did-spy-target = 🕵️‍♀️ Лазутчица

@@ -8,6 +8,13 @@ ok = 👌
 lobby-title = ⚜️ <b>Смута</b> — набор игроков
 lobby-empty = <i>За столом пока никого.</i>
 lobby-settings = ⏱ На ход: { $turn } с · на выбор: { $choice } с
+lobby-length = ⏳ Партия — ≈ { $low }–{ $high } минут { $players ->
+        [2] на двоих
+        [3] на троих
+        [4] на четверых
+        [5] на пятерых
+       *[6] на шестерых
+    }.
 lobby-hint = Нужно от { $min } до { $max } игроков. Жмите «🙋 Играю»; начинает создатель стола или админ группы.
 lobby-started = 🎲 <b>Игра началась!</b> За столом:
 lobby-cancelled = ❌ Набор игроков отменён.
@@ -76,7 +83,22 @@ table-smuta-discard = 🌀 сброс смут: { $n ->
     }
 table-prophet = 🔮 стопка Пророка: { $smuty }
 table-castles = 🏰 замки в запасе: { $castles }
-table-rows = <i>Дома каждого игрока — слева направо: ⬅️ левый … правый ➡️</i>
+table-graveyard-short = ⚰️ { $n ->
+        [0] 0
+       *[other] { $n }: { $top }
+    }
+table-orders-discard-short = 🗑 { $n ->
+        [0] 0
+       *[other] { $n }: { $top }
+    }
+table-smuta-discard-short = 🌀 { $n ->
+        [0] 0
+       *[other] { $n }: { $top }
+    }
+table-prophet-short = 🔮 { $n }
+table-castles-short = 🏰 { $castles }
+# дом, чьи карты не поместились в строку: сколько в нём карт
+table-house-count = ×{ $n }
 table-player = <b>{ $player }</b> · ✋ { $hand } · ⭐ { $points }
 table-actions = осталось { $n } { $n ->
         [one] действие

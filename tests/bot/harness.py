@@ -281,7 +281,7 @@ class Witness:
 
     `public`: every card id an event for everyone named, for as long as the
     witness lives. `private`: the events told to some seats only, each with the
-    seed of its game, since the test last cleared the list."""
+    seed of its game."""
 
     def __init__(self) -> None:
         self.public: set[str] = set()
@@ -295,7 +295,9 @@ class Witness:
                 self.private.append((state.seed, e))
 
     def told(self, state: GameState, seat: int) -> list[Event]:
-        """The private events of `state`'s game told to `seat` since the last clear."""
+        """The private events of `state`'s game ever told to `seat`: a player may
+        be reminded of what they were told (a prompt message's story keeps
+        it), never shown what they were not."""
         return [e for seed, e in self.private if seed == state.seed and e.visible_to(seat)]
 
     @contextmanager
@@ -305,7 +307,10 @@ class Witness:
         real_new_game = getattr(bot.service.lobby, "new_game")  # noqa: B009
 
         def apply(state: GameState, *args: Any, **kwargs: Any) -> list[Event]:
+            asked = pending(state)
             events: list[Event] = real_apply(state, *args, **kwargs)
+            if asked is not None:  # its options were shown to its player (a story keeps them)
+                self.record(state, [offered(asked)])
             self.record(state, events)
             return events
 
@@ -318,6 +323,15 @@ class Witness:
             mp.setattr(bot.service.play, "apply", apply)  # answers: the only caller
             mp.setattr(bot.service.lobby, "new_game", new_game)
             yield
+
+
+def offered(decision: Decision) -> Event:
+    """The cards a decision's options showed its player, as if an event told them."""
+    cards = sorted({part for option in decision.options for part in option if MARKABLE.match(part)})
+    return Event(key="offered", params={"cards": cards}, to=(decision.seat,))
+
+
+MARKABLE = re.compile(r"^[hos]\d+$")
 
 
 def may_see(state: GameState, seat: int, told: Iterable[Event] = ()) -> set[str]:
@@ -364,6 +378,31 @@ def prompts(tg: FakeTelegram, user_id: int, since: int = 0) -> list[SendMessage]
     ]
 
 
+def asked(tg: FakeTelegram, user_id: int, decision_id: int, since: int = 0) -> list[Any]:
+    """The requests from number `since` on that showed `user_id` the buttons of
+    decision `decision_id`: a new prompt message, or their message edited
+    into it (the same player asked again at once)."""
+    return [
+        r
+        for r in tg.requests[since:]
+        if isinstance(r, SendMessage | EditMessageText)
+        and r.chat_id == user_id
+        and decision_id in decisions_of(r.reply_markup)
+    ]
+
+
+def decisions_of(markup: Any) -> set[int]:
+    """The decisions a message's prompt buttons answer."""
+    if not isinstance(markup, InlineKeyboardMarkup):
+        return set()
+    return {
+        PromptCb.unpack(b.callback_data).decision
+        for row in markup.inline_keyboard
+        for b in row
+        if (b.callback_data or "").startswith("p:")
+    }
+
+
 def answer_data(table: Table, decision: Decision, option: Sequence[str]) -> str:
     """The data of the prompt button that answers `decision` with `option` at
     once (a button naming the whole option, as the last menu level shows)."""
@@ -377,8 +416,10 @@ def answer_data(table: Table, decision: Decision, option: Sequence[str]) -> str:
 
 
 def group_texts(tg: FakeTelegram, chat_id: int, since: int = 0) -> list[str]:
+    """The texts sent to a chat, or edited into its messages; a line the table
+    wrapped to fit a phone is joined back (`bot.words.shape.wrap`)."""
     return [
-        r.text
+        r.text.replace("\n  ", " ")
         for r in tg.requests[since:]
         if isinstance(r, SendMessage | EditMessageText) and r.chat_id == chat_id
     ]

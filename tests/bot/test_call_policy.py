@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
-from aiogram.methods import SendMessage, TelegramMethod
+from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 
 from bot.service.timers import Ticker
 from bot.store import Store
@@ -108,7 +108,7 @@ class HeldChats(FakeTelegram):
         self.hold: set[int] = set()
         self.held = asyncio.Event()
         self.release = asyncio.Event()
-        self.prompted = asyncio.Event()  # a prompt went to someone not held
+        self.prompted = asyncio.Event()  # a prompt went to someone not held (or was edited)
         self.watch: set[int] = set()
 
     async def make_request(
@@ -119,8 +119,8 @@ class HeldChats(FakeTelegram):
             self.held.set()
             await self.release.wait()
         result = await super().make_request(bot, method, timeout)
-        if chat_id in self.watch and isinstance(method, SendMessage):
-            self.prompted.set()
+        if chat_id in self.watch and isinstance(method, SendMessage | EditMessageText):
+            self.prompted.set()  # a new prompt, or the next one in the same message
         return result
 
 

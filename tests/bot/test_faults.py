@@ -53,6 +53,8 @@ from tests.bot.harness import (
     FakeClock,
     Harness,
     answer_data,
+    asked,
+    decisions_of,
     group_texts,
     is_prompt,
     people,
@@ -409,7 +411,7 @@ async def test_flood_control_is_waited_out_and_each_chat_keeps_its_order(
         1 for v in tg.delivered.values() for kind, _ in v if kind == "SendMessage"
     )
     refused = sends - delivered_sends
-    assert refused >= MOVES, "the flood hit the moves' sends"
+    assert refused >= MOVES // 2, "the flood hit the moves' sends (within a turn a move edits)"
     assert waits.waits == [1] * refused, "each 429 waited out as Telegram said, then resent"
 
 
@@ -901,8 +903,8 @@ async def test_telegram_failing_for_the_group_does_not_hold_back_the_prompt(
         after = await h.table(GROUP)
         assert after.version == table.version + 1
         now, next_decider = decider_of(after, users)
-        assert len(prompts(h.tg, next_decider.id, since)) == 1, "the prompt still went"
-        assert not has_buttons(h, decider.id, prompt)
+        assert len(asked(h.tg, next_decider.id, now.id, since)) == 1, "the prompt still went"
+        assert decision.id not in decisions_of(h.tg.markups.get((decider.id, prompt)))
         tried = {type(r) for r in h.tg.requests[since:] if getattr(r, "chat_id", None) == GROUP}
         if {SendMessage, EditMessageText} <= tried:
             break

@@ -234,7 +234,6 @@ async def play_to_the_end(
         decision = pending(state)
         assert decision is not None
         since = len(h.tg.requests)
-        seen.private.clear()
         if burst_at is not None and steps == burst_at:
             await table_burst(h, users[next(iter(humans.values()))])
         if state.players[decision.seat].computer:

@@ -68,8 +68,10 @@ from bot.store.memory import MemoryStore
 from bot.store.models import Table
 from bot.store.redis import RedisStore
 from bot.words.keyboards import LangCb, LobbyCb, PromptCb, RematchCb, StopCb
+from bot.words.prompts import choice_depths
 from engine import Event, pending
 from engine.policy import choose
+from engine.scenario import build
 from tests.bot.conftest import REDIS_URL
 from tests.bot.fake_telegram import BOT_USER, NOW, chat, person
 from tests.bot.harness import (
@@ -717,7 +719,7 @@ def private_sights(w: World, *moments: dict[int, Table]) -> dict[int, list[tuple
     """For each person seated in a game at one of the `moments` (before and
     after a step): per game, the header of its private texts, and every card
     id they may be shown in one — seen from their seat at either moment, and
-    what the step's private events told that seat."""
+    what private events told that seat so far."""
     render = w.h.app.games.render
     sights: dict[tuple[int, str], set[str]] = {}
     for tables in moments:
@@ -873,7 +875,6 @@ async def checked(
 ) -> None:
     """Run one step (an update fed, a timer tick) and check all it caused."""
     before = await games_now(w)
-    w.seen.private.clear()
     since = len(w.h.tg.requests)
     await run()
     assert not errors.records, f"{what}: {errors.records[0].getMessage()}"
@@ -999,19 +1000,32 @@ async def test_a_player_name_with_html_stays_escaped_in_the_prompt_path(store: S
     with seen.watching():
         w = await build_world(store, 1, seen)
     table = await w.h.table(GAME)
-    assert table.state is not None
+    # Анна may lay her Блудница into Борис's row: the row is a choice, named
+    table.state = build(
+        {
+            "players": [
+                {"hand": ["harlot.blue", "page.red"]},
+                {"houses": [{"colour": "blue", "cards": ["lord.blue"]}]},
+                {"houses": [{"colour": "green", "cards": ["lord.green"]}]},
+            ],
+            "current": 0,
+        }
+    )
+    assert await w.store.save(table)
+    await w.h.say(ANNA.id, ANNA, "/hand")
     decision = pending(table.state)
-    assert decision is not None
-    user = (ANNA, BORIS)[decision.seat]
-    seats = {str(i) for i in range(len(table.seats))}
-    option = next(o for o in decision.options if seats & set(o))  # names a seat
+    assert decision is not None and decision.seat == 0
+    user = ANNA
+    option = next(o for o in decision.options if o[0] == "lay" and o[2] == "1")
+    chosen = option[2]
+    assert 2 in choice_depths(decision, option)
     since = len(w.h.tg.requests)
     await w.h.answer(user, GAME, option)
     edits = [r for r in w.h.tg.edits(user.id) if r in w.h.tg.requests[since:]]
     assert edits, "the prompt was not edited"
     for edit in edits:
         check_html(edit.text)
-    shown = table.seats[int(next(p for p in option if p in seats))].name
+    shown = table.seats[int(chosen)].name
     assert html_escape(shown) in edits[-1].text
 
 

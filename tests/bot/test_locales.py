@@ -45,7 +45,7 @@ from bot.words.help import (
     topic_name,
 )
 from bot.words.i18n import LANGS, LOCALES_DIR, Translator
-from bot.words.render import EXTRA, SEAT_PARAMS, Renderer, event_key
+from bot.words.render import EXTRA, LANDS_ON, SEAT_PARAMS, Renderer, event_key
 from engine import GameSetup, apply, new_game, pending
 from engine.ai import LEVELS
 from engine.cards import COLOURS
@@ -115,7 +115,7 @@ KEY_FAMILIES = (
 #: prefixes the bot completes at run time; each is checked against its source below
 DYNAMIC_PREFIXES = frozenset(
     {"about-", "card-", "castle-", "cmd-", "colour-", "err-", "event-", "opt-", "prompt-"}
-    | {"table-castle-", "level-", "btn-add-"}
+    | {"table-castle-", "level-", "btn-add-", "did-", "you-", "smuta-does-"}
 )
 ALLOWED_TAGS = frozenset({"b", "i", "u", "s", "a", "code", "pre"})
 CALLBACK_ALERT_MAX = 200
@@ -304,8 +304,8 @@ def engine_keys() -> EngineKeys:
 
 
 #: variables `Renderer.event` adds to some events beyond their parameters (its `EXTRA`,
-#: and the cause of a kill)
-DERIVED = {"card.killed": {"cause"}, "drought.flipped": {"from"}}
+#: the cause of a kill, what a смута does)
+DERIVED = {"card.killed": {"cause"}, "drought.flipped": {"from"}, "smuta.start": {"does"}}
 #: the numbers of the game's `Rules` that /card and /rules texts get (`bot.words.help.rules_args`)
 RULES_VARIABLES = frozenset(rules_args())
 
@@ -348,6 +348,21 @@ def prompt_messages() -> dict[str, set[str]]:
     }
 
 
+def told_messages() -> dict[str, set[str]]:
+    """What a person is told in private beyond the events' own messages: what
+    was taken from them or landed on them (``you-<event>``, with the event's
+    variables), how an answer is named in their story (``did-<decision>``,
+    with the decision's),
+    and what a смута does (``smuta-does-<смута>``, with the game's numbers)."""
+    events = event_messages()
+    told = {"you-" + kebab(key): events[event_key(key)] for key in LANDS_ON}
+    asks = prompt_messages()
+    told |= {"did-" + kebab(kind): asks["prompt-" + kebab(kind)] for kind in engine_keys().asks}
+    del told["did-action"]  # a turn's action names itself
+    told |= {"smuta-does-" + kebab(smuta): set(RULES_VARIABLES) for smuta in SMUTA_TYPES}
+    return told
+
+
 def catalogue_messages() -> set[str]:
     """Messages without variables that the bot builds from names and ids."""
     names = {f"card-{t}" for t in (*HOUSE_TYPES, *ORDER_TYPES, *SMUTA_TYPES)}
@@ -366,6 +381,7 @@ def required() -> set[str]:
         {k.split(".")[0] for k in bot_keys().used}
         | set(event_messages())
         | set(prompt_messages())
+        | set(told_messages())
         | catalogue_messages()
     )
 
@@ -514,7 +530,11 @@ def test_messages_use_only_the_variables_they_get(lang: str) -> None:
         """A key used in several places may use only what every place gives."""
         offered[key] = offered[key] & variables if key in offered else set(variables)
 
-    for key, variables in (*event_messages().items(), *prompt_messages().items()):
+    for key, variables in (
+        *event_messages().items(),
+        *prompt_messages().items(),
+        *told_messages().items(),
+    ):
         offer(key, variables)
     for key in catalogue_messages():
         # /card texts get the game's numbers, a house card its points (bot.words.help.card_text)

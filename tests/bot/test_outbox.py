@@ -24,7 +24,7 @@ from bot.store import Store
 from bot.store.models import Table
 from engine import pending
 from tests.bot.fake_telegram import FakeTelegram
-from tests.bot.harness import Harness, answer_data, is_prompt, people
+from tests.bot.harness import Harness, answer_data, asked, people
 
 GROUP = -100888
 OTHER_GROUP = -100889
@@ -131,11 +131,8 @@ async def test_a_held_group_holds_up_no_press_and_its_table_is_coalesced(store: 
         upcoming = pending(now.state)
         assert upcoming is not None
         next_user = now.seats[upcoming.seat].user_id
-        sent = [
-            r
-            for r in tg.requests[before:]
-            if isinstance(r, SendMessage) and r.chat_id == next_user and is_prompt(r.reply_markup)
-        ]
+        assert next_user is not None
+        sent = asked(tg, next_user, upcoming.id, before)
         assert len(sent) == 1, "the next decider got their prompt while the group hangs"
         if now.closed_log is not None:
             closed.append(now)

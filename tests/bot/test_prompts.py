@@ -32,7 +32,7 @@ from engine.cards import catalog_for
 from engine.policy import choose
 from engine.scenario import build, play
 from tests.bot.fake_telegram import person
-from tests.bot.harness import Harness, answer_data, is_prompt
+from tests.bot.harness import Harness, answer_data, is_prompt, prompts
 
 GROUP = -100777
 BARE_KEY = re.compile(
@@ -124,6 +124,16 @@ def seen(
         problems.append(f"{lang} {level}: {why}")
 
 
+def check_answered(h: Harness, user_id: int, message_id: int, decision: Decision) -> None:
+    """An answered prompt shows the choice made; its buttons are gone, or
+    (the same player asked again at once) answer the next decision."""
+    assert "✔️" in h.tg.texts[(user_id, message_id)]
+    markup = h.tg.markups.get((user_id, message_id))
+    if is_prompt(markup):
+        pressed = {PromptCb.unpack(d).decision for _, d in h.buttons(user_id, message_id)}
+        assert decision.id not in pressed, "the answered decision's buttons are still there"
+
+
 async def open_every_level(
     h: Harness,
     user: User,
@@ -183,8 +193,7 @@ async def test_every_menu_level_asks_its_question_in_both_languages() -> None:
                     h, user, message_id, table.game_no, decision, lang, rendered[lang], problems
                 )
                 await h.answer(user, GROUP, choose(seed, decision))
-                answered = h.tg.texts[(user.id, message_id)]
-                assert "✔️" in answered and not is_prompt(h.tg.markups.get((user.id, message_id)))
+                check_answered(h, user.id, message_id, decision)
             else:
                 pytest.fail(f"game {seed} did not end")
             assert (await h.table(GROUP)).status == "finished"
@@ -227,30 +236,45 @@ async def _seated_position(
     return anna, boris
 
 
-async def test_an_answered_prompt_shows_the_actions_left_after_that_answer() -> None:
-    """Three actions: after the first the answered prompt says two are left,
-    after the last none — never the next player's fresh three."""
+async def test_a_turn_is_one_message_that_never_contradicts_itself() -> None:
+    """Three actions: each answer edits the same message — the choice made on
+    top (only what was a choice, and the card), the next question with the
+    actions left under it; after the last one the message keeps what was
+    chosen, asks nothing and says no «actions left» (the turn is over)."""
     h = Harness(MemoryStore())
     anna, _ = await _seated_position(h, TURN)
     tr = h.tr
+    message_id = (await h.store.messages(GROUP))["prompt:0"]
+    start = await h.table(GROUP)
+    assert start.state is not None
+    in_hand = {_type(h, c): c for c in start.state.players[0].hand}
+    since = len(h.tg.requests)
     seen = []
     for card in ("page.red", "knight.blue", "page.orange"):
         table = await h.table(GROUP)
         assert table.state is not None
         decision = pending(table.state)
         assert decision is not None and decision.seat == 0
-        message_id = (await h.store.messages(GROUP))["prompt:0"]
+        assert (await h.store.messages(GROUP))["prompt:0"] == message_id, "a new message"
         option = next(o for o in decision.options if o[0] == "discard" and _type(h, o[1]) == card)
         await h.press(anna, anna.id, message_id, answer_data(table, decision, option))
         seen.append(h.tg.texts[(anna.id, message_id)])
-    for text, left in zip(seen, (2, 1, 0), strict=True):
+    assert prompts(h.tg, anna.id, since) == [], "a new message within the turn"
+    for text, left in zip(seen[:2], (2, 1), strict=True):
         assert tr.t("ru", "prompt-actions-left", n=left) in text, text
-        assert "✔️" in text
-    # the third answer ended the turn: the next player has three, the answered prompt not
-    assert tr.t("ru", "prompt-actions-left", n=3) not in seen[-1]
+        assert tr.t("ru", "prompt-action", actions_taken=3 - left) in text
+    done = seen[-1]
+    assert "Осталось" not in done and "?" not in done, done
+    assert not is_prompt(h.tg.markups.get((anna.id, message_id)))
+    answers = [line for line in done.split("\n") if line.startswith("✔️")]
+    assert len(answers) == 3, done
+    # the card discarded is named; nothing that was never a choice is
+    for line, card in zip(answers, ("page.red", "knight.blue", "page.orange"), strict=True):
+        assert f"‹{in_hand[card]}›" in line, line
+        assert "Анна" not in line
 
 
-async def test_ending_the_turn_keeps_the_actions_that_were_left() -> None:
+async def test_ending_the_turn_keeps_the_story_of_the_turn() -> None:
     h = Harness(MemoryStore())
     anna, _ = await _seated_position(h, TURN)
     table = await h.table(GROUP)
@@ -262,11 +286,11 @@ async def test_ending_the_turn_keeps_the_actions_that_were_left() -> None:
     table = await h.table(GROUP)
     decision = pending(table.state)  # type: ignore[arg-type]
     assert decision is not None and ("end",) in decision.options
-    message_id = (await h.store.messages(GROUP))["prompt:0"]
+    assert (await h.store.messages(GROUP))["prompt:0"] == message_id
     await h.press(anna, anna.id, message_id, answer_data(table, decision, ("end",)))
     text = h.tg.texts[(anna.id, message_id)]
-    assert h.tr.t("ru", "prompt-actions-left", n=2) in text
-    assert h.tr.t("ru", "opt-end") in text
+    assert text.split("\n")[-1] == "✔️ " + h.tr.t("ru", "opt-end")
+    assert "Осталось" not in text
 
 
 def _type(h: Harness, card_id: str) -> str:
@@ -515,5 +539,4 @@ async def test_a_decision_random_play_misses_asks_at_every_level(name: str, lang
     assert not errors, "\n".join(errors[:10])
     assert not problems, "\n".join(problems)
     assert levels <= rendered, levels - rendered
-    answered = h.tg.texts[(user.id, message_id)]
-    assert "✔️" in answered and not is_prompt(h.tg.markups.get((user.id, message_id)))
+    check_answered(h, user.id, message_id, decision)

@@ -31,14 +31,15 @@ from bot.words.help import (
 )
 from bot.words.i18n import LANGS, Translator
 from bot.words.names import FSI, NAME_MAX, PDI, clean_name, shown_name
-from bot.words.render import TABLE_MAX_LINES, Renderer, kill_causes
+from bot.words.render import LINE_MAX, TABLE_MAX_LINES, Renderer, kill_causes
+from bot.words.shape import plain, visible_len
 from engine import DEFAULT_RULES, Event, GameState, Rules, pending
 from engine.cards import catalog_for
 from engine.scenario import build, play
 from engine.state import Result
 from tests.bot.harness import Harness, people
 
-TABLE_MAX_CHARS = 3000
+TABLE_MAX_CHARS = 1200
 
 
 @cache
@@ -172,10 +173,11 @@ def long_log(table: Table, state: GameState) -> list[str]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_six_players_with_32_character_names_fit_a_phone(lang: str) -> None:
-    """Six players with 32-character names, 21 houses, castles, every pile, a full
-    log: at most 35 lines and 3,000 characters; each row left → right with its
-    ends marked, one line a house; the current player named once; the piles
-    as a count and their top card."""
+    """Six players with 32-character names, 21 houses, castles, every pile, a
+    full log: at most 20 lines and 1,200 characters, none over 60 (as Telegram
+    shows them: tags left out); each player named once, their houses left →
+    right on the next line (each house's cards while there is room, else how
+    many); the piles as a count and their top card; the latest log line last."""
     assert all(len(n) == NAME_MAX for n in LONG_NAMES)
     state = crowded_table()
     table = seated(LONG_NAMES, lang)
@@ -183,17 +185,53 @@ def test_six_players_with_32_character_names_fit_a_phone(lang: str) -> None:
     assert len(log) == 12
     text = renderer().table(table, state, log)
     lines = text.split("\n")
-    assert len(lines) <= TABLE_MAX_LINES, text
-    assert len(text) <= TABLE_MAX_CHARS, len(text)
-    assert len(text.encode("utf-16-le")) // 2 <= TABLE_MAX_CHARS
-    assert lines[-1] == log[-1], "the latest log line is shown"
+    shown = plain(text)
+    assert len(lines) <= TABLE_MAX_LINES == 20, text
+    assert len(shown) <= TABLE_MAX_CHARS, len(shown)
+    widest = max(lines, key=visible_len)
+    assert visible_len(widest) <= LINE_MAX == 60, widest
+    # the latest log line ends the table (wrapped to fit)
+    assert " ".join(plain(text).split()).endswith(" ".join(plain(log[-1]).split()))
 
     status = text.split("\n\n")[0].split("\n")
-    # every house on its own line, in row order, the ends marked
+    colour = {"red": "🔴", "blue": "🔵", "green": "🟢", "orange": "🟠"}
     for seat, player in enumerate(state.players):
         name = renderer().name(lang, table, seat)
-        at = next(i for i, line in enumerate(status) if name in line and "✋" in line)
-        rows = status[at + 1 : at + 1 + len(player.houses)]
+        at = [i for i, line in enumerate(status) if name in line]
+        assert len(at) == 1, f"{name} named {len(at)} times"
+        row = next(line for line in status[at[0] + 1 :] if line.startswith("  "))
+        houses = row.strip().split(" · ")
+        assert [h[0] for h in houses] == [colour[h.colour] for h in player.houses], row
+        for house, h in zip(houses, player.houses, strict=True):
+            cards = house.split(" ", 1)[1]
+            assert cards == f"×{len(h.cards)}" or len(cards.split(", ")) == len(h.cards), house
+    # the current player is marked, with their actions
+    current = renderer().name(lang, table, state.current)
+    assert next(line for line in status if current in line).startswith("▶️ ")
+    # piles: a count and the top card, never the whole pile
+    piles = "\n".join(line for line in status if "✋" not in line and not line.startswith(" "))
+    r = renderer()
+    assert r.card(lang, state, state.graveyard[0]) in piles
+    assert r.card(lang, state, state.orders_discard[0]) in piles
+    assert r.card(lang, state, state.smuta_discard[0]) in piles
+    assert r.card(lang, state, state.smuta_discard[1]) not in piles
+    assert "🏰♾️" in text and "🏰⚡" in text
+    # the signs are explained once, in /rules, not on every table
+    assert "⬅️" not in text and "<i>" not in text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_full_table_shows_every_house_and_its_end(lang: str) -> None:
+    """`/table full`: each row left → right, one line a house with all its
+    cards, its end marked."""
+    state = crowded_table()
+    table = seated(LONG_NAMES, lang)
+    text = renderer().full_table(table, state)
+    lines = text.split("\n")
+    for seat, player in enumerate(state.players):
+        name = renderer().name(lang, table, seat)
+        at = next(i for i, line in enumerate(lines) if name in line and "✋" in line)
+        rows = lines[at + 1 : at + 1 + len(player.houses)]
         ends = [line.split()[0] for line in rows]
         assert ends[0] == "⬅️" and ends[-1] == "➡️", rows
         assert all(e == "▫️" for e in ends[1:-1]), rows
@@ -202,18 +240,10 @@ def test_six_players_with_32_character_names_fit_a_phone(lang: str) -> None:
             {"red": "🔴", "blue": "🔵", "green": "🟢", "orange": "🟠"}[h.colour]
             for h in player.houses
         ]
-    # the current player is named once, with their actions
-    current = renderer().name(lang, table, state.current)
-    assert sum(current in line for line in status) == 1
-    assert next(line for line in status if current in line).startswith("▶️ ")
-    # piles: a count and the top card, never the whole pile
-    piles = "\n".join(status[:4])
+        for row, h in zip(rows, player.houses, strict=True):
+            assert len(row.split(" ", 4)[4].split(", ")) == len(h.cards), row
     r = renderer()
-    assert r.card(lang, state, state.graveyard[0]) in piles
-    assert r.card(lang, state, state.orders_discard[0]) in piles
-    assert r.card(lang, state, state.smuta_discard[0]) in piles
-    assert r.card(lang, state, state.smuta_discard[1]) not in piles
-    assert "🏰♾️" in text and "🏰⚡" in text
+    assert r.cards(lang, state, state.prophet_stack) in text
 
 
 def test_a_single_house_is_both_ends_and_the_chooser_is_marked() -> None:
@@ -230,12 +260,17 @@ def test_a_single_house_is_both_ends_and_the_chooser_is_marked() -> None:
     decision = pending(state)
     assert decision is not None and decision.seat == 1
     table = seated(["Аня", "Борис"])
-    lines = renderer().table(table, state, []).split("\n")
-    assert any(line.startswith("  ↔️ 🔴") for line in lines)
-    anna = next(line for line in lines if "Аня" in line and "✋" in line)
-    boris = next(line for line in lines if "Борис" in line and "✋" in line)
-    assert anna.startswith("▶️ ") and "💭" not in anna
-    assert "💭" in boris and not boris.startswith("▶️")
+    assert any(
+        line.startswith("  ↔️ 🔴") for line in renderer().full_table(table, state).split("\n")
+    )
+    for lines in (
+        renderer().table(table, state, []).split("\n"),
+        renderer().full_table(table, state).split("\n"),
+    ):
+        anna = next(line for line in lines if "Аня" in line and "✋" in line)
+        boris = next(line for line in lines if "Борис" in line and "✋" in line)
+        assert anna.startswith("▶️ ") and "💭" not in anna
+        assert "💭" in boris and not boris.startswith("▶️")
 
 
 def test_distinct_things_have_distinct_emoji() -> None:
@@ -247,7 +282,7 @@ def test_distinct_things_have_distinct_emoji() -> None:
         assert not table_signs & set(signs) - {"🔮"}, signs
         assert "🃏" not in tr().t(lang, "hand-title", n=3)
         rules = rules_text(tr(), lang)
-        for sign in ("🎴", "📜", "⚰️", "🗑", "🌀", "✋", "⭐", "▶️", "💭", "⬅️", "➡️", "↔️"):
+        for sign in ("🎴", "📜", "⚰️", "🗑", "🌀", "✋", "⭐", "▶️", "💭", "⬅️", "➡️", "↔️", "▫️"):
             assert sign in rules, f"/rules does not explain {sign}"
 
 

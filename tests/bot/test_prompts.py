@@ -236,13 +236,15 @@ async def _seated_position(
     return anna, boris
 
 
-async def test_a_turn_is_one_message_that_never_contradicts_itself() -> None:
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_a_turn_is_one_message_that_never_contradicts_itself(lang: str) -> None:
     """Three actions: each answer edits the same message — the choice made on
-    top (only what was a choice, and the card), the next question with the
-    actions left under it; after the last one the message keeps what was
-    chosen, asks nothing and says no «actions left» (the turn is over)."""
+    top, the next question with the actions left under it; after the last one
+    the message keeps what was chosen, asks nothing and says no «actions left»
+    (the turn is over). A choice names the card and what was a choice: a card
+    laid into the only house it can go to names no row and no colour."""
     h = Harness(MemoryStore())
-    anna, _ = await _seated_position(h, TURN)
+    anna, _ = await _seated_position(h, TURN, lang)
     tr = h.tr
     message_id = (await h.store.messages(GROUP))["prompt:0"]
     start = await h.table(GROUP)
@@ -250,33 +252,52 @@ async def test_a_turn_is_one_message_that_never_contradicts_itself() -> None:
     in_hand = {_type(h, c): c for c in start.state.players[0].hand}
     since = len(h.tg.requests)
     seen = []
-    for card in ("page.red", "knight.blue", "page.orange"):
+    moves = (("lay", "page.red"), ("discard", "knight.blue"), ("discard", "page.orange"))
+    for verb, card in moves:
         table = await h.table(GROUP)
         assert table.state is not None
         decision = pending(table.state)
         assert decision is not None and decision.seat == 0
         assert (await h.store.messages(GROUP))["prompt:0"] == message_id, "a new message"
-        option = next(o for o in decision.options if o[0] == "discard" and _type(h, o[1]) == card)
+        option = next(o for o in decision.options if o[0] == verb and _type(h, o[1]) == card)
         await h.press(anna, anna.id, message_id, answer_data(table, decision, option))
         seen.append(h.tg.texts[(anna.id, message_id)])
     assert prompts(h.tg, anna.id, since) == [], "a new message within the turn"
     for text, left in zip(seen[:2], (2, 1), strict=True):
-        assert tr.t("ru", "prompt-actions-left", n=left) in text, text
-        assert tr.t("ru", "prompt-action", actions_taken=3 - left) in text
+        assert tr.t(lang, "prompt-actions-left", n=left) in text, text
+        assert tr.t(lang, "prompt-action", actions_taken=3 - left) in text
     done = seen[-1]
-    assert "Осталось" not in done and "?" not in done, done
-    assert not is_prompt(h.tg.markups.get((anna.id, message_id)))
+    assert not any(tr.t(lang, "prompt-actions-left", n=n) in done for n in range(4)), done
+    assert "?" not in done and not is_prompt(h.tg.markups.get((anna.id, message_id)))
     answers = [line for line in done.split("\n") if line.startswith("✔️")]
-    assert len(answers) == 3, done
-    # the card discarded is named; nothing that was never a choice is
-    for line, card in zip(answers, ("page.red", "knight.blue", "page.orange"), strict=True):
-        assert f"‹{in_hand[card]}›" in line, line
-        assert "Анна" not in line
+    assert answers == [
+        "✔️ " + " → ".join(parts)
+        for parts in (
+            (tr.t(lang, "opt-lay"), f"🔴 {tr.t(lang, 'card-page')}‹{in_hand['page.red']}›"),
+            (
+                tr.t(lang, "opt-discard"),
+                tr.t(
+                    lang,
+                    "opt-discard-card",
+                    card=f"🔵 {tr.t(lang, 'card-knight')}‹{in_hand['knight.blue']}›",
+                ),
+            ),
+            (
+                tr.t(lang, "opt-discard"),
+                tr.t(
+                    lang,
+                    "opt-discard-card",
+                    card=f"🟠 {tr.t(lang, 'card-page')}‹{in_hand['page.orange']}›",
+                ),
+            ),
+        )
+    ], done
 
 
-async def test_ending_the_turn_keeps_the_story_of_the_turn() -> None:
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_ending_the_turn_keeps_the_story_of_the_turn(lang: str) -> None:
     h = Harness(MemoryStore())
-    anna, _ = await _seated_position(h, TURN)
+    anna, _ = await _seated_position(h, TURN, lang)
     table = await h.table(GROUP)
     decision = pending(table.state)  # type: ignore[arg-type]
     assert decision is not None
@@ -289,8 +310,8 @@ async def test_ending_the_turn_keeps_the_story_of_the_turn() -> None:
     assert (await h.store.messages(GROUP))["prompt:0"] == message_id
     await h.press(anna, anna.id, message_id, answer_data(table, decision, ("end",)))
     text = h.tg.texts[(anna.id, message_id)]
-    assert text.split("\n")[-1] == "✔️ " + h.tr.t("ru", "opt-end")
-    assert "Осталось" not in text
+    assert text.split("\n")[-1] == "✔️ " + h.tr.t(lang, "opt-end")
+    assert h.tr.t(lang, "prompt-actions-left", n=2) not in text
 
 
 def _type(h: Harness, card_id: str) -> str:

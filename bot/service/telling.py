@@ -39,7 +39,7 @@ MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, whi
 # missing after that was lost (prompts go out at once, before the group's pace)
 ANNOUNCE_GRACE = 5.0
 TABLE = "table"  # the group's view of a running game (`Outboxes` view name)
-STORY_MAX = 16  # lines a person's story keeps (the oldest give way to «…»)
+STORY_MAX = 20  # lines a person's story keeps (the oldest give way to «…»)
 
 #: a decision answered: the decision, the option, whether the timer chose it
 Answered = tuple[Decision, tuple[str, ...], bool]
@@ -115,6 +115,11 @@ class Teller:
             cut = starts[-1]
             t.closed_log = t.turn_log + notes + self.render.public_lines(t, state, events[:cut])
             t.turn_log = self.render.public_lines(t, state, events[cut:])
+        elif state.result is not None and not t.practice:
+            # the last turn keeps its whole log (the table shows what fits a
+            # phone), then the final table and the result follow
+            t.closed_log = t.turn_log + notes + self.render.public_lines(t, state, events)
+            t.turn_log = []
         else:
             t.closed_log = None
             t.turn_log = t.turn_log + notes + self.render.public_lines(t, state, events)

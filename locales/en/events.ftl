@@ -35,7 +35,7 @@ event-order-drawn = { $reason ->
         [treasurer] 💰 Treasurer: { $player } draws an order.
         [spy] 🕵️‍♀️ Spy: { $player } draws an order.
         [trade] 🟠 Castle of Trade: { $player } draws an order.
-        [grail] 🏆 { $player } draws an order.
+        [grail] 🏆 Holy Grail: { $player } draws an order.
        *[action] 📜 { $player } draws an order.
     }
 event-order-drawn-private = { $reason ->
@@ -130,7 +130,7 @@ event-smuta-end = { $touched ->
         [no] { $smuta }: nobody was touched.
        *[yes] The smuta { $smuta } is over.
     }
-event-feast-took = 🍗 { $player } takes a card from the deck.
+event-feast-took = 🍗 Great Feast: { $player } takes a card from the deck.
 event-feast-took-private = 🍗 Great Feast: you take { $card_acc }.
 event-feast-smuta-revealed = 🍗 The next card of the deck is a smuta, { $smuta }: the Great Feast is over, and the smuta stays there face up.
 event-feast-deck-empty = 🍗 The game deck is empty — the Great Feast is over.

@@ -38,7 +38,7 @@ event-order-drawn = { $reason ->
         [treasurer] 💰 Казначей: { $player } берёт приказ.
         [spy] 🕵️‍♀️ Лазутчица: { $player } берёт приказ.
         [trade] 🟠 Замок Торговли: { $player } берёт приказ.
-        [grail] 🏆 { $player } берёт приказ.
+        [grail] 🏆 Святой Грааль: { $player } берёт приказ.
        *[action] 📜 { $player } берёт приказ.
     }
 event-order-drawn-private = { $reason ->
@@ -133,7 +133,7 @@ event-smuta-end = { $touched ->
         [no] { $smuta }: никого не задело.
        *[yes] Смута { $smuta } завершена.
     }
-event-feast-took = 🍗 { $player } берёт карту из колоды.
+event-feast-took = 🍗 Великий Пир: { $player } берёт карту из колоды.
 event-feast-took-private = 🍗 Великий Пир: вы берёте { $card_acc }.
 event-feast-smuta-revealed = 🍗 Следующая карта колоды — смута { $smuta }: Великий Пир окончен, а смута остаётся лежать открытой.
 event-feast-deck-empty = 🍗 Игровая колода опустела — Великий Пир окончен.

@@ -205,7 +205,9 @@ class Play:
             got += apply(st, seat, decision.id, option)
             commands.append(Command(seat=seat, decision=decision.id, option=option))
             events[:] = got
-            self.teller.settle(t, got, notes, answered=(decision, option, True))
+            # a person's prompt shows what the timer chose (a computer seat has none)
+            answered = None if computer else (decision, option, True)
+            self.teller.settle(t, got, notes, answered=answered)
             return commands
 
         try:

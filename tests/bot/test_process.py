@@ -474,7 +474,9 @@ async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
                 60,
                 "the prompt marked as timed out",
             )
-            assert api.buttons(who["id"], prompt) == []
+            # the timed-out question's buttons are gone (the message may ask the
+            # same player's next question in their place)
+            assert not any(b.answers(d, decision.id) for d in api.buttons(who["id"], prompt))
             # a strike for the timeout (a busy machine may let the next 10 s deadline
             # of the same player pass too before this looks)
             assert (await b.table()).seats[decision.seat].strikes >= 1

@@ -21,6 +21,7 @@
   var drawn = false;
 
   var $ = function (id) { return document.getElementById(id); };
+  var EMOJI = { red: "🔴", blue: "🔵", green: "🟢", orange: "🟠" };
 
   function el(tag, cls, text) {
     var node = document.createElement(tag);
@@ -160,10 +161,13 @@
     var colours = c[3];
     var b = el("button", "card " + (c[2] === "smuta" ? "smuta" : colours[0] || ""));
     var name = c[0];
-    if (houseColour && colours.length === 1 && colours[0] === houseColour) {
+    var alt = null;
+    if (houseColour && colours[0] === houseColour && c[2] === "house") {
       name = name.replace(/^\S+\s/, "");  // the house shows its colour
+      if (colours.length > 1) alt = EMOJI[colours[1]];  // a Слуга's other side
     }
     b.appendChild(document.createTextNode(name));
+    if (alt) b.appendChild(el("span", "alt", alt));
     if (c[2] === "house") b.appendChild(el("span", "pts", String(c[4])));
     b.dataset.card = id;
     b.title = c[0];
@@ -192,6 +196,7 @@
 
   function draw() {
     var s = state;
+    document.body.dataset.version = String(s.v);
     $("title").textContent = s.title || "";
     $("head").textContent = s.head || "";
     var table = $("table");

@@ -100,7 +100,11 @@ class RedisFeed(Feed):
         async with self._changing:
             self.channels[channel] = chat_id
             self._confirms.setdefault(channel, []).append(confirmed)
-            await self.pubsub.subscribe(channel)
+            try:
+                await self.pubsub.subscribe(channel)
+            except _BROKEN as e:  # the reader connects again and subscribes it then
+                self._confirms.pop(channel, None)
+                raise StoreUnavailable(str(e) or type(e).__name__) from e
         if self._reader is None:
             self._reader = asyncio.create_task(self._read(), name="webapp feed")
         try:
@@ -228,7 +232,11 @@ class Hub:
         watching = self.viewers.setdefault(chat_id, set())
         watching.add(viewer)
         if len(watching) == 1:
-            await self.feed.follow(chat_id)
+            try:
+                await self.feed.follow(chat_id)
+            except StoreUnavailable:
+                await self.leave(viewer)
+                raise
         self._read_again(chat_id)
         return viewer
 

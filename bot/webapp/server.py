@@ -25,6 +25,7 @@ only, no inline script or style, no other origin to connect to).
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import logging
@@ -38,6 +39,7 @@ from aiohttp import web
 
 from bot.service.base import Actor, Reply
 from bot.service.games import Games
+from bot.store import StoreUnavailable
 from bot.store.models import Table
 from bot.webapp.auth import Caller, Denied, caller_of
 from bot.webapp.limits import RateLimit
@@ -75,6 +77,7 @@ STATIC = {
 KEEPALIVE_SECONDS = 20.0
 #: open streams one user may have (a phone and a desktop, a few tabs)
 STREAMS_PER_USER = 4
+CALLER = web.RequestKey("caller", Caller)
 #: how long a group membership found is trusted
 MEMBER_SECONDS = 300.0
 MEMBERS_KEPT = 10_000
@@ -83,6 +86,10 @@ PAYLOADS_KEPT = 2_000
 ANSWER_BURST = 6
 ANSWERS_PER_SECOND = 2.0
 BODY_MAX = 4096
+
+
+PayloadKey = tuple[int, int | None, str]  # chat, seat, language
+Made = tuple[int, float, int]  # the game, when its record was made, the record's version
 
 
 @dataclass(frozen=True)
@@ -103,6 +110,27 @@ class Refused(Exception):
 def secure(response: web.StreamResponse) -> web.StreamResponse:
     response.headers.update(SECURITY_HEADERS)
     return response
+
+
+Handler = Callable[["WebApp", web.Request], Awaitable[web.StreamResponse]]
+
+
+def api(handler: Handler) -> Handler:
+    """An API route: a `Refused` call, or a store that cannot be reached,
+    is answered with JSON (``ok: false``, the reason's key and its text in
+    the caller's language), never with a traceback."""
+
+    @functools.wraps(handler)
+    async def wrapped(self: WebApp, request: web.Request) -> web.StreamResponse:
+        try:
+            return await handler(self, request)
+        except Refused as r:
+            return self.refusal(request, r.status, r.key)
+        except StoreUnavailable as e:
+            log.warning("webapp: store unavailable: %s", e)
+            return self.refusal(request, 503, "err-unavailable")
+
+    return wrapped
 
 
 def _static(name: str) -> bytes:
@@ -133,7 +161,7 @@ class WebApp:
         self.answers = RateLimit(ANSWER_BURST, ANSWERS_PER_SECOND)
         self.streams: dict[int, int] = {}
         self._members: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
-        self._payloads: OrderedDict[tuple[int, int | None, str], tuple[int, bytes]] = OrderedDict()
+        self._payloads: OrderedDict[PayloadKey, tuple[Made, bytes]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
         assets = {name: _static(name) for name in STATIC}
@@ -211,12 +239,14 @@ class WebApp:
     # ------------------------------------------------------------------ who asks
     def _caller(self, request: web.Request) -> Caller:
         try:
-            return caller_of(
+            caller = caller_of(
                 self.token, request.headers.get("Authorization"), self.clock(), self.max_age
             )
         except Denied as e:
             log.info("webapp: refused a call: %s", e)
             raise Refused(401, "app-denied") from None
+        request[CALLER] = caller
+        return caller
 
     async def _member(self, chat_id: int, user_id: int) -> bool:
         key = (chat_id, user_id)
@@ -249,12 +279,12 @@ class WebApp:
     def _lang(self, caller: Caller) -> str:
         return pick_lang(caller.lang_code, self.games.defaults.lang)
 
-    def _refusal(self, caller: Caller | None, refused: Refused) -> web.StreamResponse:
+    def refusal(self, request: web.Request, status: int, key: str) -> web.StreamResponse:
+        caller = request.get(CALLER)
         lang = self._lang(caller) if caller is not None else self.games.defaults.lang
         return secure(
             web.json_response(
-                {"ok": False, "error": refused.key, "text": self.tr.t(lang, refused.key)},
-                status=refused.status,
+                {"ok": False, "error": key, "text": self.tr.t(lang, key)}, status=status
             )
         )
 
@@ -266,28 +296,28 @@ class WebApp:
             raise Refused(400, "app-no-game") from None
 
     # ------------------------------------------------------------------ the API
+    @api
     async def my_games(self, request: web.Request) -> web.StreamResponse:
-        caller = None
-        try:
-            caller = self._caller(request)
-            games = []
-            lang = self._lang(caller)
-            for chat_id in sorted(await self.games.store.user_tables(caller.user_id)):
-                table = await self.games.store.load(chat_id)
-                if table is None or table.seat_of(caller.user_id) is None:
-                    continue
-                title = table.title or self.tr.t(lang, "practice-title")
-                games.append({"chat": chat_id, "title": title, "status": table.status})
-            words = self.payloads.words(self._lang(caller))
-            return secure(web.json_response({"ok": True, "games": games, "words": words}))
-        except Refused as r:
-            return self._refusal(caller, r)
+        caller = self._caller(request)
+        lang = self._lang(caller)
+        games = []
+        for chat_id in sorted(await self.games.store.user_tables(caller.user_id)):
+            table = await self.games.store.load(chat_id)
+            if table is None or table.seat_of(caller.user_id) is None:
+                continue
+            title = table.title or self.tr.t(lang, "practice-title")
+            games.append({"chat": chat_id, "title": title, "status": table.status})
+        words = self.payloads.words(lang)
+        return secure(web.json_response({"ok": True, "games": games, "words": words}))
 
     def _payload(self, table: Table, access: Access) -> bytes:
-        """The view as JSON without ``now`` (added when sent), kept per version."""
+        """The view as JSON without ``now`` (added when sent), kept for the
+        record's newest version (the game and its start told apart too: a
+        chat's record that expired starts its versions again)."""
         key = (table.chat_id, access.seat, access.lang)
+        made = (table.game_no, table.created_at, table.version)
         kept = self._payloads.get(key)
-        if kept is not None and kept[0] == table.version:
+        if kept is not None and kept[0] == made:
             self._payloads.move_to_end(key)
             return kept[1]
         body = json.dumps(
@@ -295,7 +325,7 @@ class WebApp:
             ensure_ascii=False,
             separators=(",", ":"),
         ).encode()
-        self._payloads[key] = (table.version, body)
+        self._payloads[key] = (made, body)
         self._payloads.move_to_end(key)
         while len(self._payloads) > PAYLOADS_KEPT:
             self._payloads.popitem(last=False)
@@ -304,67 +334,61 @@ class WebApp:
     def _with_now(self, body: bytes) -> bytes:
         return body.replace(b'"now":0.0', b'"now":%.3f' % self.clock(), 1)
 
+    @api
     async def state(self, request: web.Request) -> web.StreamResponse:
-        caller = None
-        try:
-            caller = self._caller(request)
-            chat_id = self._chat(request)
-            table = await self.games.store.load(chat_id)
-            access = await self._access(caller, table, chat_id)
-            assert table is not None
-            body = self._with_now(self._payload(table, access))
-            words = json.dumps(self.payloads.words(access.lang), ensure_ascii=False)
-            response = web.Response(
-                body=b'{"words":' + words.encode() + b',"state":' + body + b"}",
-                content_type="application/json",
-                headers={"Cache-Control": "no-store"},
-            )
-            response.enable_compression()
-            return secure(response)
-        except Refused as r:
-            return self._refusal(caller, r)
+        caller = self._caller(request)
+        chat_id = self._chat(request)
+        table = await self.games.store.load(chat_id)
+        access = await self._access(caller, table, chat_id)
+        assert table is not None
+        body = self._with_now(self._payload(table, access))
+        words = json.dumps(self.payloads.words(access.lang), ensure_ascii=False)
+        response = web.Response(
+            body=b'{"words":' + words.encode() + b',"state":' + body + b"}",
+            content_type="application/json",
+            headers={"Cache-Control": "no-store"},
+        )
+        response.enable_compression()
+        return secure(response)
 
+    @api
     async def card(self, request: web.Request) -> web.StreamResponse:
-        caller = None
-        try:
-            caller = self._caller(request)
-            chat_id = self._chat(request)
-            table = await self.games.store.load(chat_id)
-            access = await self._access(caller, table, chat_id)
-            assert table is not None
-            found = self.payloads.card(access.lang, table, request.query.get("topic", ""))
-            if found is None:
-                raise Refused(404, "app-no-card")
-            return secure(web.json_response({"ok": True, **found}))
-        except Refused as r:
-            return self._refusal(caller, r)
+        caller = self._caller(request)
+        chat_id = self._chat(request)
+        table = await self.games.store.load(chat_id)
+        access = await self._access(caller, table, chat_id)
+        assert table is not None
+        found = self.payloads.card(access.lang, table, request.query.get("topic", ""))
+        if found is None:
+            raise Refused(404, "app-no-card")
+        return secure(web.json_response({"ok": True, **found}))
 
+    @api
     async def answer(self, request: web.Request) -> web.StreamResponse:
-        caller = None
+        caller = self._caller(request)
+        if (request.content_length or 0) > BODY_MAX:
+            raise Refused(413, "err-bad-button")
         try:
-            caller = self._caller(request)
-            try:
-                body = await request.json()
-                chat_id, game, decision, option = (
-                    int(body[k]) for k in ("chat", "game", "decision", "option")
-                )
-            except (ValueError, KeyError, TypeError):
-                raise Refused(400, "err-bad-button") from None
-            if not self.answers.allow(caller.user_id):
-                raise Refused(429, "err-too-fast")
-            actor = Actor(caller.user_id, caller.name, caller.lang_code)
-            reply = await self.games.play.choose(actor, chat_id, game, decision, option)
-            self._tell(reply)
-            lang = reply.lang or await self._seat_lang(caller, chat_id)
-            ok = reply.key == "ok"
-            text = "" if ok else self.tr.t(lang, reply.key)
-            return secure(
-                web.json_response({"ok": ok, "error": None if ok else reply.key, "text": text})
+            body = await request.json()
+            chat_id, game, decision, option = (
+                int(body[k]) for k in ("chat", "game", "decision", "option")
             )
-        except Refused as r:
-            return self._refusal(caller, r)
+        except (ValueError, KeyError, TypeError):
+            raise Refused(400, "err-bad-button") from None
+        if not self.answers.allow(caller.user_id):
+            raise Refused(429, "err-too-fast")
+        actor = Actor(caller.user_id, caller.name, caller.lang_code)
+        reply = await self.games.play.choose(actor, chat_id, game, decision, option)
+        self._tell(reply)
+        ok = reply.key == "ok"
+        text = "" if ok else self.tr.t(await self._seat_lang(caller, chat_id), reply.key)
+        return secure(
+            web.json_response({"ok": ok, "error": None if ok else reply.key, "text": text})
+        )
 
     async def _seat_lang(self, caller: Caller, chat_id: int) -> str:
+        """The language the prompt in the chat speaks to the caller (their
+        seat's), else theirs."""
         table = await self.games.store.load(chat_id)
         seat = table.seat_of(caller.user_id) if table is not None else None
         if table is None or seat is None:
@@ -391,21 +415,22 @@ class WebApp:
             log.error("telling an answer from the app failed", exc_info=task.exception())
 
     # ------------------------------------------------------------------ live
+    @api
     async def events(self, request: web.Request) -> web.StreamResponse:
-        caller = None
-        try:
-            caller = self._caller(request)
-            chat_id = self._chat(request)
-            table = await self.games.store.load(chat_id)
-            await self._access(caller, table, chat_id)
-            if self.streams.get(caller.user_id, 0) >= STREAMS_PER_USER:
-                raise Refused(429, "err-too-fast")
-        except Refused as r:
-            return self._refusal(caller, r)
+        caller = self._caller(request)
+        chat_id = self._chat(request)
+        table = await self.games.store.load(chat_id)
+        await self._access(caller, table, chat_id)
+        if self.streams.get(caller.user_id, 0) >= STREAMS_PER_USER:
+            raise Refused(429, "err-too-fast")
         try:
             last = int(request.headers.get("Last-Event-ID", "0"))
         except ValueError:
             last = 0
+        viewer = await self.hub.join(chat_id)  # before the stream opens: a refusal is JSON
+        viewer.sent = last
+        user = caller.user_id
+        self.streams[user] = self.streams.get(user, 0) + 1
         response = secure(
             web.StreamResponse(
                 headers={
@@ -415,15 +440,11 @@ class WebApp:
                 }
             )
         )
-        await response.prepare(request)
-        user = caller.user_id
-        self.streams[user] = self.streams.get(user, 0) + 1
-        viewer = await self.hub.join(chat_id)
-        viewer.sent = last
         try:
+            await response.prepare(request)
             await self._stream(response, viewer, caller)
-        except (ConnectionError, asyncio.CancelledError):
-            pass  # the page went away (or the server stops)
+        except ConnectionError:
+            pass  # the page went away
         finally:
             await self.hub.leave(viewer)
             left = self.streams.get(user, 1) - 1
@@ -434,6 +455,8 @@ class WebApp:
         return response
 
     async def _stream(self, response: web.StreamResponse, viewer: Viewer, caller: Caller) -> None:
+        """Send the chat's newest record to the viewer whenever the hub has a
+        newer one; a comment when nothing happened for a while."""
         while not viewer.closed and not self._closing:
             chat_id = viewer.chat_id
             if chat_id in self.hub.tables:
@@ -446,7 +469,7 @@ class WebApp:
                         try:
                             access = await self._access(caller, table, chat_id)
                         except Refused:
-                            return  # no longer theirs to see (a private game over)
+                            return  # no longer theirs to see (they left the group)
                         body = self._with_now(self._payload(table, access))
                         head = b"id: %d\nevent: state\ndata: " % version
                         await response.write(head + body + b"\n\n")

@@ -14,7 +14,7 @@ import pytest
 from aiogram.methods import SetChatMenuButton
 from aiogram.types import InlineKeyboardMarkup, User
 
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from bot.webapp.limits import RateLimit
 from bot.words.app import AppLinks
 from engine import pending, view_for
@@ -440,3 +440,24 @@ async def test_the_menu_button_lists_the_callers_games(store: Store) -> None:
         nobody = person(300, "Никто")
         r = await app.client.get(f"{PREFIX}/api/games", headers=app.headers(nobody))
         assert (await r.json())["games"] == []
+
+
+async def test_a_store_that_cannot_be_reached_is_answered_not_raised(store: Store) -> None:
+    h = app_harness(store)
+    anna, _ = await game_of(h, 2)
+
+    async def down(chat_id: int) -> None:
+        raise StoreUnavailable("Redis went away")
+
+    async with serving(webapp_of(h), h.clock.now) as app:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(store, "load", down)
+            status, body = await app.state(anna, GROUP)
+            assert status == 503
+            assert body == {
+                "ok": False,
+                "error": "err-unavailable",
+                "text": h.tr.t("ru", "err-unavailable"),
+            }
+        status, _ = await app.state(anna, GROUP)
+        assert status == 200, "and answered again once it is back"

@@ -7,10 +7,12 @@ viewer's language; texts made for Telegram's HTML become plain text here (the
 page shows them with ``textContent``, never as HTML).
 
 The decision the viewer must answer comes as the private prompt's menu, level
-by level (`bot.words.prompts`: the same questions, context, reasons why an
-action is missing, and button labels); each option names the index the answer
-carries, and the part it chooses at its level (a card or a seat), which the
-page highlights in the table.
+by level (`bot.words.prompts`: the same questions, reasons why an action is
+missing, and button labels); each option names the index the answer carries,
+and the part it chooses at its level (a card or a seat), which the page
+highlights in the table. The prompt's lines about what a choice is about
+(whose houses hold what) are left out where the table itself shows it: at a
+level that offers cards or players.
 """
 
 from __future__ import annotations
@@ -90,21 +92,19 @@ class Payloads:
         t = self.tr.t
         view = view_for(state, seat)
         decision = pending(state) if view.result is None else None
+        # each card shown: its name, type and colours (a Слуга's side first);
+        # each type once: its kind (house, order, smuta) and points
         cards: dict[str, list[Any]] = {}
+        types: dict[str, list[Any]] = {}
         cat = catalog_for(state.rules)
 
         def card(card_id: str) -> str:
             if card_id not in cards:
                 c = cat[card_id]
                 side = state.servant_up.get(card_id)
-                colours = [side] + [x for x in c.colours if x != side] if side else c.colours
-                cards[card_id] = [
-                    plain(self.render.card(lang, state, card_id)),
-                    c.type,
-                    c.kind,
-                    list(colours),
-                    c.points,
-                ]
+                colours = [side] + [x for x in c.colours if x != side] if side else list(c.colours)
+                cards[card_id] = [plain(self.render.card(lang, state, card_id)), c.type, colours]
+                types.setdefault(c.type, [c.kind, c.points])
             return card_id
 
         def pile(key: str, ids: list[str]) -> dict[str, Any]:
@@ -172,6 +172,7 @@ class Payloads:
         if view.decision is not None:
             out["decision"] = self.levels(lang, table, state, view.decision, card)
         out["cards"] = cards
+        out["types"] = types
         return out
 
     # ------------------------------------------------------------------ the decision
@@ -184,12 +185,17 @@ class Payloads:
         card: Any,
     ) -> dict[str, Any]:
         """The prompt's menu: every level the chat's buttons can reach, each
-        with its lines (the question and what it is about) and its options:
+        with its lines (the question and what it is about: indexes into
+        ``texts``, where each line is once) and its options:
         ``[label, next level or -1, the option it answers or -1, part]``."""
         options = decision.options
         known = catalog_for(state.rules).cards
         nodes: list[dict[str, Any]] = []
         index: dict[Option, int] = {}
+        texts: dict[str, int] = {}  # each line once: levels repeat the prompt's head
+
+        def numbered(lines: list[str]) -> list[int]:
+            return [texts.setdefault(line, len(texts)) for line in lines]
 
         def level(i: int, depth: int, up: int) -> int:
             shown, firsts = menu_level(options, i, depth)
@@ -199,9 +205,9 @@ class Payloads:
             node = len(nodes)
             index[path] = node
             nodes.append({})
-            opts = []
-            for j in firsts:
-                part = options[j][shown]
+            opts: list[list[Any]] = []
+            parts = [options[j][shown] for j in firsts]
+            for j, part in zip(firsts, parts, strict=True):
                 if part in known:
                     card(part)
                 label = self.prompts.label(lang, table, state, decision, options[j], shown)
@@ -210,17 +216,27 @@ class Payloads:
                     opts.append([label, level(j, shown + 1, node), -1, part])
                 else:
                     opts.append([label, -1, j, part])
-            nodes[node] = {"lines": self.lines(lang, table, state, decision, path), "opts": opts}
-            nodes[node]["up"] = up
+            # the table shows the cards and players a level offers (they are
+            # highlighted there): the chat's lines about them are left out
+            on_table = any(part in known or part.isdigit() for part in parts)
+            lines = numbered(self.lines(lang, table, state, decision, path, not on_table))
+            nodes[node] = {"lines": lines, "opts": opts, "up": up}
             return node
 
         level(0, 0, -1)
-        return {"id": decision.id, "kind": decision.kind, "levels": nodes}
+        return {"id": decision.id, "kind": decision.kind, "texts": list(texts), "levels": nodes}
 
     def lines(
-        self, lang: str, table: Table, state: GameState, decision: Decision, path: Option
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        decision: Decision,
+        path: Option,
+        context: bool = True,
     ) -> list[str]:
-        """A level's text, as the private prompt shows it above its buttons."""
+        """A level's text, as the private prompt shows it above its buttons
+        (with `context`: the lines about what the choice is about, too)."""
         t = self.tr.t
         lines = [self.render.prompt(lang, table, state, decision)]
         if decision.kind == "action":
@@ -237,5 +253,6 @@ class Payloads:
         question = self.prompts.question(lang, table, state, decision, path)
         if question is not None:
             lines.append(QUESTION + question)
-        lines.extend(self.prompts.context(lang, table, state, decision, path))
+        if context:
+            lines.extend(self.prompts.context(lang, table, state, decision, path))
         return [plain(line) for line in lines]

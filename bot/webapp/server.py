@@ -2,7 +2,7 @@
 
 Routes, under the path of ``WEBAPP_URL`` (the page uses relative URLs):
 
-- ``GET /`` — the page (``static/index.html``), ``GET /app.js``, ``/app.css``;
+- ``GET /`` — the page (``static/``, its style and script inlined: `page`);
 - ``GET api/games`` — the caller's games (what the menu button opens on);
 - ``GET api/state?chat=`` — the caller's view of the chat's game, with the
   page's words;
@@ -18,22 +18,20 @@ else who is a member of the group (Telegram's getChatMember, cached a few
 minutes) the public table; nobody else anything (403). Every API call carries
 the Web App's ``initData`` (`bot.webapp.auth`); answers are rate-limited per
 user, open streams capped per user; every response carries a strict
-Content-Security-Policy (scripts from here and Telegram's ``telegram-web-app.js``
-only, no inline script or style, no other origin to connect to).
+Content-Security-Policy (the page: its own style and script by hash and
+Telegram's ``telegram-web-app.js``, nothing else; no other origin to connect to).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import json
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from importlib.resources import files
 
 from aiohttp import web
 
@@ -44,6 +42,7 @@ from bot.store.models import Table
 from bot.webapp.auth import Caller, Denied, caller_of
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import Feed, Hub, Viewer, feed_for
+from bot.webapp.page import API_CSP, build_page
 from bot.webapp.payload import Payloads
 from bot.words.i18n import Translator, pick_lang
 
@@ -51,27 +50,10 @@ log = logging.getLogger(__name__)
 
 IsMember = Callable[[int, int], Awaitable[bool]]
 
-CSP = "; ".join(
-    (
-        "default-src 'none'",
-        "script-src 'self' https://telegram.org",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "base-uri 'none'",
-        "form-action 'none'",
-        # Telegram Web shows a Mini App in a frame; the phone apps in a web view
-        "frame-ancestors https://web.telegram.org https://*.telegram.org",
-    )
-)
 SECURITY_HEADERS = {
-    "Content-Security-Policy": CSP,
+    "Content-Security-Policy": API_CSP,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
-}
-STATIC = {
-    "app.js": "application/javascript",
-    "app.css": "text/css",
 }
 #: a stream with nothing to say sends a comment this often (proxies close idle ones)
 KEEPALIVE_SECONDS = 20.0
@@ -133,10 +115,6 @@ def api(handler: Handler) -> Handler:
     return wrapped
 
 
-def _static(name: str) -> bytes:
-    return files("bot.webapp").joinpath("static", name).read_bytes()
-
-
 class WebApp:
     """The app's handlers over the game service (one per process)."""
 
@@ -164,14 +142,7 @@ class WebApp:
         self._payloads: OrderedDict[PayloadKey, tuple[Made, bytes]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
-        assets = {name: _static(name) for name in STATIC}
-        self.assets = {
-            name: (body, hashlib.sha256(body).hexdigest()[:12]) for name, body in assets.items()
-        }
-        page = _static("index.html").decode()
-        for name, (_, digest) in self.assets.items():
-            page = page.replace(f'"{name}"', f'"{name}?v={digest}"')
-        self.page = page.encode()
+        self.page = build_page()
 
     # ------------------------------------------------------------------ serving
     def add_routes(self, web_app: web.Application, prefix: str = "") -> None:
@@ -180,8 +151,6 @@ class WebApp:
         if p:
             web_app.router.add_get(p, self._to_page)
         web_app.router.add_get(f"{p}/", self.index)
-        for name in STATIC:
-            web_app.router.add_get(f"{p}/{name}", self.asset)
         web_app.router.add_get(f"{p}/api/games", self.my_games)
         web_app.router.add_get(f"{p}/api/state", self.state)
         web_app.router.add_get(f"{p}/api/events", self.events)
@@ -213,28 +182,25 @@ class WebApp:
         raise web.HTTPFound(request.path + "/" + query)
 
     async def index(self, request: web.Request) -> web.StreamResponse:
-        return secure(
-            web.Response(
-                body=self.page,
+        """The page (gzipped when the browser takes it), with its own CSP."""
+        page = self.page
+        headers = {"Cache-Control": "no-cache", "ETag": page.etag, "Vary": "Accept-Encoding"}
+        if request.headers.get("If-None-Match") == page.etag:
+            response = web.Response(status=304, headers=headers)
+        elif "gzip" in request.headers.get("Accept-Encoding", ""):
+            response = web.Response(
+                body=page.gzipped,
                 content_type="text/html",
                 charset="utf-8",
-                headers={"Cache-Control": "no-cache"},
+                headers={**headers, "Content-Encoding": "gzip"},
             )
-        )
-
-    async def asset(self, request: web.Request) -> web.StreamResponse:
-        name = request.path.rsplit("/", 1)[-1]
-        body, digest = self.assets[name]
-        if request.headers.get("If-None-Match") == f'"{digest}"':
-            return secure(web.Response(status=304))
-        response = web.Response(
-            body=body,
-            content_type=STATIC[name],
-            charset="utf-8",
-            headers={"ETag": f'"{digest}"', "Cache-Control": "public, max-age=31536000, immutable"},
-        )
-        response.enable_compression()
-        return secure(response)
+        else:
+            response = web.Response(
+                body=page.html, content_type="text/html", charset="utf-8", headers=headers
+            )
+        secure(response)
+        response.headers["Content-Security-Policy"] = page.csp
+        return response
 
     # ------------------------------------------------------------------ who asks
     def _caller(self, request: web.Request) -> Caller:

@@ -6,6 +6,9 @@ page's calls are made as the page makes them (`webapp_client`)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import random
 import re
 from typing import Any
@@ -15,10 +18,16 @@ from aiogram.methods import SetChatMenuButton
 from aiogram.types import InlineKeyboardMarkup, User
 
 from bot.store import Store, StoreUnavailable
+from bot.store.models import Seat, Table
 from bot.webapp.limits import RateLimit
+from bot.webapp.payload import Payloads
 from bot.words.app import AppLinks
-from engine import pending, view_for
+from bot.words.i18n import Translator
+from bot.words.prompts import Prompts
+from bot.words.render import Renderer
+from engine import GameSetup, apply, new_game, pending, view_for
 from engine.cards import catalog_for
+from engine.policy import choose
 from tests.bot.fake_telegram import BOT_USER, person
 from tests.bot.harness import Harness, Witness, may_see, people, public_zones
 from tests.bot.webapp_client import (
@@ -392,22 +401,32 @@ async def test_the_group_links_deep_link_answers_with_the_apps_button(
 
 # ====================================================================== the page
 async def test_the_page_and_the_api_send_a_strict_content_security_policy(store: Store) -> None:
+    """The page is one document: its style and script inline, allowed by their
+    hashes alone (no 'unsafe-inline', no eval, no inline attribute), scripts
+    from Telegram and nowhere else."""
     h = app_harness(store)
     anna, _ = await game_of(h, 2)
     async with serving(webapp_of(h), h.clock.now) as app:
         page = await app.client.get(f"{PREFIX}/")
         assert page.status == 200
         html = await page.text()
-        scripts = re.findall(r'<script src="([^"]+)"', html)
-        assert scripts[0] == "https://telegram.org/js/telegram-web-app.js"
-        assert all(s.startswith("app.js?v=") for s in scripts[1:])
-        assert "<style" not in html and " style=" not in html and "onclick" not in html
-        for r in (page, await app.client.get(f"{PREFIX}/{scripts[1]}")):
-            csp = r.headers["Content-Security-Policy"]
-            assert "script-src 'self' https://telegram.org;" in csp
-            assert "unsafe-inline" not in csp and "default-src 'none'" in csp
+        csp = page.headers["Content-Security-Policy"]
+        assert re.findall(r'<script src="([^"]+)"', html) == [
+            "https://telegram.org/js/telegram-web-app.js"
+        ]
+        (script,) = re.findall(r"<script>(.*?)</script>", html, re.S)
+        (style,) = re.findall(r"<style>(.*?)</style>", html, re.S)
+        for block, directive in ((script, "script-src"), (style, "style-src")):
+            digest = base64.b64encode(hashlib.sha256(block.encode()).digest()).decode()
+            assert f"'sha256-{digest}'" in csp.split(f"{directive} ")[1].split(";")[0]
+        assert "script-src https://telegram.org 'sha256-" in csp
+        assert "default-src 'none'" in csp and "connect-src 'self'" in csp
+        assert "unsafe" not in csp and "'self'" not in csp.split("script-src")[1].split(";")[0]
+        assert " style=" not in html and " onclick=" not in html and " onload=" not in html
+        again = await app.client.get(f"{PREFIX}/", headers={"If-None-Match": page.headers["ETag"]})
+        assert again.status == 304
         r = await app.client.get(f"{PREFIX}/api/state?chat={GROUP}", headers=app.headers(anna))
-        assert "Content-Security-Policy" in r.headers
+        assert r.headers["Content-Security-Policy"].startswith("default-src 'none'")
         r = await app.client.get(f"{PREFIX}", allow_redirects=False)
         assert r.status == 302 and r.headers["Location"] == f"{PREFIX}/"
 
@@ -461,3 +480,47 @@ async def test_a_store_that_cannot_be_reached_is_answered_not_raised(store: Stor
             }
         status, _ = await app.state(anna, GROUP)
         assert status == 200, "and answered again once it is back"
+
+
+#: six players with full names (the chat shows the first and last name)
+NAMES = (
+    "Анастасия Петрова",
+    "Константин Волков",
+    "Екатерина Смирнова",
+    "Александр Иванов",
+    "Мария Кузнецова",
+    "Владимир Соколов",
+)
+
+
+def test_a_six_player_state_stays_under_16_kb() -> None:
+    """Every seat's and a spectator's state at every decision of random
+    6-player games (crowded tables: every card a player could lay is laid
+    sooner or later; long names) fits the app's budget of 16 KB."""
+    tr = Translator()
+    render = Renderer(tr)
+    payloads = Payloads(tr, render, Prompts(render, tr))
+    rng = random.Random(6)
+    largest = 0
+    for seed in range(3):
+        state, _ = new_game(GameSetup(players=6, seed=seed))
+        table = Table(
+            chat_id=GROUP,
+            game_no=1,
+            title="Группа с длинным названием для проверки",
+            status="playing",
+            creator_id=1,
+            seats=[Seat(user_id=i + 1, name=NAMES[i]) for i in range(6)],
+            state=state,
+            turn_log=[f"🏠 ⁨{NAMES[0]}⁩ выкладывает 🔵 Казначея."] * 12,
+        )
+        while (decision := pending(state)) is not None:
+            for seat in (*range(6), None):
+                body = json.dumps(
+                    payloads.table(table, seat, "ru", 0.0),
+                    ensure_ascii=False,
+                    separators=(",", ":"),
+                )
+                largest = max(largest, len(body.encode()))
+            apply(state, decision.seat, decision.id, choose(rng.getrandbits(32), decision))
+    assert largest <= 16 * 1024, f"{largest} bytes"

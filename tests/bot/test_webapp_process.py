@@ -31,7 +31,7 @@ async def _serves(proc: BotProcess, http: aiohttp.ClientSession, base: str) -> N
     async with http.get(f"{base}/app/") as page:
         assert page.status == 200
         assert "default-src 'none'" in page.headers["Content-Security-Policy"]
-        assert "app.js?v=" in await page.text()
+        assert "telegram-web-app.js" in await page.text()
     anna = person(7, "Анна")
     signed = auth(init_data(anna, time.time(), token=TOKEN))
     async with http.get(f"{base}/app/api/games", headers=signed) as games:

@@ -197,7 +197,8 @@ async def test_a_six_player_table_is_drawn_and_a_tap_answers(browser: Any) -> No
     decision = pending(table.state)
     assert decision is not None and decision.seat == 0
     assert h.app.webapp is not None
-    levels = h.app.webapp.payloads.table(table, 0, "ru", 0.0)["decision"]["levels"]
+    offered = h.app.webapp.payloads.table(table, 0, "ru", 0.0)["decision"]
+    top = [offered["texts"][i] for i in offered["levels"][0]["lines"]]
     prompt = (await h.store.messages(GROUP))["prompt:0"]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     async with app_server(h) as server:
@@ -212,7 +213,7 @@ async def test_a_six_player_table_is_drawn_and_a_tap_answers(browser: Any) -> No
                 castles = sum(1 for pl in table.state.players for x in pl.houses if x.castle)
                 assert castles and await p.locator(".house .castle").count() == castles
                 lines = await p.locator("#choice p").all_inner_texts()
-                assert lines == levels[0]["lines"], "the prompt's question, as in the chat"
+                assert lines == top, "the prompt's question, as in the chat"
                 assert await p.locator("#choice .opt").count() >= 2
                 assert await page.background() == (
                     "rgb(255, 255, 255)" if scheme == "light" else "rgb(23, 33, 43)"

@@ -154,7 +154,12 @@
   }
 
   // ------------------------------------------------------------------ drawing
-  function cardOf(id) { return state.cards[id]; }
+  // a card: [name, type, colours, kind, points]
+  function cardOf(id) {
+    var c = state.cards[id];
+    var t = state.types[c[1]];
+    return [c[0], c[1], t[0], c[2], t[1]];
+  }
 
   function cardButton(id, houseColour) {
     var c = cardOf(id);
@@ -277,7 +282,8 @@
     var node = currentLevel();
     var parts = [];
     if (node) {
-      node.lines.forEach(function (line, i) {
+      node.lines.forEach(function (n, i) {
+        var line = state.decision.texts[n];
         parts.push(el("p", line.indexOf("❓") === 0 || i === 0 ? "question" : "", line));
       });
       var opts = el("div", "opts");

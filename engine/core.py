@@ -210,10 +210,12 @@ class Game:
         seats that know which card it is (e.g. the one it was taken from); see `known`."""
         self.s.players[seat].hand.append(card_id)
         known = self.s.known
-        known.pop(card_id, None)
-        others = sorted({o for o in seen_by if o != seat})
-        if others:
-            known[card_id] = others
+        if known:
+            known.pop(card_id, None)
+        if seen_by:
+            others = sorted({o for o in seen_by if o != seat})
+            if others:
+                known[card_id] = others
 
     def saw_hand(self, viewer: int, owner: int) -> None:
         """`viewer` has seen every card of `owner`'s hand: remember it (`known`)."""
@@ -278,7 +280,10 @@ class Game:
         return None
 
     def in_houses_of(self, seat: int, card_id: str) -> bool:
-        return any(card_id in h.cards for h in self.s.players[seat].houses)
+        for h in self.s.players[seat].houses:  # noqa: SIM110 (a loop: no generator per call)
+            if card_id in h.cards:
+                return True
+        return False
 
     def castle_owner(self, colour: Colour, side: str | None = None) -> int | None:
         for seat, p in enumerate(self.s.players):

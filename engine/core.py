@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine import rng
 from engine.cards import Card, Catalog, Colour, catalog_for
+from engine.knowledge import leaves_openly, taken_in_secret
 from engine.state import End, GameState, House, Player
 
 Option = tuple[str, ...]
@@ -217,6 +218,18 @@ class Game:
             if others:
                 known[card_id] = others
 
+    def lose(self, seat: int, card_id: str) -> None:
+        """A card leaves `seat`'s hand in sight of everyone (laid, played, discarded)."""
+        leaves_openly(self.s, seat, card_id)
+        self.s.players[seat].hand.remove(card_id)
+
+    def take_secretly(self, taker: int, victim: int, card_id: str) -> None:
+        """`taker` takes `card_id` from `victim`'s hand; only the two see which card
+        (the caller has checked `room` and tells the table)."""
+        taken_in_secret(self.s, taker, victim, card_id)
+        self.s.players[victim].hand.remove(card_id)
+        self.gain(taker, card_id, seen_by=[victim])
+
     def saw_hand(self, viewer: int, owner: int) -> None:
         """`viewer` has seen every card of `owner`'s hand: remember it (`known`)."""
         known = self.s.known
@@ -251,7 +264,7 @@ class Game:
     def discard_from_hand(self, seat: int, card_id: str) -> None:
         """A card leaves `seat`'s hand as a discard; another player's permanent
         Замок Знаний (house cards) or Замок Интриг (orders) takes it if they have room."""
-        self.s.players[seat].hand.remove(card_id)
+        self.lose(seat, card_id)
         card = self.cat.cards[card_id]
         castle: Colour = "green" if card.kind == "house" else "blue"
         owner = self.castle_owner(castle, "permanent")

@@ -177,7 +177,6 @@ def _answer_turn(g: Game, frame: TurnFrame, option: Option) -> None:
         return
     s.actions_left -= 1
     s.actions_taken += 1
-    p = g.player(seat)
     if verb == "draw":
         card_id = g.draw_from_deck(seat)
         card = g.card(card_id)
@@ -193,7 +192,7 @@ def _answer_turn(g: Game, frame: TurnFrame, option: Option) -> None:
     elif verb == "lay":
         _, card_id, target_str, colour, end = option
         target = int(target_str)
-        p.hand.remove(card_id)
+        g.lose(seat, card_id)
         g.emit("lay", seat=seat, card=card_id, target=target)
         g.push(
             place_frame(
@@ -209,7 +208,7 @@ def _answer_turn(g: Game, frame: TurnFrame, option: Option) -> None:
     elif verb == "build":
         _, card_id, side = option
         colour = g.card(card_id).colours[0]
-        p.hand.remove(card_id)
+        g.lose(seat, card_id)
         s.orders_discard.insert(0, card_id)
         s.castles.remove(colour)
         house = g.house(seat, colour)
@@ -226,7 +225,7 @@ def _play_order(g: Game, seat: int, option: Option) -> None:
     s = g.s
     card_id = option[1]
     card = g.card(card_id)
-    g.player(seat).hand.remove(card_id)
+    g.lose(seat, card_id)
     s.orders_discard.insert(0, card_id)
     g.emit("order.played", seat=seat, card=card_id, order=card.type)
     if card.type == "ball":

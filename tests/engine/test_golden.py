@@ -30,7 +30,7 @@ VARIANTS: tuple[Rules, ...] = (
     Rules(deal_house_cards=3, deal_orders=2, castle_min_cards=2, castle_points=4),
 )
 PLAY = "a900305dc6dbdf92a6719294a54cb2cba417d95d5b3e2584874ab72245c3dce6"
-STATE = "43162bd15262ed8d8e6e83ba154e0b194a9bc2b772a082f51dab8965fecf5675"
+STATE = "9c54f1544c94a18e2428b8309547e461bcbe1b74204bafd384cda95ce0e97847"
 
 
 def _dump(value: Any) -> bytes:

@@ -4,10 +4,10 @@ Every option is played on a re-dealt world (`engine.hidden.Observation.world`),
 the game runs on with the rule player (`engine.ai.rules`) to a common horizon,
 and the table is valued by a material count (`engine.ai.evaluate.value`):
 
-- a turn action: to the end of this seat's turn (its further actions from the
-  rule player, a смута drawn played out), so that every action is weighed with
-  what the turn still brings — a discard is weighed against drawing, ending the
-  last turn against laying what is left;
+- a turn action: as the last of the turn — the action, whatever it sets off (a
+  смута drawn is played out), then the turn ends, up to the next seat's turn or
+  the end of the game — so every action meets the same horizon: ending the last
+  turn of the game is weighed against laying what is left by the final score;
 - an answer within a смута or a property: up to the first question to another
   seat.
 
@@ -22,12 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.ai.evaluate import DEFAULT, Weights, value
-from engine.ai.playout import hangs_on_hidden, play_out_turn, settle
+from engine.ai.playout import hangs_on_hidden, settle
 from engine.api import playout_step
 from engine.cards import catalog_for
 from engine.core import Option
 from engine.hidden import Observation, copy_state
 from engine.state import GameState
+from engine.turn import END_TURN
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +42,11 @@ def one_ply(world: GameState, option: Option, seat: int, kind: str, w: Weights) 
     s = copy_state(world)
     ask = playout_step(s, option)
     if kind == "action":
-        play_out_turn(s, ask, seat)
+        ask = settle(s, ask)
+        if ask is not None and ask.seat == seat and END_TURN in ask.options:
+            # weigh the action as the turn's last: every action meets the same horizon
+            # (the next seat's turn, or the end of the game on the last turn)
+            settle(s, playout_step(s, END_TURN))
     else:
         settle(s, ask, seat)
     return value(s, seat, catalog_for(s.rules), w)

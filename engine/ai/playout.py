@@ -15,13 +15,14 @@ SETTLE_CAP = 80
 ENDGAME_CAP = 600
 
 
-def settle(state: GameState, ask: Ask | None, seat: int | None = None) -> None:
+def settle(state: GameState, ask: Ask | None, seat: int | None = None) -> Ask | None:
     """Play on from `ask` up to the next turn action or the end — or, given `seat`, up
-    to the first question to another seat."""
+    to the first question to another seat. Returns the question it stopped at."""
     for _ in range(SETTLE_CAP):
         if ask is None or ask.kind == "action" or (seat is not None and ask.seat != seat):
-            return
+            return ask
         ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+    return ask
 
 
 def play_out_turn(state: GameState, ask: Ask | None, seat: int, cap: int = SETTLE_CAP) -> None:

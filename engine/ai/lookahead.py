@@ -37,8 +37,8 @@ class NormalConfig:
     weights: Weights = DEFAULT
 
 
-def one_ply(world: GameState, option: Option, seat: int, kind: str, w: Weights) -> float:
-    """The value for `seat` of answering `option` in `world` (a copy is played)."""
+def played(world: GameState, option: Option, seat: int, kind: str) -> GameState:
+    """A copy of `world` with `option` answered and played on to the horizon."""
     s = copy_state(world)
     ask = playout_step(s, option)
     if kind == "action":
@@ -49,6 +49,12 @@ def one_ply(world: GameState, option: Option, seat: int, kind: str, w: Weights) 
             settle(s, playout_step(s, END_TURN))
     else:
         settle(s, ask, seat)
+    return s
+
+
+def one_ply(world: GameState, option: Option, seat: int, kind: str, w: Weights) -> float:
+    """The value for `seat` of answering `option` in `world` (a copy is played)."""
+    s = played(world, option, seat, kind)
     return value(s, seat, catalog_for(s.rules), w)
 
 

@@ -42,7 +42,7 @@ WORKDIR /home/smuta
 # the container, as the compose files do)
 EXPOSE 8080 8081
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-m", "bot.probe", "healthz"]
+    CMD ["python", "-m", "bot.ops.probe", "healthz"]
 # SIGTERM (docker stop): no new updates, the ones in hand finish (DRAIN_SECONDS), exit 0
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -77,11 +77,11 @@ from aiogram.types import Chat, InlineKeyboardMarkup, Message, User
 from redis.asyncio.connection import AbstractConnection
 
 from bot.app import SystemClock, build_app, freeze_startup_objects
-from bot.games import Defaults
-from bot.keyboards import LobbyCb
-from bot.pace import Pace
+from bot.service.games import Defaults
+from bot.service.thinking import Thinker
 from bot.store.redis import RedisStore
-from bot.thinking import Thinker
+from bot.telegram.pace import Pace
+from bot.words.keyboards import LobbyCb
 from engine import Decision, GameState, pending
 from engine.ai import LEVELS, Level
 from engine.core import Option

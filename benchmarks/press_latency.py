@@ -63,10 +63,10 @@ from aiogram.types import ChatMemberMember, InlineKeyboardMarkup, User
 
 from benchmarks.bot_load import BOT_USER, ErrorCount, Updates, is_lobby, message_sent
 from bot.app import SystemClock, build_app
-from bot.games import Defaults
-from bot.keyboards import LobbyCb
+from bot.service.games import Defaults
 from bot.store import Store
 from bot.store.memory import MemoryStore
+from bot.words.keyboards import LobbyCb
 from engine import pending
 from tests.bot.fake_telegram import FakeTelegram
 

@@ -15,19 +15,19 @@ from aiogram.enums import ChatMemberStatus, ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
-from bot import metrics
-from bot.call_policy import CallPolicy, install
 from bot.config import Settings
-from bot.games import Clock, Defaults, Games
-from bot.i18n import LANGS, Translator
-from bot.messenger import Messenger
-from bot.observe import UpdateObserver
-from bot.pace import Pace
-from bot.routers import build_dispatcher
+from bot.handlers.dispatcher import build_dispatcher
+from bot.handlers.observe import UpdateObserver
+from bot.ops import metrics
+from bot.service.games import Clock, Defaults, Games
+from bot.service.thinking import Thinker
+from bot.service.timers import Ticker
 from bot.store import Store
 from bot.store.memory import MemoryStore
-from bot.thinking import Thinker
-from bot.timers import Ticker
+from bot.telegram.call_policy import CallPolicy, install
+from bot.telegram.messenger import Messenger
+from bot.telegram.pace import Pace
+from bot.words.i18n import LANGS, Translator
 
 log = logging.getLogger(__name__)
 

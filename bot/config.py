@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.models import Lang
+from bot.store.models import Lang
 
 #: what Telegram accepts as a webhook's secret token
 SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")

@@ -21,7 +21,6 @@ import signal
 from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError, TelegramServerError
 
-from bot import logs
 from bot.app import (
     App,
     build_app,
@@ -31,9 +30,10 @@ from bot.app import (
     register_commands,
 )
 from bot.config import Settings
-from bot.games import Defaults
-from bot.health import Health
-from bot.thinking import Thinker
+from bot.ops import logs
+from bot.ops.health import Health
+from bot.service.games import Defaults
+from bot.service.thinking import Thinker
 
 log = logging.getLogger("bot")
 

@@ -1,3 +1,3 @@
 """The texts: ``<lang>/*.ftl`` (Project Fluent), shipped inside the package as
 package data so an installed bot finds them wherever it is started from.
-`bot.i18n` reads them through `importlib.resources`."""
+`bot.words.i18n` reads them through `importlib.resources`."""

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.models import Lang, Table
 from bot.store import Store
+from bot.store.models import Lang, Table
 from engine import Command
 
 

@@ -13,12 +13,12 @@ import html
 import re
 import time
 
-from bot.i18n import Translator
-from bot.messenger import Messenger, Undelivered, Unreachable
-from bot.models import GameRecord, Seat, Table
-from bot.render import Renderer
 from bot.service.base import Actor, Reply
 from bot.store import Store
+from bot.store.models import GameRecord, Seat, Table
+from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.words.i18n import Translator
+from bot.words.render import Renderer
 from engine import Command, Refused, execute, new_game
 from engine.state import Result
 

@@ -8,15 +8,15 @@ from collections.abc import Awaitable, Callable
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import Translator, pick_lang
-from bot.keyboards import LobbyCb
-from bot.models import Seat, Table
-from bot.names import clean_name
 from bot.service.base import Actor, Defaults, Links, Records, Refusal, Reply, new_seeds
 from bot.service.outbox import Outboxes
 from bot.service.profile import Profiles, lobby_home_lines, rules_of
 from bot.service.telling import TABLE, Teller
 from bot.store import UserPrefs
+from bot.store.models import Seat, Table
+from bot.words.i18n import Translator, pick_lang
+from bot.words.keyboards import LobbyCb
+from bot.words.names import clean_name
 from engine import Command, Event, GameSetup, new_game
 from engine.ai import LEVELS, Level
 

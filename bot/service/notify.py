@@ -18,13 +18,13 @@ import logging
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import Translator
-from bot.messenger import Messenger, Undelivered, Unreachable
-from bot.models import Table
-from bot.render import Renderer
 from bot.service.base import Actor, Links, Records, Refusal, Reply
 from bot.service.outbox import Outboxes
 from bot.store import StoreUnavailable
+from bot.store.models import Table
+from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.words.i18n import Translator
+from bot.words.render import Renderer
 from engine import Command
 
 log = logging.getLogger(__name__)

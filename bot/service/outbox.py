@@ -35,10 +35,10 @@ from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.messenger import Messenger, Undelivered, Unreachable
-from bot.models import Table
-from bot.pace import Pace
 from bot.store import Store, StoreUnavailable
+from bot.store.models import Table
+from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.telegram.pace import Pace
 
 log = logging.getLogger(__name__)
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import logging
 
-from bot import metrics
-from bot.i18n import Translator
-from bot.keyboards import PromptCb, menu_level
-from bot.messenger import Messenger
-from bot.models import Table
-from bot.render import Renderer
+from bot.ops import metrics
 from bot.service.base import Actor, Records, Refusal, Reply
 from bot.service.telling import Teller, prompt_ids
-from bot.thinking import Thinker
+from bot.service.thinking import Thinker
+from bot.store.models import Table
+from bot.telegram.messenger import Messenger
+from bot.words.i18n import Translator
+from bot.words.keyboards import PromptCb, menu_level
+from bot.words.render import Renderer
 from engine import Command, Decision, Event, Refused, apply, pending, set_computer
 
 log = logging.getLogger(__name__)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import Translator
-from bot.messenger import Messenger
-from bot.models import VARIANTS, ChatProfile, Lang, Table
 from bot.service.base import Actor, Defaults, Records, Reply
+from bot.store.models import VARIANTS, ChatProfile, Lang, Table
+from bot.telegram.messenger import Messenger
+from bot.words.i18n import Translator
 from engine import DEFAULT_RULES, Rules
 from engine.ai import LEVELS
 

@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
-from bot.i18n import Translator
-from bot.models import GameRecord, PlayerStats, SeatRecord
-from bot.names import shown_name
 from bot.service.base import Actor, Reply
 from bot.store import Store
+from bot.store.models import GameRecord, PlayerStats, SeatRecord
+from bot.words.i18n import Translator
+from bot.words.names import shown_name
 from engine import Command, Refused, execute, new_game
 from engine.core import Game
 

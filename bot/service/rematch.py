@@ -15,13 +15,13 @@ import logging
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import Translator
-from bot.messenger import Messenger, Undelivered, Unreachable
-from bot.models import Table
-from bot.render import Renderer
 from bot.service.base import Actor, Links, Reply
 from bot.service.lobby import Lobby
 from bot.store import Store
+from bot.store.models import Table
+from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.words.i18n import Translator
+from bot.words.render import Renderer
 from engine.ai import Level
 
 log = logging.getLogger(__name__)

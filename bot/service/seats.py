@@ -8,14 +8,14 @@ import logging
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.i18n import Translator
-from bot.keyboards import LeaveCb, StopCb
-from bot.models import Lang, Table
-from bot.render import Renderer
 from bot.service.base import Actor, Conflict, Records, Refusal, Reply
 from bot.service.lobby import LOBBY
 from bot.service.outbox import Outboxes
 from bot.service.telling import Teller, prompt_ids
+from bot.store.models import Lang, Table
+from bot.words.i18n import Translator
+from bot.words.keyboards import LeaveCb, StopCb
+from bot.words.render import Renderer
 from engine import Command, Event, pending, set_computer
 
 log = logging.getLogger(__name__)

@@ -11,15 +11,15 @@ from collections.abc import Awaitable, Callable
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.i18n import Translator
-from bot.keyboards import rematch_keyboard
-from bot.messenger import Messenger, Undelivered, Unreachable
-from bot.models import Table
-from bot.prompts import Prompts, shown_path
-from bot.render import Renderer
 from bot.service.base import Clock, Defaults
 from bot.service.outbox import Outboxes
 from bot.store import Store
+from bot.store.models import Table
+from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.words.i18n import Translator
+from bot.words.keyboards import rematch_keyboard
+from bot.words.prompts import Prompts, shown_path
+from bot.words.render import Renderer
 from engine import Decision, Event, pending
 
 log = logging.getLogger(__name__)

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from bot.models import ChatProfile, GameRecord, Lang, PlayerStats, Table
+from bot.store.models import ChatProfile, GameRecord, Lang, PlayerStats, Table
 from engine import Command
 
 #: the finished games a chat's history keeps: the newest; an older one goes,

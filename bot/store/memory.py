@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from bot import metrics
-from bot.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
+from bot.ops import metrics
 from bot.store import HISTORY_KEEP, Store, UserPrefs
+from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from engine import Command
 
 T = TypeVar("T")

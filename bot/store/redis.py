@@ -27,9 +27,9 @@ from typing import Any, TypeVar, cast
 import redis.exceptions
 from redis.asyncio import Redis
 
-from bot import metrics
-from bot.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
+from bot.ops import metrics
 from bot.store import HISTORY_KEEP, Store, StoreUnavailable, UserPrefs
+from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from engine import Command
 
 # KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash,

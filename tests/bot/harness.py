@@ -23,12 +23,12 @@ from aiogram.types import InlineKeyboardMarkup, User
 import bot.service.lobby
 import bot.service.play
 from bot.app import App, build_app
-from bot.games import Defaults
-from bot.i18n import Case, Translator
-from bot.keyboards import LeaveCb, LobbyCb, PromptCb
-from bot.models import Table
-from bot.pace import Pace
+from bot.service.games import Defaults
 from bot.store import Store
+from bot.store.models import Table
+from bot.telegram.pace import Pace
+from bot.words.i18n import Case, Translator
+from bot.words.keyboards import LeaveCb, LobbyCb, PromptCb
 from engine import Decision, Event, GameState, pending
 from engine.cards import Card, catalog_for
 from tests.bot.fake_telegram import Connection, FakeTelegram, Updates, person

@@ -21,9 +21,9 @@ import pytest
 from aiogram import Bot
 from aiogram.methods import SendMessage, TelegramMethod
 
+from bot.service.timers import Ticker
 from bot.store import Store
 from bot.store.memory import MemoryStore
-from bot.timers import Ticker
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import Harness, people
 

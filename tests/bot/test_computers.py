@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 from aiogram.methods import AnswerCallbackQuery, SendMessage
 
-import bot.thinking
-from bot.keyboards import LobbyCb
-from bot.models import Seat
+import bot.service.thinking
+from bot.service.thinking import Thinker
 from bot.store import Store
-from bot.thinking import Thinker
+from bot.store.models import Seat
+from bot.words.keyboards import LobbyCb
 from engine import Command, GameSetup, GameState, execute, new_game, pending
 from engine.ai import LEVELS, decide
 from engine.policy import choose
@@ -123,14 +123,14 @@ class HeldThinking:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.release = threading.Event()
         self.started = threading.Event()
-        real = bot.thinking.think
+        real = bot.service.thinking.think
 
         def think(state_json: str, decision: Any, level: Any) -> Any:
             self.started.set()
             self.release.wait(60)
             return real(state_json, decision, level)
 
-        monkeypatch.setattr(bot.thinking, "think", think)
+        monkeypatch.setattr(bot.service.thinking, "think", think)
         self.executor = ThreadPoolExecutor(1)
 
     def install(self, thinker: Thinker) -> None:

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot import logs
 from bot.config import Settings, describe
-from bot.keyboards import PromptCb
+from bot.ops import logs
 from bot.store.memory import MemoryStore
+from bot.words.keyboards import PromptCb
 from tests.bot.harness import Harness, people
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -163,7 +163,7 @@ SENTRY_PROBE = textwrap.dedent(
     """
     import json, logging, sys
     import sentry_sdk
-    from bot import logs
+    from bot.ops import logs
 
     events = []
 
@@ -175,7 +175,7 @@ SENTRY_PROBE = textwrap.dedent(
 
     assert logs.init_sentry("https://public@sentry.example.invalid/1", transport=Keep())
     logs.setup("INFO", "json")
-    log = logging.getLogger("bot.routers")
+    log = logging.getLogger("bot.handlers.dispatcher")
     log.info("a breadcrumb")
     log.warning("only a warning")
     with logs.bind(chat_id=-100555, update_id=77, decision_id=12):

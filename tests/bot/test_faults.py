@@ -38,13 +38,13 @@ from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import User
 
-from bot.games import ANNOUNCE_GRACE
-from bot.keyboards import PromptCb
-from bot.models import Table
+from bot.service.games import ANNOUNCE_GRACE
+from bot.service.timers import Ticker
 from bot.store import Store, StoreUnavailable
 from bot.store.memory import MemoryStore
+from bot.store.models import Table
 from bot.store.redis import RedisStore
-from bot.timers import Ticker
+from bot.words.keyboards import PromptCb
 from engine import Command, Decision, pending, replay
 from engine.policy import choose
 from tests.bot.conftest import REDIS_URL, _client, _reachable

@@ -31,8 +31,8 @@ import pytest
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage
 from aiogram.types import User
 
-from bot.keyboards import LobbyCb, PromptCb
 from bot.store import Store
+from bot.words.keyboards import LobbyCb, PromptCb
 from engine import Command, GameState, pending
 from engine.policy import choose
 from tests.bot.harness import (

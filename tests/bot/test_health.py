@@ -21,13 +21,13 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics, probe
-from bot.health import Health
-from bot.observe import UpdateObserver
+from bot.handlers.observe import UpdateObserver
+from bot.ops import metrics, probe
+from bot.ops.health import Health
+from bot.service.timers import Ticker
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
-from bot.timers import Ticker
 from engine import pending
 from engine.policy import choose
 from tests.bot import test_faults
@@ -103,7 +103,7 @@ async def test_healthz_answers_and_readyz_needs_a_store_a_ticking_ticker_and_no_
 
 
 async def test_the_container_probe_asks_the_health_port(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`python -m bot.probe` (the Docker and compose healthchecks): 0 when the
+    """`python -m bot.ops.probe` (the Docker and compose healthchecks): 0 when the
     check answers 200, 1 when it answers 503 or nobody listens."""
     ticker = beating()
     health = Health(MemoryStore(), ticker)
@@ -278,7 +278,7 @@ async def test_the_games_gauge_counts_lobbies_and_running_games(store: Store) ->
     await h.open_game(GROUP - 2, boris, [], computers=1)
     await h.say(GROUP - 2, boris, "/stop")
     confirm = h.last_with_button(GROUP - 2, "st:")
-    from bot.keyboards import StopCb
+    from bot.words.keyboards import StopCb
 
     await h.press(boris, GROUP - 2, confirm, StopCb(game=1, confirm=True).pack())
     assert await store.count_games() == {"lobby": 1, "playing": 1, "finished": 1}
@@ -309,7 +309,7 @@ async def test_redis_counts_a_record_saved_before_statuses_were_kept_beside_it(
 
 
 def _go(table: Any) -> str:
-    from bot.keyboards import LobbyCb
+    from bot.words.keyboards import LobbyCb
 
     return LobbyCb(action="go", game=table.game_no).pack()
 

@@ -11,10 +11,10 @@ from collections.abc import Awaitable, Callable
 from aiogram.methods import SendMessage
 from openskill.models import PlackettLuce
 
-from bot.models import Table
 from bot.service.profile import SettingsCb
 from bot.store import HISTORY_KEEP, Store
 from bot.store.memory import MemoryStore
+from bot.store.models import Table
 from bot.store.redis import RedisStore
 from engine import GameSetup, apply, pending
 from engine.policy import choose
@@ -202,8 +202,8 @@ async def _finish(store: Store, table: Table) -> bool:
 
 
 async def _load_test(first: Store, second: Store, n: int = 1000) -> None:
-    from bot.i18n import Translator
     from bot.service.ratings import Ratings
+    from bot.words.i18n import Translator
 
     tr = Translator()
     chats = [-5_000_000 - i for i in range(n)]
@@ -375,7 +375,7 @@ async def test_notify_calls_each_subscriber_once_per_lobby_and_respects_403(
     # the next lobby: one more call each, Вера not asked again
     await h.say(GROUP, anna, "/stop")
     lobby_id = (await store.messages(GROUP))["lobby"]
-    from bot.keyboards import LobbyCb
+    from bot.words.keyboards import LobbyCb
 
     await h.press(anna, GROUP, lobby_id, LobbyCb(action="cancel", game=table.game_no).pack())
     since = len(h.tg.sent(GROUP))

@@ -63,11 +63,11 @@ from hypothesis import strategies as st
 from redis.asyncio import Redis
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
-from bot.keyboards import LangCb, LobbyCb, PromptCb, RematchCb, StopCb
-from bot.models import Table
 from bot.store import Store
 from bot.store.memory import MemoryStore
+from bot.store.models import Table
 from bot.store.redis import RedisStore
+from bot.words.keyboards import LangCb, LobbyCb, PromptCb, RematchCb, StopCb
 from engine import Event, pending
 from engine.policy import choose
 from tests.bot.conftest import REDIS_URL

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.models import Seat, Table
 from bot.store import Store
 from bot.store.memory import MemoryStore
+from bot.store.models import Seat, Table
 from bot.store.redis import RedisStore
 from engine import Command, GameSetup, new_game
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from aiogram.methods import AnswerCallbackQuery, SendMessage
 from aiogram.types import User
 
-from bot.keyboards import LeaveCb, PromptCb
 from bot.store import Store
+from bot.words.keyboards import LeaveCb, PromptCb
 from engine import pending
 from tests.bot.harness import Harness, group_texts, is_prompt, people
 

@@ -8,8 +8,8 @@ import pytest
 from aiogram.methods import AnswerCallbackQuery, SetMyCommands
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS, register_commands
-from bot.keyboards import LobbyCb, StopCb
 from bot.store import Store
+from bot.words.keyboards import LobbyCb, StopCb
 from tests.bot.harness import Harness, group_texts, people
 
 GROUP = -100555

@@ -33,7 +33,8 @@ from fluent.syntax import ast as fl
 from fluent.syntax.visitor import Visitor
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
-from bot.help import (
+from bot.store.models import Seat, Table
+from bot.words.help import (
     HOUSE_TYPES,
     ORDER_TYPES,
     SMUTA_TYPES,
@@ -43,9 +44,8 @@ from bot.help import (
     rules_args,
     topic_name,
 )
-from bot.i18n import LANGS, LOCALES_DIR, Translator
-from bot.models import Seat, Table
-from bot.render import EXTRA, SEAT_PARAMS, Renderer, event_key
+from bot.words.i18n import LANGS, LOCALES_DIR, Translator
+from bot.words.render import EXTRA, SEAT_PARAMS, Renderer, event_key
 from engine import GameSetup, apply, new_game, pending
 from engine.ai import LEVELS
 from engine.cards import COLOURS
@@ -306,7 +306,7 @@ def engine_keys() -> EngineKeys:
 #: variables `Renderer.event` adds to some events beyond their parameters (its `EXTRA`,
 #: and the cause of a kill)
 DERIVED = {"card.killed": {"cause"}, "drought.flipped": {"from"}}
-#: the numbers of the game's `Rules` that /card and /rules texts get (`bot.help.rules_args`)
+#: the numbers of the game's `Rules` that /card and /rules texts get (`bot.words.help.rules_args`)
 RULES_VARIABLES = frozenset(rules_args())
 
 
@@ -517,7 +517,7 @@ def test_messages_use_only_the_variables_they_get(lang: str) -> None:
     for key, variables in (*event_messages().items(), *prompt_messages().items()):
         offer(key, variables)
     for key in catalogue_messages():
-        # /card texts get the game's numbers, a house card its points (bot.help.card_text)
+        # /card texts get the game's numbers, a house card its points (bot.words.help.card_text)
         if key.startswith("about-"):
             offer(key, set(RULES_VARIABLES) | {"points"})
         else:
@@ -632,7 +632,7 @@ def test_computer_games_render_cleanly_in_both_languages(players: int, seed: int
     """Every event, prompt, option, table and result of real games, in ru and en."""
     renderer = Renderer(translator())
     errors = _Errors()
-    i18n_log = logging.getLogger("bot.i18n")
+    i18n_log = logging.getLogger("bot.words.i18n")
     i18n_log.addHandler(errors)
     problems: list[str] = []
     seen_events: set[str] = set()

@@ -20,8 +20,8 @@ from aiogram import Bot
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import User
 
-from bot.models import Table
 from bot.store import Store
+from bot.store.models import Table
 from engine import pending
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import Harness, answer_data, is_prompt, people

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 
-from bot.keyboards import LobbyCb
-from bot.pace import Pace
 from bot.store import Store
+from bot.telegram.pace import Pace
+from bot.words.keyboards import LobbyCb
 from tests.bot.harness import Harness, people
 
 GROUP = -100321

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import Translator
+from bot.words.i18n import Translator
 from tests.bot.fake_bot_api import FakeBotAPI
 from tests.bot.test_process import ANNA, LONG, TOKEN, BotProcess, bot_env
 
@@ -86,7 +86,7 @@ def test_the_installed_wheel_renders_texts_from_another_folder(
     elsewhere.mkdir()
     probe = (
         "import bot, locales, engine\n"
-        "from bot.i18n import Translator\n"
+        "from bot.words.i18n import Translator\n"
         "print(bot.__file__); print(locales.__file__); print(engine.__file__)\n"
         "print(Translator().t('ru', 'welcome').replace('\\n', ' '))\n"
         "print(Translator().t('en', 'card-lord'))\n"

@@ -11,8 +11,8 @@ import pytest
 from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramNetworkError
 from aiogram.methods import AnswerCallbackQuery, GetChatMember, SendMessage
 
-from bot.keyboards import LobbyCb, StopCb
 from bot.store import Store
+from bot.words.keyboards import LobbyCb, StopCb
 from tests.bot.harness import Harness, people
 
 GROUP = -100818

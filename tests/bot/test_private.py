@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from aiogram.types import User
 
-from bot.keyboards import LangCb
 from bot.store import Store
+from bot.words.keyboards import LangCb
 from engine import pending
 from engine.policy import choose
 from tests.bot.harness import Harness, group_texts, people, prompts

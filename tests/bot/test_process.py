@@ -47,11 +47,11 @@ import aiohttp
 import pytest
 from redis.asyncio import Redis
 
-from bot.i18n import Translator
-from bot.keyboards import PromptCb
-from bot.models import Table
-from bot.names import shown_name
+from bot.store.models import Table
 from bot.store.redis import RedisStore
+from bot.words.i18n import Translator
+from bot.words.keyboards import PromptCb
+from bot.words.names import shown_name
 from engine import Decision, pending
 from tests.bot.conftest import REDIS_URL, _reachable
 from tests.bot.fake_bot_api import FakeBotAPI, user

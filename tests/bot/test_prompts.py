@@ -24,9 +24,9 @@ import pytest
 from aiogram.types import User
 
 import engine
-from bot.keyboards import PromptCb, menu_level
-from bot.prompts import ASK, level_of
 from bot.store.memory import MemoryStore
+from bot.words.keyboards import PromptCb, menu_level
+from bot.words.prompts import ASK, level_of
 from engine import DEFAULT_RULES, Decision, pending
 from engine.cards import catalog_for
 from engine.policy import choose

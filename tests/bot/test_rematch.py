@@ -13,9 +13,9 @@ from __future__ import annotations
 from aiogram.methods import AnswerCallbackQuery, SendMessage
 from aiogram.types import InlineKeyboardMarkup, User
 
-from bot.keyboards import LobbyCb, RematchCb
 from bot.store import Store
 from bot.store.memory import MemoryStore
+from bot.words.keyboards import LobbyCb, RematchCb
 from engine import pending
 from engine.scenario import build
 from tests.bot.fake_telegram import person

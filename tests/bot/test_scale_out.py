@@ -32,15 +32,15 @@ from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import InlineKeyboardMarkup, Update, User
 from aiohttp.test_utils import TestClient, TestServer
 
-import bot.render
+import bot.words.render
 from bot.config import Settings
-from bot.keyboards import LobbyCb, PromptCb
-from bot.models import Table
-from bot.render import Renderer
 from bot.store import Store
 from bot.store.memory import MemoryStore
+from bot.store.models import Table
 from bot.store.redis import RedisStore
 from bot.webhook import make_web_app
+from bot.words.keyboards import LobbyCb, PromptCb
+from bot.words.render import Renderer
 from engine import Command, pending, replay
 from engine.ai import decide
 from engine.policy import choose
@@ -278,7 +278,7 @@ async def test_two_processes_play_three_games_at_once_on_one_redis(
     loop and Redis, so every run also tries other interleavings."""
     caplog.set_level(logging.INFO)
     # a table message shows its whole turn, so counting lines in it is exact
-    monkeypatch.setattr(bot.render, "MAX_LOG_LINES", 10_000)
+    monkeypatch.setattr(bot.words.render, "MAX_LOG_LINES", 10_000)
     rng = random.Random(SEED)
     stores = (await redis_factory(), await redis_factory())
     saved: list[tuple[int, Command, int]] = []  # chat, command, which process saved it

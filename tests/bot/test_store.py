@@ -15,8 +15,8 @@ import pytest
 import redis.exceptions
 
 import engine
-from bot.models import Seat, Table
 from bot.store import Store, StoreUnavailable, UserPrefs
+from bot.store.models import Seat, Table
 from bot.store.redis import RedisStore, _guard
 from engine import Command
 

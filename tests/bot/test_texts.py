@@ -3,7 +3,7 @@ private lines, players' names, /card and /cards, and the rules as the bot
 tells them — with the numbers of the game being played.
 
 Pure rendering: positions come from `engine.scenario`, texts from the real
-`Renderer` and `bot.help` over the real locales (the bot's own handlers for
+`Renderer` and `bot.words.help` over the real locales (the bot's own handlers for
 /card, /cards and /rules are driven through the dispatcher at the end).
 """
 
@@ -16,7 +16,8 @@ from functools import cache
 
 import pytest
 
-from bot.help import (
+from bot.store.models import Seat, Table
+from bot.words.help import (
     CASTLES,
     HOUSE_TYPES,
     SMUTA_TYPES,
@@ -28,10 +29,9 @@ from bot.help import (
     rules_text,
     topic_name,
 )
-from bot.i18n import LANGS, Translator
-from bot.models import Seat, Table
-from bot.names import FSI, NAME_MAX, PDI, clean_name, shown_name
-from bot.render import TABLE_MAX_LINES, Renderer, kill_causes
+from bot.words.i18n import LANGS, Translator
+from bot.words.names import FSI, NAME_MAX, PDI, clean_name, shown_name
+from bot.words.render import TABLE_MAX_LINES, Renderer, kill_causes
 from engine import DEFAULT_RULES, Event, GameState, Rules, pending
 from engine.cards import catalog_for
 from engine.scenario import build, play
@@ -679,7 +679,7 @@ def test_every_help_text_formats_cleanly(rules: Rules, caplog: pytest.LogCapture
     """No variable missing in any /card, /cards or /rules text (Fluent would log
     an error and show the variable's name)."""
     texts = []
-    with caplog.at_level(logging.ERROR, logger="bot.i18n"):
+    with caplog.at_level(logging.ERROR, logger="bot.words.i18n"):
         for lang in LANGS:
             texts += [card_text(tr(), lang, topic, rules) for topic in TOPICS]
             texts += [card_reply(tr(), lang, q, rules) for q in ("замок", "castle", "", "xyz")]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from bot.service.timers import Ticker
 from bot.store import StoreUnavailable
-from bot.timers import Ticker
 
 
 class SlowTimers:

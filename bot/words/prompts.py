@@ -1,7 +1,7 @@
 """A private prompt that says what it asks.
 
 A decision's options are tuples of parts offered one menu level at a time
-(`bot.keyboards.menu_level`). Each level gets:
+(`bot.words.keyboards.menu_level`). Each level gets:
 
 - its **question** (``ask-…``; at the top level of a one-level decision the
   decision's own ``prompt-<kind>`` asks it), after the path chosen so far;
@@ -24,11 +24,11 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.help import rules_args
-from bot.i18n import COLOUR_EMOJI, Translator
-from bot.keyboards import Option, menu_level, prompt_keyboard
-from bot.models import Table
-from bot.render import Renderer
+from bot.store.models import Table
+from bot.words.help import rules_args
+from bot.words.i18n import COLOUR_EMOJI, Translator
+from bot.words.keyboards import Option, menu_level, prompt_keyboard
+from bot.words.render import Renderer
 from engine import Decision, GameState
 from engine.cards import Colour, catalog_for
 from engine.explain import missing_actions

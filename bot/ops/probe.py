@@ -1,4 +1,4 @@
-"""`python -m bot.probe [healthz|readyz]`: ask this container's bot for its
+"""`python -m bot.ops.probe [healthz|readyz]`: ask this container's bot for its
 health — the Docker ``HEALTHCHECK`` and the compose healthcheck.
 
 Exit 0 when ``/healthz`` (default) or ``/readyz`` answers 200 on
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     check = args[0] if args else "healthz"
     if check not in ("healthz", "readyz"):
-        print("usage: python -m bot.probe [healthz|readyz]", file=sys.stderr)
+        print("usage: python -m bot.ops.probe [healthz|readyz]", file=sys.stderr)
         return 2
     target = url(check)
     try:

@@ -6,7 +6,7 @@
 - all chats together get at most `overall_per_second` requests a second (30).
 
 A request *reserves* its slot at once (no await between looking and booking),
-then sleeps until the slot; the call policy (`bot.call_policy`) holds a chat's
+then sleeps until the slot; the call policy (`bot.telegram.call_policy`) holds a chat's
 lock meanwhile, so requests to one chat keep their order. A group's outbox
 first waits until the group is *free* (`wait_free`, booking nothing) and only
 then decides what to send, so a burst of moves costs one table edit.
@@ -22,7 +22,7 @@ from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot import metrics
+from bot.ops import metrics
 
 
 def is_group(chat_id: int) -> bool:

@@ -1,7 +1,7 @@
 """Sending to Telegram, as the game service sees it: what came of a send or an edit.
 
 Pace, retries and "message is not modified" are the session's call policy
-(`bot.call_policy`), under every request; here the errors left after it become
+(`bot.telegram.call_policy`), under every request; here the errors left after it become
 what the service acts on:
 
 - 403 (the person blocked the bot or never started it): `Unreachable`.

@@ -21,7 +21,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
-from bot.i18n import LANGS, Translator
+from bot.words.i18n import LANGS, Translator
 from engine.cards import COLOURS, DATA, DEFAULT_RULES, Colour, Rules
 
 HOUSE_TYPES: tuple[str, ...] = (*DATA["house"], "servant")

@@ -30,10 +30,6 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 
-from bot.i18n import Translator
-from bot.messenger import Messenger
-from bot.pace import Pace
-from bot.render import Renderer
 from bot.service.base import (
     Actor,
     Clock,
@@ -55,8 +51,12 @@ from bot.service.ratings import Ratings
 from bot.service.rematch import Rematch
 from bot.service.seats import Seats
 from bot.service.telling import ANNOUNCE_GRACE, Teller
+from bot.service.thinking import Thinker
 from bot.store import Store
-from bot.thinking import Thinker
+from bot.telegram.messenger import Messenger
+from bot.telegram.pace import Pace
+from bot.words.i18n import Translator
+from bot.words.render import Renderer
 
 log = logging.getLogger(__name__)
 

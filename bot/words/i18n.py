@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from fluent.runtime import FluentBundle, FluentResource
 
-from bot.models import Lang
+from bot.store.models import Lang
 from engine.cards import Card
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ Every request the bot makes — the service's sends and edits, a router's
 `CallPolicy`, so none can slip past Telegram's limits or fail on a hiccup:
 
 - Requests that write to a chat (send, edit, delete…) wait for their slot in
-  the outbound pace (`bot.pace`), one chat's requests one at a time and in the
+  the outbound pace (`bot.telegram.pace`), one chat's requests one at a time and in the
   order they were made. Reads and callback answers are not paced.
 - 429 (`RetryAfter`): wait as Telegram says, then try again (with a new slot).
 - 5xx and network errors: retried with a growing pause.
@@ -38,8 +38,8 @@ from aiogram.exceptions import (
 from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 
-from bot.locks import KeyedLocks
-from bot.pace import Pace
+from bot.telegram.locks import KeyedLocks
+from bot.telegram.pace import Pace
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ parameters. Every word comes from `locales/` via `Translator`:
 - ``prompt-<kind>`` asks a decision; ``opt-<word>`` labels an option part.
 - ``table-*`` draws the table, ``result-*`` the end.
 
-Names go through `bot.names`: cleaned, cut, isolated (so a right-to-left name
+Names go through `bot.words.names`: cleaned, cut, isolated (so a right-to-left name
 cannot turn a line around), with a fallback for a name that shows nothing.
 """
 
@@ -28,9 +28,9 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from bot.i18n import COLOUR_EMOJI, Translator
-from bot.models import Table
-from bot.names import shown_name
+from bot.store.models import Table
+from bot.words.i18n import COLOUR_EMOJI, Translator
+from bot.words.names import shown_name
 from engine import Decision, Event, GameState, pending, view_for
 from engine.cards import PLANTABLE, catalog_for
 from engine.state import House

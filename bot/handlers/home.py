@@ -1,7 +1,7 @@
 """A chat's home, in Telegram: /settings, /top, /history, /notify in a group;
 /stats, /replay N, /forgetme in the private chat.
 
-Included in the dispatcher before the catch-all router (`bot.routers`)."""
+Included in the dispatcher before the catch-all router (`bot.handlers.help`)."""
 
 from __future__ import annotations
 
@@ -9,19 +9,19 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
-from bot.games import Games, Reply
-from bot.i18n import Translator
-from bot.routers import (
+from bot.handlers.replies import (
     GROUPS,
-    _lang_here,
     actor_of,
     answer_callback,
     group_of,
+    lang_here,
     respond,
     say,
     user_lang,
 )
+from bot.service.games import Games, Reply
 from bot.service.profile import SettingsCb
+from bot.words.i18n import Translator
 
 GROUP_ONLY = ("settings", "top", "history", "notify")
 PRIVATE_ONLY = ("stats", "replay", "forgetme")
@@ -51,13 +51,13 @@ def home_router() -> Router:
     @router.message(F.chat.type.in_(GROUPS), Command("top"))
     async def top(message: Message, games: Games) -> None:
         assert message.from_user is not None
-        lang = await _lang_here(message, games)
+        lang = await lang_here(message, games)
         text = await games.ratings.top(message.chat.id, lang, actor_of(message.from_user))
         await respond(message, games, text)
 
     @router.message(F.chat.type.in_(GROUPS), Command("history"))
     async def history(message: Message, games: Games) -> None:
-        lang = await _lang_here(message, games)
+        lang = await lang_here(message, games)
         await respond(message, games, await games.history.history(message.chat.id, lang))
 
     @router.message(F.chat.type.in_(GROUPS), Command("notify"))

@@ -8,7 +8,7 @@ line, and (optionally) Sentry for what is logged as an error.
   ``logger``, ``message``, the context fields that are known, and ``exc`` (the
   traceback) for an exception.
 - The context — the game's chat id, the update id, the decision id a button
-  answers — lives in context variables that `bot.observe.UpdateObserver` sets
+  answers — lives in context variables that `bot.handlers.observe.UpdateObserver` sets
   for each update (`bind` sets them elsewhere); each update runs in a task of
   its own, so one update's context never shows on another's lines. A record
   factory copies them onto every log record as it is made.

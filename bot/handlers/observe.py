@@ -4,7 +4,7 @@ count of updates in hand that a shutdown waits for.
 `UpdateObserver` is an outer middleware on the dispatcher's ``update``
 observer (registered by `bot.app.build_app`). For each update it
 
-- sets the log context (`bot.logs`): the game's chat — the group a prompt
+- sets the log context (`bot.ops.logs`): the game's chat — the group a prompt
   button in a private chat belongs to, else the chat the update came from — the
   update id, and the decision id a prompt button answers;
 - times it into ``smuta_update_seconds{kind}`` and counts it in
@@ -29,10 +29,10 @@ from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED
 from aiogram.types import TelegramObject, Update
 
-from bot import metrics
-from bot.keyboards import PromptCb
-from bot.logs import CHAT_ID, DECISION_ID, UPDATE_ID
-from bot.ordering import chat_of
+from bot.handlers.ordering import chat_of
+from bot.ops import metrics
+from bot.ops.logs import CHAT_ID, DECISION_ID, UPDATE_ID
+from bot.words.keyboards import PromptCb
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Prometheus metrics: every metric object of the bot, in one registry (`REGISTRY`).
 
-Served at ``/metrics`` on the health port (`bot.health`), documented with a
+Served at ``/metrics`` on the health port (`bot.ops.health`), documented with a
 sample scrape config in ``deploy/README.md``. Labels stay few and impersonal:
 kinds, outcomes, Telegram method names, a game's status — never a chat, user
 or game id.
@@ -11,13 +11,13 @@ stay within their known sets:
 ==========================================  =============================================
 metric                                      recorded by
 ==========================================  =============================================
-``smuta_update_seconds{kind}``              `bot.observe.UpdateObserver` (every update)
-``smuta_updates_total{kind,outcome}``       `bot.observe.UpdateObserver`
-``smuta_updates_in_flight``                 `bot.observe.UpdateObserver`
+``smuta_update_seconds{kind}``              `bot.handlers.observe.UpdateObserver` (every update)
+``smuta_updates_total{kind,outcome}``       `bot.handlers.observe.UpdateObserver`
+``smuta_updates_in_flight``                 `bot.handlers.observe.UpdateObserver`
 ``smuta_telegram_errors_total{method,kind}``  `TelegramErrors`, a bot-session middleware
 ``smuta_cas_conflicts_total``               the stores, when a compare-and-set save loses
-``smuta_games{status}``                     `bot.health` from the store, when scraped
-``smuta_ready``                             `bot.health`, at each readiness check
+``smuta_games{status}``                     `bot.ops.health` from the store, when scraped
+``smuta_ready``                             `bot.ops.health`, at each readiness check
 ``smuta_pace_wait_seconds{chat}``           `pace_waited` — called by the outbound pace
 ``smuta_timer_lateness_seconds``            `timer_fired` — called by the timers
 ``smuta_computer_moves_total{why}``         `computer_moved` — called by the play service

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import time
 
-from bot.games import Conflict, Games
+from bot.service.games import Conflict, Games
 from bot.store import StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ class Ticker:
         """Tick until `stop`; timers already firing finish first (their moves
         are told, not cut off), and what is due later waits for the next process."""
         while not self._stopping.is_set():
-            self.last_beat = time.monotonic()  # read by bot.health (/readyz)
+            self.last_beat = time.monotonic()  # read by bot.ops.health (/readyz)
             try:
                 await self.tick()
             except StoreUnavailable:

@@ -6,7 +6,7 @@ so `/newgame`, three `/join` and `/go` that waited in the Bot API while the bot
 was down would otherwise race, and the lobby could come out empty. The tasks
 start in the order Telegram sent the updates, and nothing before this
 middleware yields to the event loop (the dispatcher runs without FSM storage),
-so taking the chat's lock (first come, first served: `bot.locks`) here keeps
+so taking the chat's lock (first come, first served: `bot.telegram.locks`) here keeps
 that order. A handler never waits for a group's pace while it holds the lock:
 what a group is told goes through its outbox.
 """
@@ -19,7 +19,7 @@ from typing import Any
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
-from bot.locks import KeyedLocks
+from bot.telegram.locks import KeyedLocks
 
 
 def chat_of(update: Update) -> int | None:

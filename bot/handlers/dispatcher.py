@@ -1,0 +1,68 @@
+"""The dispatcher: every router, in order, with the services in its workflow data.
+
+`build_dispatcher` makes a fresh dispatcher (tests build one per "process").
+Services come in through the dispatcher's workflow data: ``games`` (the
+`Games` service) and ``tr`` (the `Translator`). Handlers only translate
+between Telegram and the service; they decide no rule."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from aiogram import BaseMiddleware, Bot, Dispatcher
+from aiogram.types import ErrorEvent
+
+from bot.handlers.help import common_router
+from bot.handlers.home import home_router
+from bot.handlers.lobby import lobby_router
+from bot.handlers.ordering import ChatOrder
+from bot.handlers.private import private_router
+from bot.handlers.table import table_router
+from bot.service.games import Games
+from bot.store import StoreUnavailable
+from bot.words.i18n import Translator
+
+log = logging.getLogger(__name__)
+
+
+def build_dispatcher(
+    games: Games, tr: Translator, observer: BaseMiddleware | None = None
+) -> Dispatcher:
+    """A fresh dispatcher with every router and the services in its workflow
+    data; `observer` (an outer update middleware) sees every update first, also
+    while it waits for its chat's turn."""
+    # no FSM: nothing of it is used, and without it nothing before `ChatOrder`
+    # yields to the event loop (see `bot.handlers.ordering`)
+    dp = Dispatcher(games=games, tr=tr, disable_fsm=True)
+    if observer is not None:
+        dp.update.outer_middleware(observer)
+    dp.update.outer_middleware(ChatOrder())
+    dp.include_routers(
+        lobby_router(), table_router(), private_router(), home_router(), common_router()
+    )
+
+    @dp.errors()
+    async def on_error(event: ErrorEvent, bot: Bot) -> bool:
+        update = event.update
+        if isinstance(event.exception, StoreUnavailable):
+            log.warning("store unavailable while handling update %s", update.update_id)
+            key = "err-unavailable"
+        else:
+            log.exception("update %s failed", update.update_id, exc_info=event.exception)
+            key = "err-internal"
+        text = tr.t(games.defaults.lang, key)
+        try:
+            if update.callback_query is not None:
+                await update.callback_query.answer(text[:200], show_alert=True)
+            elif update.message is not None:
+                await update.message.reply(text)
+        except Exception:  # the apology itself may fail (Telegram down): nothing more to do
+            log.debug("could not report the error", exc_info=True)
+        return True
+
+    return dp
+
+
+def workflow(games: Games, tr: Translator) -> dict[str, Any]:
+    return {"games": games, "tr": tr}

@@ -1,0 +1,88 @@
+"""The private chat: /start (and its join links), /hand, /lang, /practice, the prompts."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.enums import ChatType
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+
+from bot.handlers.replies import actor_of, answer_callback, say, user_lang
+from bot.service.games import Games, Reply
+from bot.words.i18n import LANGS, Translator
+from bot.words.keyboards import LangCb, PromptCb
+
+
+def private_router() -> Router:
+    router = Router(name="private")
+    router.message.filter(F.chat.type == ChatType.PRIVATE)
+
+    @router.message(CommandStart())
+    async def start(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        actor = actor_of(message.from_user)
+        await games.lobby.mark_started(actor)
+        payload = command.args or ""
+        if payload.startswith("join_"):
+            parts = payload.split("_")
+            try:
+                chat_id, game_no = int(parts[1]), int(parts[2])
+            except (IndexError, ValueError):
+                await say(message, games, tr, Reply("err-bad-link"))
+                return
+            await say(message, games, tr, await games.lobby.join_from_link(chat_id, game_no, actor))
+            return
+        lang = await user_lang(games, message.from_user)
+        await message.answer(tr.t(lang, "welcome"))
+        await games.play.resend(actor)
+
+    @router.message(Command("hand"))
+    async def hand(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.play.resend(actor_of(message.from_user)))
+
+    @router.message(Command("lang"))
+    async def lang(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        current = await user_lang(games, message.from_user)
+        markup = InlineKeyboardMarkup(
+            inline_keyboard=[
+                [
+                    InlineKeyboardButton(text="🇷🇺 Русский", callback_data=LangCb(lang="ru").pack()),
+                    InlineKeyboardButton(text="🇬🇧 English", callback_data=LangCb(lang="en").pack()),
+                ]
+            ]
+        )
+        await message.answer(tr.t(current, "lang-choose"), reply_markup=markup)
+
+    @router.message(Command("practice"))
+    async def practice(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.lobby.practice(actor_of(message.from_user)))
+
+    @router.message(Command("newgame", "join", "go"))
+    async def group_only(message: Message, games: Games, tr: Translator) -> None:
+        await say(message, games, tr, Reply("err-group-only"))
+
+    @router.callback_query(LangCb.filter())
+    async def lang_button(
+        query: CallbackQuery, callback_data: LangCb, games: Games, tr: Translator
+    ) -> None:
+        if callback_data.lang not in LANGS:
+            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            return
+        reply = await games.seats.set_lang(actor_of(query.from_user), callback_data.lang)
+        await answer_callback(query, games, tr, reply)
+
+    @router.callback_query(PromptCb.filter())
+    async def prompt_button(
+        query: CallbackQuery, callback_data: PromptCb, games: Games, tr: Translator
+    ) -> None:
+        message = query.message
+        if message is None or message.chat.id != query.from_user.id:
+            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            return
+        reply = await games.play.press(actor_of(query.from_user), callback_data, message.message_id)
+        await answer_callback(query, games, tr, reply)
+
+    return router

@@ -1,0 +1,145 @@
+"""How a handler answers: a reply in the chat it came from, a press's answer,
+the group or private chat a button belongs to — and nothing else.
+
+A person is answered first (the callback's answer, the reply), and only then
+is everyone else told of the move (`Reply.then`). What a group reads goes
+through its outbox, so no handler waits for a group's pace.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram.enums import ChatType
+from aiogram.types import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    User,
+)
+
+from bot.service.games import Actor, Games, Reply
+from bot.words.i18n import Translator, pick_lang
+from engine import DEFAULT_RULES, Rules
+
+log = logging.getLogger(__name__)
+
+GROUPS = {ChatType.GROUP, ChatType.SUPERGROUP}
+
+
+def actor_of(user: User) -> Actor:
+    return Actor(user_id=user.id, name=user.full_name, lang_code=user.language_code)
+
+
+async def user_lang(games: Games, user: User) -> str:
+    prefs = await games.store.user(user.id)
+    return prefs.lang or pick_lang(user.language_code, games.defaults.lang)
+
+
+async def chat_lang(games: Games, chat_id: int) -> str:
+    table = await games.store.load(chat_id)
+    return table.lang if table is not None else games.defaults.lang
+
+
+async def respond(
+    message: Message, games: Games, text: str, markup: InlineKeyboardMarkup | None = None
+) -> None:
+    """Answer a message in its chat: in a group through the group's outbox (as
+    a reply to it), in a private chat at once."""
+    if message.chat.type in GROUPS:
+        games.outboxes.post(message.chat.id, text, markup, reply_to=message.message_id)
+    else:
+        await message.answer(text, reply_markup=markup)
+
+
+async def ask_or_say(
+    message: Message,
+    games: Games,
+    tr: Translator,
+    got: Reply | InlineKeyboardMarkup,
+    question: Reply,
+) -> None:
+    """A command that asks first (/leave, /stop): its question with the yes/no
+    buttons the service made, or the service's refusal."""
+    if isinstance(got, Reply):
+        await say(message, games, tr, got)
+        return
+    lang = await chat_lang(games, message.chat.id)
+    await respond(message, games, tr.t(lang, question.key), got)
+
+
+async def say(message: Message, games: Games, tr: Translator, reply: Reply | None) -> None:
+    """Answer a command with a Reply's text, in the chat's language; then tell
+    everyone else what it did."""
+    if reply is not None and reply.key != "ok":
+        lang = await lang_here(message, games)
+        markup = None
+        if reply.url:
+            markup = InlineKeyboardMarkup(
+                inline_keyboard=[
+                    [InlineKeyboardButton(text=tr.t(lang, "btn-open-bot"), url=reply.url)]
+                ]
+            )
+        await respond(message, games, tr.t(lang, reply.key), markup)
+    if reply is not None and reply.then is not None:
+        await reply.then()
+
+
+async def group_of(query: CallbackQuery, games: Games, tr: Translator) -> int | None:
+    """The group a button was pressed in; None (the presser told) for a button
+    that is not on a group's message."""
+    message = query.message
+    if message is None or message.chat.type not in GROUPS:
+        await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+        return None
+    return message.chat.id
+
+
+async def table_of(query: CallbackQuery, games: Games, tr: Translator) -> int | None:
+    """The chat whose game a lobby or table button belongs to: the group it was
+    pressed in, or the presser's own private chat (a practice game there);
+    None (the presser told) for any other."""
+    message = query.message
+    if message is not None and message.chat.type == ChatType.PRIVATE:
+        if message.chat.id == query.from_user.id:
+            return message.chat.id
+        await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+        return None
+    return await group_of(query, games, tr)
+
+
+async def practice_here(message: Message, games: Games) -> bool:
+    """Whether a private chat holds its person's practice game (lobby or running)."""
+    table = await games.store.load(message.chat.id)
+    return table is not None and table.practice and table.status != "finished"
+
+
+async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, reply: Reply) -> None:
+    """Answer a press (at once: the button stops spinning), then tell everyone
+    else what it did."""
+    if reply.url:
+        await query.answer(url=reply.url)
+    elif reply.key == "ok":
+        await query.answer()
+    else:
+        lang = reply.lang or await user_lang(games, query.from_user)
+        await query.answer(text=tr.t(lang, reply.key)[:200], show_alert=reply.alert)
+    if reply.then is not None:
+        await reply.then()
+
+
+async def rules_here(message: Message, games: Games) -> Rules:
+    """The rules /rules and /card tell: the group's game's, else the defaults."""
+    if message.chat.type in GROUPS:
+        table = await games.store.load(message.chat.id)
+        if table is not None and table.state is not None:
+            return table.state.rules
+    return DEFAULT_RULES
+
+
+async def lang_here(message: Message, games: Games) -> str:
+    if message.chat.type in GROUPS:
+        return await chat_lang(games, message.chat.id)
+    assert message.from_user is not None
+    return await user_lang(games, message.from_user)

@@ -1,0 +1,78 @@
+"""A group's running game: /table, /stop, the group's migration and the bot's removal."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.enums import ChatMemberStatus
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
+
+from bot.handlers.replies import (
+    GROUPS,
+    actor_of,
+    answer_callback,
+    ask_or_say,
+    practice_here,
+    say,
+    table_of,
+)
+from bot.service.games import Games, Reply
+from bot.words.i18n import Translator
+from bot.words.keyboards import StopCb
+
+
+def table_router() -> Router:
+    router = Router(name="table")
+
+    @router.message(F.migrate_to_chat_id)
+    async def migrated(message: Message, games: Games) -> None:
+        assert message.migrate_to_chat_id is not None
+        await games.migrate(message.chat.id, message.migrate_to_chat_id)
+
+    @router.my_chat_member(F.chat.type.in_(GROUPS))
+    async def membership(event: ChatMemberUpdated, games: Games) -> None:
+        """The bot was removed from a group (or the group was deleted): the
+        game there cannot go on where nobody sees the table."""
+        if event.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
+            await games.seats.removed_from_group(event.chat.id)
+
+    @router.message(Command("table"))
+    async def table(message: Message, games: Games, tr: Translator) -> None:
+        """A group's table (or lobby) anew; in a private chat, its practice game's."""
+        if message.chat.type not in GROUPS and not await practice_here(message, games):
+            await say(message, games, tr, Reply("err-group-only"))
+            return
+        await say(message, games, tr, await games.lobby.repost(message.chat.id))
+
+    @router.message(Command("stop"))
+    async def stop(message: Message, games: Games, tr: Translator) -> None:
+        """Stop a group's game (asked first); in a private chat, its practice game."""
+        assert message.from_user is not None
+        if message.chat.type not in GROUPS and not await practice_here(message, games):
+            await say(message, games, tr, Reply("err-group-only"))
+            return
+        got = await games.seats.ask_stop(message.chat.id, actor_of(message.from_user))
+        await ask_or_say(message, games, tr, got, Reply("stop-confirm"))
+
+    @router.callback_query(StopCb.filter())
+    async def stop_button(
+        query: CallbackQuery, callback_data: StopCb, games: Games, tr: Translator
+    ) -> None:
+        chat_id = await table_of(query, games, tr)
+        if chat_id is None or query.message is None:
+            return
+        message_id = query.message.message_id
+        if not callback_data.confirm:
+            await answer_callback(query, games, tr, Reply("stop-kept"))
+            games.outboxes.drop_buttons(chat_id, message_id)
+            return
+        reply = await games.seats.stop(chat_id, actor_of(query.from_user), callback_data.game)
+        await answer_callback(query, games, tr, reply)
+        if reply.key == "stop-done-short":
+            games.outboxes.drop_buttons(chat_id, message_id)
+
+    @router.message(F.chat.type.in_(GROUPS), Command("hand", "lang"))
+    async def private_only(message: Message, games: Games, tr: Translator) -> None:
+        await say(message, games, tr, Reply("err-private-only"))
+
+    return router

@@ -1,0 +1,129 @@
+"""bot/ is grouped by layer, and an import never goes the wrong way.
+
+From the bottom: `ops` (metrics, logs, health) knows nothing of the bot;
+`store` keeps records; `words` turns records and engine views into what people
+read and press; `telegram` carries requests to Telegram; `service` plays the
+game through them; `handlers` turn Telegram updates into service calls. The
+wiring at the top (`bot.app`, `bot.run`, `bot.webhook`, `bot.config`,
+`bot.__main__`) may use any of them.
+
+The test reads every module's imports (top-level and inside functions alike)
+with `ast`, so a wrong-way import fails here instead of growing a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+BOT = Path(__file__).resolve().parents[2] / "bot"
+
+#: each layer and the layers it may import (itself always)
+MAY_IMPORT: dict[str, set[str]] = {
+    "ops": set(),
+    "store": {"ops"},
+    "words": {"store", "ops"},
+    "telegram": {"ops"},
+    "service": {"words", "telegram", "store", "ops"},
+    "handlers": {"service", "words", "telegram", "store", "ops"},
+    "top": {"handlers", "service", "words", "telegram", "store", "ops", "top"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(BOT.parent).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) >= 3 or (len(parts) == 2 and (BOT / parts[1]).is_dir()):
+        return parts[1]
+    return "top"
+
+
+def bot_modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(BOT.rglob("*.py"))}
+
+
+def imports_of(path: Path, module: str) -> set[str]:
+    """The bot modules `path` imports (``from bot.x import y`` counts `bot.x.y`
+    when that is a module, else `bot.x`)."""
+    known = bot_modules()
+    found: set[str] = set()
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "bot")
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            if base.split(".")[0] != "bot":
+                continue
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.add(sub if sub in known else base)
+    return {m for m in found if m != "bot"}
+
+
+def test_every_bot_module_sits_in_a_known_layer() -> None:
+    layers = {layer_of(m) for m in bot_modules() if m != "bot"}
+    assert layers <= set(MAY_IMPORT), f"modules outside the known layers: {layers - set(MAY_IMPORT)}"
+    for package in set(MAY_IMPORT) - {"top"}:
+        assert (BOT / package / "__init__.py").exists(), f"bot/{package}/ is a package"
+
+
+@pytest.mark.parametrize("module", sorted(m for m in bot_modules() if m != "bot"))
+def test_imports_go_down_the_layers(module: str) -> None:
+    path = bot_modules()[module]
+    mine = layer_of(module)
+    wrong = sorted(
+        target
+        for target in imports_of(path, module)
+        if layer_of(target) != mine and layer_of(target) not in MAY_IMPORT[mine]
+    )
+    assert not wrong, f"{module} ({mine}) imports {wrong}, a layer it may not use"
+
+
+def test_no_two_bot_modules_import_each_other_in_a_cycle() -> None:
+    modules = bot_modules()
+    graph = {m: imports_of(p, m) & set(modules) for m, p in modules.items()}
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        path.append(m)
+        for n in sorted(graph[m]):
+            if n.startswith(m + "."):  # a package importing its own modules
+                continue
+            if state.get(n) == 1:
+                cycle = path[path.index(n) :] + [n]
+                pytest.fail("import cycle: " + " → ".join(cycle))
+            if n not in state:
+                visit(n)
+        path.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+
+
+def test_the_check_catches_a_wrong_way_import(tmp_path: Path) -> None:
+    """The layer map itself: a store module importing the service is refused,
+    a service module importing the store is not."""
+    assert layer_of("bot.store.redis") == "store"
+    assert layer_of("bot.service.games") == "service"
+    assert layer_of("bot.app") == "top"
+    assert "service" not in MAY_IMPORT["store"]
+    assert "store" in MAY_IMPORT["service"]
+    bad = tmp_path / "bad.py"
+    bad.write_text("from bot.service.games import Games\n", encoding="utf-8")
+    assert imports_of(bad, "bot.store.bad") == {"bot.service.games"}

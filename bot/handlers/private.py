@@ -10,7 +10,7 @@ from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMar
 from bot.handlers.replies import actor_of, answer_callback, say, user_lang
 from bot.service.games import Games, Reply
 from bot.words.i18n import LANGS, Translator
-from bot.words.keyboards import LangCb, PromptCb
+from bot.words.keyboards import HintCb, LangCb, PromptCb
 
 
 def private_router() -> Router:
@@ -84,5 +84,17 @@ def private_router() -> Router:
             return
         reply = await games.play.press(actor_of(query.from_user), callback_data, message.message_id)
         await answer_callback(query, games, tr, reply)
+
+    @router.callback_query(HintCb.filter())
+    async def hint_button(
+        query: CallbackQuery, callback_data: HintCb, games: Games, tr: Translator
+    ) -> None:
+        message = query.message
+        if message is None or message.chat.id != query.from_user.id:
+            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            return
+        await answer_callback(
+            query, games, tr, await games.play.hint(actor_of(query.from_user), callback_data)
+        )
 
     return router

@@ -13,7 +13,7 @@ from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator
 from bot.words.keyboards import HintCb, PromptCb, menu_level
 from bot.words.render import Renderer
-from engine import Command, Decision, Event, Refused, apply, pending, set_computer
+from engine import Command, Decision, Event, GameState, Refused, apply, pending, set_computer
 from engine.ai.hint import hint
 
 log = logging.getLogger(__name__)
@@ -42,17 +42,28 @@ class Play:
         self.render = render
         self.tr = tr
 
-    async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
-        """A prompt button in a private chat: open a menu level, or answer."""
-        table, ids = await self.store.load_with_messages(cb.chat)
-        if table is None or table.game_no != cb.game or table.status != "playing":
+    async def _seated(
+        self, actor: Actor, chat: int, game: int
+    ) -> tuple[Table, dict[str, int], GameState, int] | Reply:
+        """The running game a prompt's button belongs to, and the presser's seat in it
+        — or why the press is refused."""
+        table, ids = await self.store.load_with_messages(chat)
+        if table is None or table.game_no != game or table.status != "playing":
             return Reply("err-old-game", alert=True)
         state = table.state
         assert state is not None
         seat = table.seat_of(actor.user_id)
-        decision = pending(state)
         if seat is None:
             return Reply("err-not-seated", alert=True)
+        return table, ids, state, seat
+
+    async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
+        """A prompt button in a private chat: open a menu level, or answer."""
+        found = await self._seated(actor, cb.chat, cb.game)
+        if isinstance(found, Reply):
+            return found
+        table, ids, state, seat = found
+        decision = pending(state)
         if decision is None or decision.id != cb.decision:
             if await self.teller.catch_up(table, ids):
                 return Reply("prompt-resent", alert=True)
@@ -125,15 +136,11 @@ class Play:
         """«💡 Подсказка»: what the normal level would choose, and one reason, in an
         alert. In a rated game the seat's hints are counted (once a decision) and
         shown in the result."""
-        table = await self.store.load(cb.chat)
-        if table is None or table.game_no != cb.game or table.status != "playing":
-            return Reply("err-old-game", alert=True)
-        state = table.state
-        assert state is not None
-        seat = table.seat_of(actor.user_id)
+        found = await self._seated(actor, cb.chat, cb.game)
+        if isinstance(found, Reply):
+            return found
+        table, _, state, seat = found
         decision = pending(state)
-        if seat is None:
-            return Reply("err-not-seated", alert=True)
         if not table.hints:
             return Reply("err-bad-button", alert=True)
         if decision is None or decision.id != cb.decision:

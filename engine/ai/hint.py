@@ -25,21 +25,22 @@ from engine.core import Decision, Option
 from engine.hidden import mix, observe
 from engine.state import GameState
 
-#: reason keys (``hint.reason.<key>`` in locales/), by the part of the count that
-#: decides, and for a few kinds of option whatever the parts say
-REASONS = (
-    "castle",  # a castle: its points, and its house is safe from смуты
-    "points",  # points on the table now
-    "castle_soon",  # a house with a Лорд gets close to a castle
-    "plague",  # Чума still to come: a house with a Чумовой may be lost
-    "harlot",  # Инквизиция still to come: a house with a Блудница may be lost
-    "earthquake",  # Землетрясение still to come: the left house may be taken
-    "hand",  # cards in hand: more to lay later
-    "castle_side",  # what the castle's permanent side will still do
-    "others",  # it weakens the others
-    "last_turn",  # the game ends: lay what scores
-    "best",  # no single part: the whole table is better
-)
+#: reason keys (``hint-reason-<key>`` in locales/), each with the parameters it is
+#: given, by the part of the count that decides, and for a few kinds of option
+#: whatever the parts say
+REASONS: dict[str, tuple[str, ...]] = {
+    "castle": ("points",),  # a castle: its points, and its house is safe from смуты
+    "points": ("points",),  # points on the table now
+    "castle_soon": (),  # a house with a Лорд gets close to a castle
+    "plague": (),  # Чума still to come: a house with a Чумовой may be lost
+    "harlot": (),  # Инквизиция still to come: a house with a Блудница may be lost
+    "earthquake": (),  # Землетрясение still to come: the left house may be taken
+    "hand": (),  # cards in hand: more to lay later
+    "castle_side": (),  # what the castle's permanent side will still do
+    "others": (),  # it weakens the others
+    "last_turn": ("points",),  # the game ends: lay what scores
+    "best": (),  # no single part: the whole table is better
+}
 _BY_TERM = {
     "points": "points",
     "castles": "castle",

@@ -518,12 +518,14 @@ def test_messages_use_only_the_variables_they_get(lang: str) -> None:
 
     for key, variables in (*event_messages().items(), *prompt_messages().items()):
         offer(key, variables)
+    hint_reasons = {"hint-reason-" + kebab(r): set(p) for r, p in HINT_REASONS.items()}
     for key in catalogue_messages():
         # /card texts get the game's numbers, a house card its points (bot.words.help.card_text)
         if key.startswith("about-"):
             offer(key, set(RULES_VARIABLES) | {"points"})
         else:
-            offer(key, set())
+            # a hint's reason gets the parameters engine.ai.hint gives it
+            offer(key, hint_reasons.get(key, set()))
     bot = bot_keys()
     for key in bot.replies:
         offer(key, set())  # say() and answer_callback() format a Reply's key bare

@@ -15,7 +15,7 @@ def test_a_hint_is_what_the_normal_level_would_choose_with_a_known_reason() -> N
     for state, d in decisions()[::2]:
         h = hint(state, d)
         assert h.option == decide(state, d, "normal")
-        assert h.reason in REASONS
+        assert h.reason in REASONS and set(h.params) == set(REASONS[h.reason])
         assert all(isinstance(v, int) for v in h.params.values())
         reasons.add(h.reason)
     assert len(reasons) >= 4  # the reasons tell different things apart

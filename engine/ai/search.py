@@ -1,25 +1,26 @@
-"""The *strong* level: determinized Monte Carlo search with successive halving.
+"""The *strong* level: normal's look-ahead on more worlds, and a search to the end of
+the game once the game deck runs low.
 
-1. Candidates: every option is weighed by normal's one-ply look-ahead
-   (`engine.ai.lookahead.ranked`, with `StrongConfig.weights`); the best
-   `candidates` go on.
-2. Worlds: `worlds` states the seat cannot tell from the real one are drawn
-   from its observation (`engine.hidden`); every candidate meets the same worlds
-   (common random numbers: the differences between candidates are not luck).
-3. Rollouts: in each world a candidate is answered and the game played on by the
-   rule player (`engine.ai.rules`) for every seat — through the rest of this
-   turn and the other seats' turns, up to the start of this seat's next turn —
-   and the table valued (`engine.ai.evaluate.value`). Once the game deck is down
-   to `endgame_deck` cards the rollouts go to the end of the game instead, and
-   the real result counts (score margin, and a bonus for a win).
+Until the game deck is down to `StrongConfig.endgame_deck` cards, strong weighs
+every option as normal does (`engine.ai.lookahead.ranked`), with more worlds
+for an option whose outcome hangs on a hidden card. Then it searches:
+
+1. Candidates: the best `candidates` options by that one-ply count (those
+   within `margin` of the best).
+2. Worlds: states the seat cannot tell from the real one, drawn from its
+   observation (`engine.hidden`); every candidate meets the same worlds (common
+   random numbers: the differences between candidates are not luck).
+3. Rollouts: in each world a candidate is answered and the game played to its
+   end by the rule player (`engine.ai.rules`) for every seat; the real result
+   counts (score margin over the best other seat, and a bonus for a win).
 4. Successive halving: after each pass over the worlds drawn so far, the worse
    half of the candidates is dropped and the survivors meet as many new worlds
-   again, so the budget goes to the options that are close.
+   again, so the rollouts go to the options that are close.
 
-A question inside a смута or a property is weighed the same way, its rollouts
-starting from that answer. Forced answers and questions whose one-ply values
-are far apart skip the search. The work is counted in rollouts, never time, so
-the same observation and seed give the same answer.
+Rollouts to the seat's next turn through the middle of the game were tried
+(`midgame=True`) and did not measure better (BENCHMARKS.md). The work is
+counted in rollouts, never time, so the same observation and seed give the same
+answer.
 """
 
 from __future__ import annotations
@@ -35,15 +36,17 @@ from engine.cards import catalog_for
 from engine.core import Option
 from engine.hidden import Observation, copy_state
 
-#: strong's weights: normal's count, with a hand valued by the turns left to lay it
-STRONG_WEIGHTS = Weights(timed_hand=True)
+#: strong's weights: normal's count (a castle worth its points and protection)
+STRONG_WEIGHTS = DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
 class StrongConfig:
-    candidates: int = 6  # the best options by one ply that the search weighs
+    candidates: int = 5  # the best options by one ply that the search weighs
     worlds: int = 8  # worlds in the first pass; each later pass adds as many again
-    endgame_deck: int = 15  # with this few cards left in the game deck, play to the end
+    endgame_deck: int = 24  # with this few cards left in the game deck, play to the end
+    samples: int = 6  # one ply: worlds for an option that hangs on a hidden card
+    midgame: bool = False  # also search before the end game, rollouts to the next turn
     horizon: int = 160  # decisions in a rollout to the seat's next turn, at most
     margin: float = 6.0  # one-ply values this far below the best are not searched
     weights: Weights = STRONG_WEIGHTS
@@ -65,12 +68,14 @@ def strong(
         return options[0]
     config = config or STRONG
     seat = obs.seat
-    first = ranked(obs, kind, options, seed, NormalConfig(weights=config.weights))
+    first = ranked(
+        obs, kind, options, seed, NormalConfig(samples=config.samples, weights=config.weights)
+    )
+    endgame = len(obs.table.deck) <= config.endgame_deck
     best_value = first[0][0]
     candidates = [i for v, i in first[: config.candidates] if v >= best_value - config.margin]
-    if len(candidates) <= 1 or config.worlds == 0:
+    if len(candidates) <= 1 or config.worlds == 0 or not (endgame or config.midgame):
         return options[first[0][1]]
-    endgame = len(obs.table.deck) <= config.endgame_deck
     cat = catalog_for(obs.table.rules)
     totals = dict.fromkeys(candidates, 0.0)
     played = 0

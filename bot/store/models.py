@@ -30,6 +30,8 @@ class Seat(BaseModel):
     away: bool = False  # handed to the computer after timeouts, until /back
     left: bool = False  # left the game: the computer plays on (until /back)
     level: Level | None = None  # a computer seat's level (None: a person's seat)
+    hints: int = 0  # decisions this person asked a hint for
+    hinted: int | None = None  # the last decision they asked one for (counted once)
 
     def computer_level(self) -> Level:
         """How the computer plays this seat: its level when it was added as a
@@ -51,6 +53,7 @@ class Table(BaseModel):
     status: Status = "lobby"
     creator_id: int
     practice: bool = False  # a private game against computers, in the player's own chat
+    hints: bool = False  # prompts offer «💡 Подсказка» (a chat's setting; a first practice)
     timed: bool = True  # people have a deadline (a practice game may go without)
     lang: Lang = "ru"
     turn_timeout: int = 90
@@ -118,6 +121,7 @@ class ChatProfile(BaseModel):
     choice_timeout: int | None = None
     level: Level = "normal"  # the computer's level when nobody chooses one
     variants: dict[str, int] = Field(default_factory=dict)  # name → value (see VARIANTS)
+    hints: bool = False  # prompts offer a hint (the normal level's choice and why)
 
 
 class SeatRecord(BaseModel):

@@ -244,12 +244,7 @@ class Payloads:
             if not path:
                 lines.extend(self.prompts.why(lang, state, decision.seat))
         if path:
-            chosen = " → ".join(
-                self.prompts.label(lang, table, state, decision, path, i)
-                for i in range(len(path))
-                if path[i] != "-"
-            )
-            lines.append("➡️ " + chosen)
+            lines.append("➡️ " + self.prompts.choice(lang, table, state, decision, path))
         question = self.prompts.question(lang, table, state, decision, path)
         if question is not None:
             lines.append(QUESTION + question)

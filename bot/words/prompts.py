@@ -28,7 +28,7 @@ from bot.store.models import Table
 from bot.words.app import AppLinks, with_app
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
-from bot.words.keyboards import Option, menu_level, prompt_keyboard
+from bot.words.keyboards import Option, hint_row, menu_level, prompt_keyboard
 from bot.words.render import Renderer
 from engine import Decision, GameState
 from engine.cards import Colour, catalog_for
@@ -162,7 +162,7 @@ class Prompts:
         index: int,
         depth: int,
     ) -> InlineKeyboardMarkup:
-        keyboard = prompt_keyboard(
+        markup = prompt_keyboard(
             table.chat_id,
             table.game_no,
             decision.id,
@@ -172,7 +172,21 @@ class Prompts:
             lambda option, i: self.label(lang, table, state, decision, option, i),
             self.tr.t(lang, "btn-back"),
         )
-        return with_app(keyboard, self.app, self.tr, lang, table.chat_id)
+        if table.hints:
+            markup.inline_keyboard.append(
+                hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint"))
+            )
+        return with_app(markup, self.app, self.tr, lang, table.chat_id)
+
+    def choice(
+        self, lang: str, table: Table, state: GameState, decision: Decision, option: Option
+    ) -> str:
+        """An option in words, as its buttons name it part by part (plain text)."""
+        return " → ".join(
+            self.label(lang, table, state, decision, option, i)
+            for i in range(len(option))
+            if option[i] != "-"
+        )
 
     def _path(
         self, lang: str, table: Table, state: GameState, decision: Decision, path: Option

@@ -43,6 +43,15 @@ def count_roundtrips() -> None:
     AbstractConnection.send_packed_command = counted  # type: ignore[method-assign]
 
 
+async def forget_prefix(redis_url: str, prefix: str) -> None:
+    """Delete a benchmark's keys (all under its own prefix)."""
+    cleanup = RedisStore.from_url(redis_url, prefix=prefix)
+    keys = [k async for k in cleanup._r.scan_iter(match=f"{prefix}:*", count=1000)]
+    if keys:
+        await cleanup._r.delete(*keys)
+    await cleanup.close()
+
+
 async def main(presses: int, seed: int, redis_url: str) -> dict[str, Any]:
     prefix = f"smuta-bench:{uuid.uuid4().hex}"
     store = RedisStore.from_url(redis_url, prefix=prefix)
@@ -74,11 +83,7 @@ async def main(presses: int, seed: int, redis_url: str) -> dict[str, Any]:
             COUNTING[0] = False
             per_press.append(SENT[0])
     await store.close()
-    cleanup = RedisStore.from_url(redis_url, prefix=prefix)
-    keys = [k async for k in cleanup._r.scan_iter(match=f"{prefix}:*", count=1000)]
-    if keys:
-        await cleanup._r.delete(*keys)
-    await cleanup.close()
+    await forget_prefix(redis_url, prefix)
     return {
         "presses": len(per_press),
         "games": game,

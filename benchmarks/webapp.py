@@ -37,25 +37,35 @@ import asyncio
 import gzip
 import json
 import random
-import statistics
 import time
 import uuid
 from typing import Any
 
 import aiohttp
 
+from benchmarks.press_roundtrips import forget_prefix
 from bot.app import freeze_startup_objects
 from bot.store import Store
 from bot.store.memory import MemoryStore
-from bot.store.models import Seat, Table
+from bot.store.models import Table
 from bot.store.redis import RedisStore
+from bot.webapp.payload import Payloads
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
-from engine import GameSetup, apply, new_game, pending
+from bot.words.prompts import Prompts
+from bot.words.render import Renderer
 from engine.policy import choose
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness
-from tests.bot.webapp_client import BASE_URL, PREFIX, auth, init_data, serving
+from tests.bot.webapp_client import (
+    BASE_URL,
+    FULL_NAMES,
+    PREFIX,
+    auth,
+    crowded_states,
+    init_data,
+    serving,
+)
 from tests.browser.conftest import ARGS, CHROMIUM
 from tests.browser.test_miniapp import (
     GROUP,
@@ -164,52 +174,22 @@ async def paint(loads: int) -> dict[str, Any]:
 # ====================================================================== size
 def size(games: int) -> dict[str, Any]:
     tr = Translator()
-    h = Harness(MemoryStore(), tr=tr, app=AppLinks(BASE_URL))  # type: ignore[arg-type]
-    webapp = h.app.webapp
-    assert webapp is not None
-    raw: list[int] = []
-    zipped: list[int] = []
+    render = Renderer(tr)
+    payloads = Payloads(tr, render, Prompts(render, tr))
+    raw: list[float] = []
+    zipped: list[float] = []
     worst: tuple[int, str] = (0, "")
-    rng = random.Random(1)
-    for g in range(games):
-        state, _ = new_game(GameSetup(players=6, seed=g))
-        table = Table(
-            chat_id=GROUP,
-            game_no=1,
-            title="Тестовая группа",
-            status="playing",
-            creator_id=200,
-            seats=[Seat(user_id=200 + i, name=NAMES[i]) for i in range(6)],
-            state=state,
-            turn_log=["▶️ Ход 1: Анна · 3 действия"] * 8,
-        )
-        while (decision := pending(state)) is not None:
-            for seat in (*range(6), None):
-                body = json.dumps(
-                    webapp.payloads.table(table, seat, "ru", time.time()),
-                    ensure_ascii=False,
-                    separators=(",", ":"),
-                ).encode()
-                raw.append(len(body))
-                zipped.append(len(gzip.compress(body)))
-                if len(body) > worst[0]:
-                    worst = (len(body), decision.kind)
-            apply(state, decision.seat, decision.id, choose(rng.getrandbits(32), decision))
+    for kind, body in crowded_states(payloads, range(games), FULL_NAMES, random.Random(1)):
+        raw.append(len(body))
+        zipped.append(len(gzip.compress(body)))
+        worst = max(worst, (len(body), kind))
     return {
         "figure": "size",
         "players": 6,
         "games": games,
         "payloads": len(raw),
-        "raw_bytes": {
-            "p50": int(statistics.median(raw)),
-            "p99": percentile(raw, 0.99),
-            "max": max(raw),
-        },
-        "gzip_bytes": {
-            "p50": int(statistics.median(zipped)),
-            "p99": percentile(zipped, 0.99),
-            "max": max(zipped),
-        },
+        "raw_bytes": spread(raw),
+        "gzip_bytes": spread(zipped),
         "largest_at": worst[1],
     }
 
@@ -286,11 +266,7 @@ async def fanout(viewers: int, moves: int, redis_url: str | None) -> dict[str, A
     versions = last[0] - start_version
     await store.close()
     if redis_url:
-        cleanup = RedisStore.from_url(redis_url, prefix=prefix)
-        keys = [k async for k in cleanup._r.scan_iter(match=f"{prefix}:*", count=1000)]
-        if keys:
-            await cleanup._r.delete(*keys)
-        await cleanup.close()
+        await forget_prefix(redis_url, prefix)
     return {
         "figure": "fanout",
         "store": "redis" if redis_url else "memory",

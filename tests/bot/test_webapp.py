@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import random
 import re
 from typing import Any
@@ -18,22 +17,22 @@ from aiogram.methods import SetChatMenuButton
 from aiogram.types import InlineKeyboardMarkup, User
 
 from bot.store import Store, StoreUnavailable
-from bot.store.models import Seat, Table
 from bot.webapp.limits import RateLimit
 from bot.webapp.payload import Payloads
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.prompts import Prompts
 from bot.words.render import Renderer
-from engine import GameSetup, apply, new_game, pending, view_for
+from engine import pending, view_for
 from engine.cards import catalog_for
-from engine.policy import choose
 from tests.bot.fake_telegram import BOT_USER, person
 from tests.bot.harness import Harness, Witness, may_see, people, public_zones
 from tests.bot.webapp_client import (
     BASE_URL,
+    FULL_NAMES,
     PREFIX,
     auth,
+    crowded_states,
     init_data,
     serving,
 )
@@ -482,45 +481,12 @@ async def test_a_store_that_cannot_be_reached_is_answered_not_raised(store: Stor
         assert status == 200, "and answered again once it is back"
 
 
-#: six players with full names (the chat shows the first and last name)
-NAMES = (
-    "Анастасия Петрова",
-    "Константин Волков",
-    "Екатерина Смирнова",
-    "Александр Иванов",
-    "Мария Кузнецова",
-    "Владимир Соколов",
-)
-
-
 def test_a_six_player_state_stays_under_16_kb() -> None:
     """Every seat's and a spectator's state at every decision of random
-    6-player games (crowded tables: every card a player could lay is laid
-    sooner or later; long names) fits the app's budget of 16 KB."""
+    6-player games (crowded tables, long names) fits the app's budget of 16 KB."""
     tr = Translator()
     render = Renderer(tr)
     payloads = Payloads(tr, render, Prompts(render, tr))
-    rng = random.Random(6)
-    largest = 0
-    for seed in range(3):
-        state, _ = new_game(GameSetup(players=6, seed=seed))
-        table = Table(
-            chat_id=GROUP,
-            game_no=1,
-            title="Группа с длинным названием для проверки",
-            status="playing",
-            creator_id=1,
-            seats=[Seat(user_id=i + 1, name=NAMES[i]) for i in range(6)],
-            state=state,
-            turn_log=[f"🏠 ⁨{NAMES[0]}⁩ выкладывает 🔵 Казначея."] * 12,
-        )
-        while (decision := pending(state)) is not None:
-            for seat in (*range(6), None):
-                body = json.dumps(
-                    payloads.table(table, seat, "ru", 0.0),
-                    ensure_ascii=False,
-                    separators=(",", ":"),
-                )
-                largest = max(largest, len(body.encode()))
-            apply(state, decision.seat, decision.id, choose(rng.getrandbits(32), decision))
+    states = crowded_states(payloads, range(3), FULL_NAMES, random.Random(6))
+    largest = max(len(body) for _, body in states)
     assert largest <= 16 * 1024, f"{largest} bytes"

@@ -1,11 +1,13 @@
 """`python -m bot` with ``WEBAPP_URL``: the app is served on its own port in
 polling mode, and on the webhook's server in webhook mode; the private chats'
-menu button opens it; SIGTERM still ends the process cleanly. Without
-``WEBAPP_URL`` nothing listens for it and no menu button is set."""
+menu button opens it; SIGTERM still ends the process cleanly (and the app's
+port with it)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import aiohttp
@@ -18,6 +20,21 @@ from tests.bot.webapp_client import auth, init_data
 APP = "https://smuta.example/app"
 
 
+@asynccontextmanager
+async def running(proc: BotProcess) -> AsyncIterator[BotProcess]:
+    """The process started; its output printed if the test fails; killed if
+    it is still running at the end."""
+    await proc.start()
+    try:
+        yield proc
+    except BaseException:
+        print(f"----- {proc.name} output -----\n{proc.output}\n")
+        raise
+    finally:
+        if proc.alive():
+            await proc.kill()
+
+
 async def _page(http: aiohttp.ClientSession, url: str) -> int:
     try:
         async with http.get(url) as response:
@@ -26,7 +43,7 @@ async def _page(http: aiohttp.ClientSession, url: str) -> int:
         return 0
 
 
-async def _serves(proc: BotProcess, http: aiohttp.ClientSession, base: str) -> None:
+async def _serves(http: aiohttp.ClientSession, base: str) -> None:
     await until(lambda: _page(http, f"{base}/app/"), 120, "the app's page")
     async with http.get(f"{base}/app/") as page:
         assert page.status == 200
@@ -46,11 +63,9 @@ async def test_python_m_bot_serves_the_app_on_its_own_port_when_polling() -> Non
     async with FakeBotAPI(TOKEN) as api, aiohttp.ClientSession(connector=fresh) as http:
         env = bot_env(api.url, "", LONG)
         env.update(WEBAPP_URL=APP, WEBAPP_HOST="127.0.0.1", WEBAPP_PORT=str(port))
-        proc = BotProcess("app bot", env)
-        await proc.start()
-        try:
+        async with running(BotProcess("app bot", env)) as proc:
             await api.wait_for(lambda: api.arrived("getUpdates"), 120, "the bot to poll")
-            await _serves(proc, http, f"http://127.0.0.1:{port}")
+            await _serves(http, f"http://127.0.0.1:{port}")
             menu: list[Any] = await api.wait_for(
                 lambda: api.of("setChatMenuButton"), 60, "the menu button"
             )
@@ -59,12 +74,6 @@ async def test_python_m_bot_serves_the_app_on_its_own_port_when_polling() -> Non
             assert await proc.stop(60) == 0
             assert await _page(http, f"http://127.0.0.1:{port}/app/") == 0, "still listening"
             _clean(proc)
-        except BaseException:
-            print(f"----- {proc.name} output -----\n{proc.output}\n")
-            raise
-        finally:
-            if proc.alive():
-                await proc.kill()
 
 
 async def test_python_m_bot_serves_the_app_on_the_webhook_server() -> None:
@@ -81,15 +90,7 @@ async def test_python_m_bot_serves_the_app_on_the_webhook_server() -> None:
             WEBAPP_HOST="127.0.0.1",
             WEBAPP_PORT=str(port),
         )
-        proc = BotProcess("webhook app bot", env)
-        await proc.start()
-        try:
-            await _serves(proc, http, f"http://127.0.0.1:{port}")
+        async with running(BotProcess("webhook app bot", env)) as proc:
+            await _serves(http, f"http://127.0.0.1:{port}")
             assert await proc.stop(60) == 0
             _clean(proc)
-        except BaseException:
-            print(f"----- {proc.name} output -----\n{proc.output}\n")
-            raise
-        finally:
-            if proc.alive():
-                await proc.kill()

@@ -8,8 +8,9 @@ import asyncio
 import hashlib
 import hmac
 import json
+import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlencode
@@ -18,11 +19,24 @@ from aiogram.types import User
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.store.models import Seat, Table
+from bot.webapp.payload import Payloads
 from bot.webapp.server import WebApp
+from engine import GameSetup, apply, new_game, pending
+from engine.policy import choose
 
 TOKEN = "42:TEST"  # the harness's bot
 PREFIX = "/app"
 BASE_URL = "https://smuta.example/app"
+#: six players with full names (the chat shows the first and last name)
+FULL_NAMES = (
+    "Анастасия Петрова",
+    "Константин Волков",
+    "Екатерина Смирнова",
+    "Александр Иванов",
+    "Мария Кузнецова",
+    "Владимир Соколов",
+)
 #: a stream's next event comes within this (a guard against a hang, not a wait)
 EVENT_TIMEOUT = 10.0
 
@@ -131,3 +145,30 @@ async def serving(webapp: WebApp, now: Any) -> AsyncIterator[AppClient]:
             yield AppClient(client, now)
         finally:
             await webapp.close()
+
+
+def crowded_states(
+    payloads: Payloads, seeds: Iterable[int], names: Sequence[str], rng: random.Random
+) -> Iterator[tuple[str, bytes]]:
+    """Every seat's and a spectator's state as the app sends it (JSON), at every
+    decision of random 6-player games played to the end (crowded tables: every
+    card a player could lay is laid sooner or later); with each, the kind of
+    the decision pending."""
+    for seed in seeds:
+        state, _ = new_game(GameSetup(players=6, seed=seed))
+        table = Table(
+            chat_id=-100200,
+            game_no=1,
+            title="Группа с длинным названием",
+            status="playing",
+            creator_id=1,
+            seats=[Seat(user_id=i + 1, name=names[i]) for i in range(6)],
+            state=state,
+            turn_log=[f"🏠 ⁨{names[0]}⁩ выкладывает 🔵 Казначея."] * 12,
+        )
+        while (decision := pending(state)) is not None:
+            for seat in (*range(6), None):
+                view = payloads.table(table, seat, "ru", 0.0)
+                body = json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+                yield decision.kind, body.encode()
+            apply(state, decision.seat, decision.id, choose(rng.getrandbits(32), decision))

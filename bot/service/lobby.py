@@ -36,6 +36,10 @@ GAME_MINUTES = {2: (20, 25), 3: (20, 30), 4: (20, 30), 5: (25, 30), 6: (25, 35)}
 DEFAULT_LEVEL: Level = "normal"
 
 
+#: a person's first practice games offer «💡 Подсказка» on every prompt
+PRACTICE_HINTS = 3
+
+
 class Lobby:
     """Between /newgame and the start of the game."""
 
@@ -113,9 +117,13 @@ class Lobby:
             self.outboxes.repost(chat_id, LOBBY)
             return None
         prefs = await self.mark_started(actor)
+        prefs.practices += 1
+        await self.store.save_user(prefs)
         lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
         table = self._new_table(chat_id, self.tr.t(lang, "practice-title"), actor, existing)
         table.practice, table.timed, table.lang = True, False, lang
+        # someone's first practice games offer hints
+        table.hints = prefs.practices <= PRACTICE_HINTS
         table.seats.append(self._seat(actor, prefs))
         table.seats.append(self._computer(table, self.default_level(table)))
         if not await self._publish(table, actor):

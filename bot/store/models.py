@@ -38,6 +38,8 @@ class Seat(BaseModel):
     asked: int | None = None
     news: list[str] = Field(default_factory=list)
     closing: list[str] | None = None
+    hints: int = 0  # decisions this person asked a hint for
+    hinted: int | None = None  # the last decision they asked one for (counted once)
 
     def computer_level(self) -> Level:
         """How the computer plays this seat: its level when it was added as a
@@ -59,6 +61,7 @@ class Table(BaseModel):
     status: Status = "lobby"
     creator_id: int
     practice: bool = False  # a private game against computers, in the player's own chat
+    hints: bool = False  # prompts offer «💡 Подсказка» (a chat's setting; a first practice)
     timed: bool = True  # people have a deadline (a practice game may go without)
     lang: Lang = "ru"
     turn_timeout: int = 90
@@ -126,6 +129,7 @@ class ChatProfile(BaseModel):
     choice_timeout: int | None = None
     level: Level = "normal"  # the computer's level when nobody chooses one
     variants: dict[str, int] = Field(default_factory=dict)  # name → value (see VARIANTS)
+    hints: bool = False  # prompts offer a hint (the normal level's choice and why)
 
 
 class SeatRecord(BaseModel):

@@ -33,9 +33,10 @@ from collections.abc import Sequence
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.store.models import Table
+from bot.words.app import AppLinks, with_app
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
-from bot.words.keyboards import Option, menu_level, prompt_keyboard
+from bot.words.keyboards import Option, hint_row, menu_level, prompt_keyboard
 from bot.words.render import Renderer, kebab
 from engine import Decision, GameState
 from engine.cards import Colour, catalog_for
@@ -129,9 +130,10 @@ def shown_path(decision: Decision, index: int, depth: int) -> tuple[str, ...]:
 class Prompts:
     """The text and buttons of a decision's prompt, at any menu level."""
 
-    def __init__(self, render: Renderer, tr: Translator) -> None:
+    def __init__(self, render: Renderer, tr: Translator, app: AppLinks | None = None) -> None:
         self.render = render
         self.tr = tr
+        self.app = app  # the Mini App: its «🃏 Стол» button under every prompt
 
     # ------------------------------------------------------------------ the message
     def text(
@@ -204,7 +206,7 @@ class Prompts:
         index: int,
         depth: int,
     ) -> InlineKeyboardMarkup:
-        return prompt_keyboard(
+        markup = prompt_keyboard(
             table.chat_id,
             table.game_no,
             decision.id,
@@ -213,6 +215,21 @@ class Prompts:
             depth,
             lambda option, i: self.label(lang, table, state, decision, option, i),
             self.tr.t(lang, "btn-back"),
+        )
+        if table.hints:
+            markup.inline_keyboard.append(
+                hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint"))
+            )
+        return with_app(markup, self.app, self.tr, lang, table.chat_id)
+
+    def choice(
+        self, lang: str, table: Table, state: GameState, decision: Decision, option: Option
+    ) -> str:
+        """An option in words, as its buttons name it part by part (plain text)."""
+        return " → ".join(
+            self.label(lang, table, state, decision, option, i)
+            for i in range(len(option))
+            if option[i] != "-"
         )
 
     def _path(

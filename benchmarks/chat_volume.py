@@ -71,9 +71,11 @@ async def play_game(
     lang: str = "ru",
     names: list[str] | None = None,
     step: Step | None = None,
+    most: int | None = None,
 ) -> tuple[Harness, Volume]:
-    """A whole seeded game of `players` people; the harness (with its
-    recording) and the figures. `step` looks at each answer's requests."""
+    """A whole seeded game of `players` people (or its first `most`
+    decisions); the harness (with its recording) and the figures. `step`
+    looks at each answer's requests."""
     h = Harness(MemoryStore(clock=lambda: 0.0))
     shown = names or NAMES[lang]
     users = [person(300 + i, shown[i], lang) for i in range(players)]
@@ -94,7 +96,7 @@ async def play_game(
         table = await h.table(GROUP)
         state = table.state
         assert state is not None
-        if table.status != "playing":
+        if table.status != "playing" or decisions == most:
             break
         if state.turn != last_turn:
             last_turn = state.turn
@@ -116,8 +118,8 @@ async def play_game(
         changed = [
             r for r in after_start if isinstance(r, EditMessageText) and r.chat_id == user.id
         ]
-        each.append(len(sends) / own_turns[seat])
-        edits.append(len(changed) / own_turns[seat])
+        each.append(len(sends) / max(1, own_turns[seat]))
+        edits.append(len(changed) / max(1, own_turns[seat]))
     group = [r for r in h.tg.requests[begin:] if isinstance(r, SendMessage) and r.chat_id == GROUP]
     assert state is not None
     return h, Volume(

@@ -68,26 +68,7 @@ async def test_a_three_player_game_asks_little_and_rings_little(seed: int, lang:
 async def test_six_long_names_keep_every_table_on_a_phone(lang: str) -> None:
     """Six players with 32-character names: every table the group is sent or
     shown in an edit keeps to 20 lines, 1,200 characters and 60 a line."""
-    h = Harness(MemoryStore(clock=lambda: 0.0))
-    users = [person(600 + i, LONG_NAMES[i], lang) for i in range(6)]
-    for user in users:
-        await h.say(user.id, user, "/start")
-    await h.open_game(GROUP, users[0], users[1:], seed=11)
-    if lang == "en":
-        table = await h.table(GROUP)
-        table.lang = "en"
-        assert await h.store.save(table)
-    by_id = {u.id: u for u in users}
-    for step in range(150):
-        table = await h.table(GROUP)
-        if table.status != "playing":
-            break
-        assert table.state is not None
-        decision = pending(table.state)
-        assert decision is not None
-        user_id = table.seats[decision.seat].user_id
-        assert user_id is not None
-        await h.answer(by_id[user_id], GROUP, choose(step, decision))
+    h, _ = await play_game(6, 11, lang, names=LONG_NAMES, most=150)
     shown = [
         r.text
         for r in h.tg.requests

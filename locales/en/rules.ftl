@@ -18,7 +18,7 @@ help-group =
     /table — show the table again
     /stop — stop the game (the table's creator or an admin)
     /back — take your seat back from the computer
-    /settings — the chat's settings: language, time, computer, rule variants (the settings' creator or an admin)
+    /settings — the chat's settings: language, time, computer, rule variants (admins and the settings' author change them)
     /top — this chat's leaderboard
     /history — the last 10 games
     /notify — call me in private when a new game is gathered (/notify off — stop)

@@ -62,6 +62,7 @@ async def test_settings_feed_new_lobbies_and_outlive_the_game_record(store: Stor
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
     carl = person(300, "Карл")
+    h.tg.admins.add((GROUP, anna.id))  # nobody has played here yet: an admin sets the chat up
     await h.say(GROUP, anna, "/settings")
     message = h.last_with_button(GROUP, "cf:")
     for what in ("lang", "level", "level", "hand_limit", "hand_limit", "actions_per_turn"):
@@ -431,6 +432,7 @@ async def test_newgame_is_answered_while_the_calls_are_still_on_their_way(
 async def test_forgetme_and_migration_carry_or_drop_everything(store: Store) -> None:
     h = Harness(store)
     anna, boris, vera = people("Анна", "Борис", "Вера")
+    h.tg.admins.add((GROUP, anna.id))
     await h.say(GROUP, anna, "/settings")
     await h.press(
         anna, GROUP, h.last_with_button(GROUP, "cf:"), SettingsCb(what="hand_limit").pack()

@@ -359,12 +359,15 @@ class Lobby:
                     [button("btn-go", "go"), button("btn-cancel", "cancel")],
                 ]
             )
+        last = [button("btn-cancel", "cancel")]
+        if any(s.user_id is None for s in table.seats):  # «Выйти» is for a person's own seat
+            last.insert(0, button("btn-drop-computer", "drop"))
         return InlineKeyboardMarkup(
             inline_keyboard=[
                 [button("btn-join", "join"), button("btn-leave", "leave")],
                 computers,
                 [button("btn-go", "go"), button("btn-lang", "lang"), button("btn-time", "time")],
-                [button("btn-cancel", "cancel")],
+                last,
             ]
         )
 

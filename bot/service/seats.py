@@ -57,6 +57,8 @@ class Seats:
             if seat is None or t.status != "lobby":
                 raise Refusal("err-not-seated")
             del t.seats[seat]
+            if not t.humans:  # computers alone cannot play: the table empties
+                t.seats.clear()
             return []
 
         try:

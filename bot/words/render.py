@@ -162,9 +162,15 @@ class Renderer:
 
     # ------------------------------------------------------------------ names
     def name(self, lang: str, table: Table, seat: int) -> str:
-        """A seat's name for an HTML text: cleaned, isolated, escaped."""
+        """A seat's name for an HTML text: cleaned, isolated, escaped; a
+        computer's («Компьютер 2 · сильный») in the reader's language."""
+        s = table.seats[seat]
+        if s.user_id is None and s.level is not None:
+            number = 1 + sum(1 for x in table.seats[:seat] if x.user_id is None)
+            level = self.tr.t(lang, f"level-{s.level}")
+            return self.tr.t(lang, "bot-name", n=number, level=level)
         fallback = self.tr.t(lang, "player-fallback", n=seat + 1)
-        return html.escape(shown_name(table.seats[seat].name, fallback), quote=False)
+        return html.escape(shown_name(s.name, fallback), quote=False)
 
     def person(self, lang: str, raw: str) -> str:
         """Someone who may sit nowhere (an admin who stops the game) by their

@@ -27,6 +27,7 @@ MIN_SEATS = 2
 TURN_TIMEOUTS = (60, 90, 120, 180, 300)
 CHOICE_TIMEOUTS = (30, 60, 90, 120)
 LOBBY = "lobby"  # the group's view of an open lobby (`Outboxes` view name)
+CANCELLED = "lobby-cancelled"  # a lobby's `cancel` did close it
 DEFAULT_LEVEL: Level = "normal"
 
 
@@ -308,8 +309,9 @@ class Lobby:
             return Reply(r.key, alert=True)
         for user_id in table.people:
             await self.store.link_user(user_id, chat_id, linked=False)
-        self.outboxes.fix(chat_id, LOBBY, self.tr.t(table.lang, "lobby-cancelled"), or_post=True)
-        return Reply("lobby-cancelled")
+        closed = "practice-cancelled" if table.practice else CANCELLED
+        self.outboxes.fix(chat_id, LOBBY, self.tr.t(table.lang, closed), or_post=True)
+        return Reply(CANCELLED)
 
     # ------------------------------------------------------------------ the lobby's message
     def lobby_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:

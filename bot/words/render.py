@@ -354,15 +354,20 @@ class Renderer:
         cards = ", ".join(self.card(lang, state, c).removeprefix(own_colour) for c in h.cards)
         return f"{colour}{castle} {cards}"
 
-    def result(self, table: Table, state: GameState) -> str:
+    def result(
+        self, table: Table, state: GameState, lang: str | None = None, stopped: bool = False
+    ) -> str:
         """The end: each player's points — their cards' and their castles' — best
-        first; the castles break a tie."""
-        lang = table.lang
+        first; the castles break a tie. In the group's language unless `lang`
+        says another; a game its players `stopped` shows the score it stood at,
+        and no winner."""
+        lang = lang or table.lang
         t = self.tr.t
         result = state.result
         assert result is not None
         each = state.rules.castle_points
-        lines = [t(lang, "result-title" if not result.aborted else "result-aborted")]
+        title = "result-title" if not result.aborted else "result-aborted"
+        lines = [t(lang, "result-stopped" if stopped else title)]
         order = sorted(range(len(result.scores)), key=lambda s: (-result.scores[s], s))
         for seat in order:
             castles = result.castles[seat]
@@ -389,6 +394,8 @@ class Renderer:
                 for s in sorted(best, key=lambda s: (-result.castles[s], s))
             )
             lines.append(t(lang, "result-tie-break", players=tied))
+        if stopped:
+            return "\n".join(lines)
         winners = ", ".join(self.name(lang, table, s) for s in result.winners)
         lines.append(t(lang, "result-winners", players=winners, n=len(result.winners)))
         return "\n".join(lines)

@@ -88,6 +88,7 @@ table-castle-one-time = 🏰⚡
 
 result-title = 🏁 <b>The game is over!</b>
 result-aborted = ⚠️ <b>The game was stopped.</b> The score at that moment:
+result-stopped = 📊 The score when it stopped:
 result-line = { $player } — <b>{ $points }</b> { $points ->
         [one] point
        *[other] points
@@ -112,12 +113,13 @@ log-away = 💤 { $player } keeps missing turns — the computer plays on (to co
 
 ## Stopping
 
-stop-confirm = 🛑 Stop the game? It ends without a score.
+stop-confirm = 🛑 Stop the game? It ends here: I will show the score as it stands, but it will not count for the ratings.
 stop-done = 🛑 { $player } stops the game.
 stop-done-short = The game is stopped.
 stop-kept = Playing on!
 stop-everyone-left = 🛑 Everyone has left — the game is over.
-stop-removed = 🛑 The bot was removed from the group — the game there is over, without scores.
+stop-removed = 🛑 The bot was removed from the group — the game there is over and does not count.
+stop-prompt = 🛑 <i>The game was stopped — nothing to answer any more.</i>
 
 ## Language and /card
 
@@ -201,6 +203,7 @@ practice-title = Practice
 practice-lobby-title = 🎯 <b>Practice</b> — you against the computer
 practice-untimed = ⏱ No clock: take all the time you need.
 practice-hint = 1 to { $max } opponents. The table and your questions come here, in this chat; to end it: /stop.
+practice-cancelled = ❌ Practice cancelled. A new one: /practice.
 practice-running = You have a practice game going: /hand — your question, /table — the table, /stop — end it.
 err-practice-solo = This is a practice table: only computers play at it.
 err-no-computer = There is no computer at the table.

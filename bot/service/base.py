@@ -15,7 +15,7 @@ from typing import Protocol
 
 from bot.store import Store
 from bot.store.models import Lang, Table
-from engine import Command
+from engine import Command, Event
 
 
 class Clock(Protocol):
@@ -67,6 +67,16 @@ class Defaults:
 
 
 Change = Callable[[Table], list[Command]]
+#: a seat handed to the computer or back: the note that says why (left, away,
+#: back) is the group's line for it, so its bare event adds none
+HANDOVERS = frozenset({"seat.computer", "seat.human"})
+
+
+def noted(events: list[Event]) -> list[Event]:
+    """`events` without the handovers a note of the bot's already tells."""
+    return [e for e in events if e.key not in HANDOVERS]
+
+
 IsAdmin = Callable[[int, int], Awaitable[bool]]
 
 

@@ -105,7 +105,7 @@ class Lobby:
         if existing is not None and existing.status == "playing":
             return Reply("practice-running")
         if existing is not None and existing.status == "lobby":
-            self.outboxes.repost(chat_id, LOBBY)
+            self._move_down(existing)
             return None
         prefs = await self.mark_started(actor)
         lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
@@ -400,6 +400,8 @@ class Lobby:
             t.status = "playing"
             t.turn_log = []
             self.teller.settle(t, events)
+            if t.closed_log:  # «Игра началась…» heads the first table, whoever moves first
+                t.turn_log, t.closed_log = t.closed_log + t.turn_log, None
             started[:] = events
             return []
 
@@ -427,8 +429,15 @@ class Lobby:
         table = await self.store.load(chat_id)
         if table is None or table.status == "finished":
             return Reply("err-no-game")
-        self.outboxes.repost(chat_id, LOBBY if table.status == "lobby" else TABLE)
+        self._move_down(table)
         return None
+
+    def _move_down(self, table: Table) -> None:
+        """The lobby or the table as a new message at the bottom; the old one
+        points down, with no buttons (one live lobby, one live table)."""
+        view, moved = (LOBBY, "lobby-moved") if table.status == "lobby" else (TABLE, "table-moved")
+        self.outboxes.fix(table.chat_id, view, self.tr.t(table.lang, moved))
+        self.outboxes.repost(table.chat_id, view)
 
 
 def _next(values: tuple[int, ...], current: int) -> int:

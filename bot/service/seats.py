@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.service.base import Actor, Conflict, Records, Refusal, Reply
+from bot.service.base import Actor, Conflict, Records, Refusal, Reply, noted
 from bot.service.lobby import CANCELLED, LOBBY, Lobby
 from bot.service.outbox import Outboxes
 from bot.service.telling import Teller, prompt_ids
@@ -107,7 +107,7 @@ class Seats:
             events[:] = set_computer(t.state, seat, True)
             if t.humans:
                 note = self.tr.t(t.lang, "log-left", player=self.render.name(t.lang, t, seat))
-                self.teller.settle(t, events, [note], handed=seat)
+                self.teller.settle(t, noted(events), [note], handed=seat)
             return [Command(seat=seat, computer=True)]
 
         try:
@@ -267,7 +267,7 @@ class Seats:
                 s.strikes = 0
                 events[:] = set_computer(t.state, seat, False)
                 note = self.tr.t(t.lang, "log-back", player=self.render.name(t.lang, t, seat))
-                self.teller.settle(t, events, [note], handed=seat)
+                self.teller.settle(t, noted(events), [note], handed=seat)
                 return [Command(seat=seat, computer=False)]
 
             try:

@@ -10,6 +10,7 @@ lobby-empty = <i>Nobody at the table yet.</i>
 lobby-settings = ⏱ Per turn: { $turn } s · per choice: { $choice } s
 lobby-hint = { $min } to { $max } players. Press “🙋 I'm in”; the table's creator or a group admin starts the game.
 lobby-started = 🎲 <b>The game begins!</b> At the table:
+lobby-moved = ⬇️ <i>The lobby is below.</i>
 lobby-cancelled = ❌ The game was called off.
 lobby-joined = ✅ You are at the table!
 lobby-joined-private = ✅ You are at the table! The game is played in the group; here I will send you your hand and questions.
@@ -81,6 +82,7 @@ table-actions = { $n } { $n ->
        *[other] actions
     } left
 table-choosing = 💭 choosing
+table-moved = ⬇️ <i>The table is below.</i>
 table-castle-permanent = 🏰♾️
 table-castle-one-time = 🏰⚡
 

@@ -11,6 +11,7 @@ lobby-settings = ⏱ На ход: { $turn } с · на выбор: { $choice } �
 lobby-hint = Нужно от { $min } до { $max } игроков. Жмите «🙋 Играю»; начинает создатель стола или админ группы.
 lobby-started = 🎲 <b>Игра началась!</b> За столом:
 lobby-cancelled = ❌ Набор игроков отменён.
+lobby-moved = ⬇️ <i>Набор игроков — ниже.</i>
 lobby-joined = ✅ Вы за столом!
 lobby-joined-private = ✅ Вы за столом! Игра идёт в группе, а сюда я буду присылать вашу руку и вопросы.
 lobby-left = 👋 Вы встали из-за стола.
@@ -84,6 +85,7 @@ table-actions = осталось { $n } { $n ->
        *[many] действий
     }
 table-choosing = 💭 выбирает
+table-moved = ⬇️ <i>Стол — ниже.</i>
 table-castle-permanent = 🏰♾️
 table-castle-one-time = 🏰⚡
 

@@ -263,4 +263,8 @@ notify-start-bot = 🔔 To be called, open a private chat with me and press “S
 notify-lobby = 🔔 A game of Smuta is being gathered in <b>{ $chat }</b>!
 notify-called = 🔔 Called: { $n }
 notify-unreachable = 🔔 { $players }: I cannot write to you in private — <a href="{ $link }">start the bot</a> so I can call you to games.
+forgetme-confirm = 🗑 Forget you? I will delete your preferences, subscriptions and statistics, and in game histories you will be “player”. This cannot be undone.
+btn-forget-yes = 🗑 Yes, forget me
+btn-forget-no = ↩️ No
+forgetme-kept = ↩️ Nothing was deleted.
 forgetme-done = 🗑 Done: your preferences, subscriptions and statistics are gone; in game histories you are now “player”.

@@ -16,6 +16,7 @@ from bot.store import HISTORY_KEEP, Store
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
 from bot.store.redis import RedisStore
+from bot.words.keyboards import ForgetCb
 from engine import GameSetup, apply, pending
 from engine.policy import choose
 from engine.scenario import build
@@ -456,6 +457,8 @@ async def test_forgetme_and_migration_carry_or_drop_everything(store: Store) -> 
 
     # /forgetme: Вера's figures and subscriptions go, her seat is «игрок»
     await h.say(vera.id, vera, "/forgetme")
+    question = h.last_with_button(vera.id, "fg:")
+    await h.press(vera, vera.id, question, ForgetCb(confirm=True).pack())
     assert f"u{vera.id}" not in await store.stats(NEW_GROUP)
     assert f"u{vera.id}" not in await store.stats(None)
     assert vera.id not in await store.subscribers(NEW_GROUP)

@@ -74,7 +74,8 @@ def home_router() -> Router:
 
     @router.message(F.chat.type.in_(GROUPS), Command(*PRIVATE_ONLY))
     async def private_only(message: Message, games: Games, tr: Translator) -> None:
-        await say(message, games, tr, Reply("err-private-only"))
+        link = await games.links.private_chat()
+        await say(message, games, tr, Reply("err-private-only", url=link))
 
     # ------------------------------------------------------------------ the private chat
     @router.message(~F.chat.type.in_(GROUPS), Command("stats"))

@@ -7,7 +7,7 @@ from aiogram.enums import ChatType
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.handlers.replies import actor_of, answer_callback, say, user_lang
+from bot.handlers.replies import HAND_LINK, actor_of, answer_callback, say, user_lang
 from bot.service.games import Games, Reply
 from bot.words.i18n import LANGS, Translator
 from bot.words.keyboards import LangCb, PromptCb
@@ -31,6 +31,9 @@ def private_router() -> Router:
                 await say(message, games, tr, Reply("err-bad-link"))
                 return
             await say(message, games, tr, await games.lobby.join_from_link(chat_id, game_no, actor))
+            return
+        if payload == HAND_LINK:  # from /hand in a group: what /hand sends here
+            await say(message, games, tr, await games.play.resend(actor))
             return
         lang = await user_lang(games, message.from_user)
         await message.answer(tr.t(lang, "welcome"))

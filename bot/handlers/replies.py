@@ -26,6 +26,7 @@ from engine import DEFAULT_RULES, Rules
 log = logging.getLogger(__name__)
 
 GROUPS = {ChatType.GROUP, ChatType.SUPERGROUP}
+HAND_LINK = "hand"  # /start hand: the hand and the pending question, nothing else
 
 
 def actor_of(user: User) -> Actor:

@@ -128,6 +128,10 @@ class Links:
     async def deep_link(self, payload: str) -> str:
         return f"https://t.me/{await self.bot_username()}?start={payload}"
 
+    async def private_chat(self) -> str:
+        """The private chat with the bot, opened as it is."""
+        return f"https://t.me/{await self.bot_username()}"
+
 
 def new_seeds() -> random.Random:
     return random.SystemRandom()

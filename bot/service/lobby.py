@@ -73,13 +73,16 @@ class Lobby:
         actor: Actor,
         existing: Table | None,
         computers: list[Level] | None = None,
+        invited: list[int] | None = None,
     ) -> Table | None:
         """A new lobby in place of `existing` (the chat's record as loaded, or
         None), opened by `actor` (seated when they started the bot), with
-        `computers` seated at those levels; shown in the chat. None when
-        another update saved the chat's record first (nothing changed)."""
+        `computers` seated at those levels and the people `invited` (who may
+        join by «Ещё партию»); shown in the chat. None when another update
+        saved the chat's record first (nothing changed)."""
         prefs = await self.store.user(actor.user_id)
         table = self._new_table(chat_id, title, actor, existing)
+        table.invited = list(invited or [])
         if existing is not None:  # the chat's last choices, until its profile says otherwise
             table.lang = existing.lang
             table.turn_timeout = existing.turn_timeout

@@ -61,6 +61,7 @@ class Table(BaseModel):
     level: Level | None = None  # the computer's level by default (the chat's profile)
     variants: dict[str, int] = Field(default_factory=dict)  # rule options (the chat's profile)
     called: int = 0  # people /notify told of this lobby
+    invited: list[int] = Field(default_factory=list)  # «Ещё партию»: the last game's people
     deadline: float | None = None  # when the pending decision times out (epoch seconds)
     reminder: float | None = None  # when to remind the player (cleared once sent)
     deadline_decision: int | None = None  # the decision the deadline belongs to

@@ -570,6 +570,7 @@ async def may_change(w: World, fired: Fired) -> set[int]:
             joins = (
                 table.status == "lobby"
                 and table.game_no == rematch_cb.game + 1
+                and user.id in table.invited
                 and started
                 and table.seat_of(user.id) is None
                 and len(table.seats) < 6

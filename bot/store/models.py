@@ -40,6 +40,16 @@ class Seat(BaseModel):
         return "easy" if self.user_id is None else "normal"
 
 
+class SeatHints(BaseModel):
+    """The «ℹ️» hints of a seat's latest turn prompt (`bot.words.hints`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decision: tuple[int, int]  # the turn decision they belong to: the game's seed, its id
+    held: list[str]  # the reasons that held then
+    told: list[str]  # those its prompt tells (they did not hold the time before)
+
+
 class Table(BaseModel):
     """The record of one group chat's game (lobby, running or finished)."""
 
@@ -62,6 +72,7 @@ class Table(BaseModel):
     variants: dict[str, int] = Field(default_factory=dict)  # rule options (the chat's profile)
     called: int = 0  # people /notify told of this lobby
     invited: list[int] = Field(default_factory=list)  # «Ещё партию»: the last game's people
+    hints: dict[int, SeatHints] = Field(default_factory=dict)  # seat → its last turn's hints
     deadline: float | None = None  # when the pending decision times out (epoch seconds)
     reminder: float | None = None  # when to remind the player (cleared once sent)
     deadline_decision: int | None = None  # the decision the deadline belongs to

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.store.models import Table
+from bot.words import hints
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.keyboards import Option, menu_level, prompt_keyboard
@@ -142,7 +143,9 @@ class Prompts:
         if decision.kind == "action":
             lines.append(t(lang, "prompt-actions-left", n=state.actions_left))
             if not path:
-                lines.extend(self.why(lang, state, decision.seat))
+                lines.extend(
+                    self.why(lang, state, decision.seat, hints.told(table, state, decision))
+                )
         if path:
             lines.append("➡️ " + self._path(lang, table, state, decision, path))
         question = self.question(lang, table, state, decision, path)
@@ -375,10 +378,15 @@ class Prompts:
         ]
 
     # ------------------------------------------------------------------ why not
-    def why(self, lang: str, state: GameState, seat: int) -> list[str]:
-        """Why a usual action is missing from this turn's choices."""
+    def why(
+        self, lang: str, state: GameState, seat: int, only: set[str] | None = None
+    ) -> list[str]:
+        """Why a usual action is missing from this turn's choices (`only`
+        those reasons: the news, see `bot.words.hints`)."""
         lines = []
         for missing in missing_actions(state, seat):
+            if only is not None and hints.hint_key(missing) not in only:
+                continue
             args = dict(missing.params)
             if "colour" in args:
                 args["castle"] = self.tr.t(lang, f"castle-{args['colour']}")

@@ -57,6 +57,10 @@ def rules_of(variants: dict[str, int]) -> Rules:
     values: dict[str, int | bool] = {
         k: bool(v) if k == "fire_each_house" else v for k, v in given.items()
     }
+    if "actions_per_turn" in given:
+        # Замок Торговли keeps its extra actions over a turn of the chat's length
+        extra = DEFAULT_RULES.trade_castle_actions - DEFAULT_RULES.actions_per_turn
+        values["trade_castle_actions"] = given["actions_per_turn"] + extra
     return DEFAULT_RULES.model_copy(update=values)
 
 
@@ -85,6 +89,24 @@ class Profiles:
         """The chat's profile; the defaults when it has none."""
         found = await self.store.profile(chat_id)
         return found if found is not None else ChatProfile(chat_id=chat_id)
+
+    async def rules_in(self, chat_id: int) -> Rules:
+        """The rules a chat plays by: its game's, its lobby's, or — between
+        games — its settings' (those its next game starts with)."""
+        table = await self.store.load(chat_id)
+        if table is not None and table.status != "finished":
+            return table.state.rules if table.state is not None else rules_of(table.variants)
+        found = await self.store.profile(chat_id)
+        return rules_of(found.variants) if found is not None else DEFAULT_RULES
+
+    async def rules_for(self, user_id: int) -> Rules:
+        """The rules a person's private chat tells: its practice game's (or
+        lobby's), else those of the game or lobby they sit in, else the defaults."""
+        for chat_id in [user_id, *sorted(await self.store.user_tables(user_id))]:
+            table = await self.store.load(chat_id)
+            if table is not None and table.status != "finished":
+                return table.state.rules if table.state is not None else rules_of(table.variants)
+        return DEFAULT_RULES
 
     def start_lobby(self, table: Table, profile: ChatProfile) -> None:
         """A new lobby takes the chat's settings (what the profile leaves

@@ -44,6 +44,7 @@ SEAT_PARAMS = {
     "initiator": "initiator",
     "by": "by",
     "first": "first",
+    "current": "current",
 }
 #: public events the table already shows, so the log leaves them out
 SILENT = frozenset({"placed", "smuta.end", "house.vanished", "turn.ended", "castle.one_time"})

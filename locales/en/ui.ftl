@@ -229,12 +229,12 @@ err-settings-not-yours = Only group admins and the settings' author, while they 
 variant-hand-limit = ✋ Hand: { $value }
 variant-hand-limit-about = nobody may hold more cards than this
 variant-actions = 🎯 Actions a turn: { $value }
-variant-actions-about = how many actions (draw, lay out, play, discard, build) a turn has
+variant-actions-about = how many actions (draw, lay out, play, discard, build) a turn has; a permanent Castle of Trade gives one more
 variant-fire = 🔥 Fire: { $value ->
         [1] from each house
        *[0] from one house
     }
-variant-fire-about = a player who lost castles discards a card from each house that lost its castle — or from one only
+variant-fire-about = a player who lost castles sends a card from each house that lost its castle to the graveyard — or from one only
 top-title = 🏆 <b>This chat's leaderboard</b>
 top-line = { $place }. { $player } — { $rating } ± { $spread } · games { $games }, wins { $wins }
 top-empty = No counted game has been played in this chat yet.

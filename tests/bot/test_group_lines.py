@@ -19,9 +19,7 @@ GROUP = -100616
 async def two_people(h: Harness, lang: str) -> tuple[User, User, int, int]:
     """Анна's lobby, Борис seated, in `lang`: (Анна, Борис, lobby message, game)."""
     anna, boris = person(100, "Анна", lang), person(101, "Борис", lang)
-    lobby, game = await h.open_lobby(GROUP, anna, [boris])
-    if lang == "en":
-        await h.press(anna, GROUP, lobby, LobbyCb(action="lang", game=game).pack())
+    lobby, game = await h.open_lobby_in(GROUP, lang, anna, [boris])
     return anna, boris, lobby, game
 
 

@@ -11,7 +11,6 @@ from bot.store.memory import MemoryStore
 from bot.words import hints
 from engine import pending
 from engine.cards import catalog_for
-from engine.scenario import build
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness
 
@@ -42,9 +41,7 @@ async def test_a_hint_is_told_once_while_it_holds(lang: str) -> None:
     h = Harness(MemoryStore())
     anna, boris = person(301, "Анна", lang), person(302, "Борис", lang)
     await h.open_game(GROUP, anna, [boris])
-    table = await h.table(GROUP)
-    table.state = build(POSITION)
-    table.turn_log = []
+    table = await h.set_position(GROUP, POSITION)
     hints.note(table)  # as the move that made this position would
     assert await h.store.save(table)
     await h.say(anna.id, anna, "/hand")

@@ -23,11 +23,7 @@ async def seated(h: Harness, position: dict[str, Any], lang: str) -> tuple[User,
     """Анна (seat 0) and Борис play `position`; Анна's prompt for it: its message id."""
     anna, boris = person(301, "Анна", lang), person(302, "Борис", lang)
     await h.open_game(GROUP, anna, [boris])
-    table = await h.table(GROUP)
-    table.state = build(position)
-    table.turn_log = []
-    assert await h.store.save(table)
-    await h.say(anna.id, anna, "/hand")
+    await h.set_position(GROUP, position, anna)
     return anna, (await h.store.messages(GROUP))["prompt:0"]
 
 

@@ -11,7 +11,6 @@ from bot.store import Store
 from bot.words.keyboards import LobbyCb
 from engine import pending
 from engine.cards import catalog_for
-from engine.scenario import build
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, answer_data
 
@@ -28,9 +27,7 @@ async def test_a_group_lobby_removes_a_computer_and_leave_takes_only_the_persons
 ) -> None:
     h = Harness(store)
     anna = person(100, "Анна", lang)
-    lobby, game = await h.open_lobby(GROUP, anna, [])
-    if lang == "en":
-        await h.press(anna, GROUP, lobby, LobbyCb(action="lang", game=game).pack())
+    lobby, game = await h.open_lobby_in(GROUP, lang, anna, [])
     drop = LobbyCb(action="drop", game=game).pack()
     assert drop not in [d for _, d in h.buttons(GROUP, lobby)], "nothing to remove yet"
     for _ in range(3):
@@ -88,11 +85,8 @@ async def test_a_private_prompt_names_a_computer_in_its_readers_language(store: 
     boris: User = person(101, "Борис", "en")
     anna = person(100, "Анна", "ru")
     await h.open_game(GROUP, boris, [anna], computers=1)  # a Russian group
-    table = await h.table(GROUP)
-    table.state = build(MERCENARY)
-    table.turn_log = []
-    assert await h.store.save(table)
-    await h.say(boris.id, boris, "/hand")
+    table = await h.set_position(GROUP, MERCENARY, boris)
+    assert table.state is not None
     decision = pending(table.state)
     assert decision is not None and decision.seat == 0
     cards = catalog_for(table.state.rules)

@@ -8,7 +8,6 @@ import pytest
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.store import Store
-from bot.words.keyboards import LobbyCb
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, is_prompt
 
@@ -22,11 +21,7 @@ async def test_hand_in_the_group_points_to_the_private_chat_where_the_hand_comes
 ) -> None:
     h = Harness(store)
     anna, boris = person(100, "Анна", lang), person(101, "Борис", lang)
-    lobby, game = await h.open_lobby(GROUP, anna, [boris])
-    if lang == "en":
-        await h.press(anna, GROUP, lobby, LobbyCb(action="lang", game=game).pack())
-    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=game).pack())
-    table = await h.table(GROUP)
+    table = await h.open_game(GROUP, anna, [boris], lang=lang)
     assert table.state is not None
     user = anna if table.seats[table.state.current].user_id == anna.id else boris
 

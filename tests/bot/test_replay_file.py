@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from bot.store.memory import MemoryStore
-from bot.words.keyboards import LobbyCb
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, Witness
 from tests.bot.test_home import play_to_the_end
@@ -21,11 +20,7 @@ async def test_a_replay_puts_each_turn_after_a_blank_line_with_nothing_invisible
 ) -> None:
     h = Harness(MemoryStore())
     anna, boris = person(100, "Анна", lang), person(101, "Борис", lang)
-    lobby, game = await h.open_lobby(GROUP, anna, [boris])
-    if lang == "en":
-        await h.press(anna, GROUP, lobby, LobbyCb(action="lang", game=game).pack())
-    await h.press(anna, GROUP, lobby, LobbyCb(action="bot_easy", game=game).pack())
-    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=game).pack())
+    await h.open_game(GROUP, anna, [boris], computers=1, lang=lang)
     await play_to_the_end(h, GROUP, Witness())
     number = (await h.store.history(GROUP))[0].number
     await h.say(anna.id, anna, f"/replay {number}")

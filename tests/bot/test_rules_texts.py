@@ -12,9 +12,6 @@ from aiogram.types import InlineKeyboardMarkup, User
 
 from bot.service.profile import SettingsCb
 from bot.store import Store
-from bot.words.keyboards import LobbyCb
-from engine import pending
-from engine.scenario import build
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, group_texts
 
@@ -151,17 +148,8 @@ async def test_the_last_card_of_a_feast_names_whose_turn_is_played_out(
 ) -> None:
     h = Harness(store)
     anna, boris = person(100, "Анна", lang), person(101, "Борис", lang)
-    lobby, game = await h.open_lobby(GROUP, anna, [boris])
-    if lang == "en":
-        await h.press(anna, GROUP, lobby, LobbyCb(action="lang", game=game).pack())
-    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=game).pack())
-    table = await h.table(GROUP)
-    table.state = build(FEAST)
-    table.turn_log = []
-    assert await store.save(table)
-    await h.say(anna.id, anna, "/hand")
-    decision = pending(table.state)
-    assert decision is not None
+    await h.open_game(GROUP, anna, [boris], lang=lang)
+    table = await h.set_position(GROUP, FEAST, anna)
     since = len(h.tg.requests)
     await h.answer(anna, GROUP, ("draw",))
     name = h.app.games.render.name

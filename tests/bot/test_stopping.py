@@ -10,7 +10,6 @@ import pytest
 from bot.store import Store
 from bot.words.keyboards import LobbyCb, StopCb
 from engine import pending
-from engine.scenario import build
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, group_texts
 
@@ -34,16 +33,8 @@ async def test_a_stopped_game_shows_its_score_to_the_group_and_to_each_player(
 ) -> None:
     h = Harness(store)
     anna, boris = person(100, "Анна", lang), person(101, "Борис", lang)
-    lobby, game = await h.open_lobby(GROUP, anna, [boris])
-    if lang == "en":
-        await h.press(anna, GROUP, lobby, LobbyCb(action="lang", game=game).pack())
-    await h.press(anna, GROUP, lobby, LobbyCb(action="bot_easy", game=game).pack())
-    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=game).pack())
-    table = await h.table(GROUP)
-    table.state = build(MIDGAME)
-    table.turn_log = []
-    assert await store.save(table)
-    await h.say(anna.id, anna, "/hand")  # Анна's prompt for this position
+    game = (await h.open_game(GROUP, anna, [boris], computers=1, lang=lang)).game_no
+    await h.set_position(GROUP, MIDGAME, anna)  # Анна's prompt for this position
     prompt = (await store.messages(GROUP))["prompt:0"]
     assert h.buttons(anna.id, prompt)
 

@@ -27,6 +27,7 @@ from engine.core import (
     Option,
     Refused,
     StepCapReached,
+    _fingerprint,
     make_decision,
     run,
 )
@@ -102,10 +103,20 @@ def _run(g: Game) -> None:
 
 def pending(state: GameState) -> Decision | None:
     """The decision the game waits for, with every legal option; None when it is over."""
+    d = state.__dict__
+    if d["result"] is not None:
+        return None
+    kept = d.get(_ASK)
+    if kept is not None and len(kept) == 3 and kept[0] == _fingerprint(state):
+        decision: Decision = kept[2]  # asked before, in this very position
+        return decision
     ask = _current_ask(Game(state))
     if ask is None:
         return None
-    return make_decision(ask, state.decision)
+    decision = make_decision(ask, d["decision"])
+    # the question is kept by now (`current_ask`): keep its Decision beside it
+    d[_ASK] = (*d[_ASK][:2], decision)
+    return decision
 
 
 def apply(state: GameState, seat: int, decision_id: int, option: Sequence[str]) -> list[Event]:

@@ -91,8 +91,7 @@ def _intrigue_answer(g: Game, f: IntrigueFrame, option: Option) -> None:
         return
     g.pop()
     card_id = option[0]
-    g.player(f.target).hand.remove(card_id)
-    g.gain(f.seat, card_id, seen_by=[f.target])
+    g.take_secretly(f.seat, f.target, card_id)
     # which order changed hands is known only to the two players (as with Наёмник)
     g.emit("intrigue.took", seat=f.seat, source=f.target)
     g.emit(

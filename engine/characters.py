@@ -217,7 +217,7 @@ def _minstrel_answer(g: Game, f: MinstrelFrame, option: Option) -> None:
     g.pop()
     if option != SKIP:
         card_id = option[0]
-        g.player(f.target).hand.remove(card_id)
+        g.lose(f.target, card_id)
         g.emit("minstrel.took", seat=f.seat, card=card_id, source=f.target)
         g.push(PlaceFrame(card=card_id, seat=f.seat, placer=f.seat))
 
@@ -234,8 +234,8 @@ def _mercenary_answer(g: Game, f: MercenaryFrame, option: Option) -> None:
     g.pop()
     target = int(option[0])
     hand = g.player(target).hand
-    card_id = hand.pop(g.rand_below(len(hand)))
-    g.gain(f.seat, card_id, seen_by=[target])
+    card_id = hand[g.rand_below(len(hand))]
+    g.take_secretly(f.seat, target, card_id)
     g.emit("mercenary.took", seat=f.seat, source=target)
     g.emit(
         "mercenary.took.private",

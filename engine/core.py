@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine import rng
 from engine.cards import Card, Catalog, Colour, catalog_for
+from engine.knowledge import leaves_openly, taken_in_secret
 from engine.state import End, GameState, House, Player
 
 Option = tuple[str, ...]
@@ -210,10 +211,24 @@ class Game:
         seats that know which card it is (e.g. the one it was taken from); see `known`."""
         self.s.players[seat].hand.append(card_id)
         known = self.s.known
-        known.pop(card_id, None)
-        others = sorted({o for o in seen_by if o != seat})
-        if others:
-            known[card_id] = others
+        if known:
+            known.pop(card_id, None)
+        if seen_by:
+            others = sorted({o for o in seen_by if o != seat})
+            if others:
+                known[card_id] = others
+
+    def lose(self, seat: int, card_id: str) -> None:
+        """A card leaves `seat`'s hand in sight of everyone (laid, played, discarded)."""
+        leaves_openly(self.s, seat, card_id)
+        self.s.players[seat].hand.remove(card_id)
+
+    def take_secretly(self, taker: int, victim: int, card_id: str) -> None:
+        """`taker` takes `card_id` from `victim`'s hand; only the two see which card
+        (the caller has checked `room` and tells the table)."""
+        taken_in_secret(self.s, taker, victim, card_id)
+        self.s.players[victim].hand.remove(card_id)
+        self.gain(taker, card_id, seen_by=[victim])
 
     def saw_hand(self, viewer: int, owner: int) -> None:
         """`viewer` has seen every card of `owner`'s hand: remember it (`known`)."""
@@ -251,7 +266,7 @@ class Game:
     def discard_from_hand(self, seat: int, card_id: str) -> None:
         """A card leaves `seat`'s hand as a discard; another player's permanent
         Замок Знаний (house cards) or Замок Интриг (orders) takes it if they have room."""
-        self.s.players[seat].hand.remove(card_id)
+        self.lose(seat, card_id)
         card = self.cat.cards[card_id]
         castle: Colour = "green" if card.kind == "house" else "blue"
         owner = self.castle_owner(castle, "permanent")
@@ -280,7 +295,10 @@ class Game:
         return None
 
     def in_houses_of(self, seat: int, card_id: str) -> bool:
-        return any(card_id in h.cards for h in self.s.players[seat].houses)
+        for h in self.s.players[seat].houses:  # noqa: SIM110 (a loop: no generator per call)
+            if card_id in h.cards:
+                return True
+        return False
 
     def castle_owner(self, colour: Colour, side: str | None = None) -> int | None:
         for seat, p in enumerate(self.s.players):

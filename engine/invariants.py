@@ -59,6 +59,17 @@ def violations(state: GameState) -> list[str]:
             problems.append(f"{c} shows {up}, not one of its colours")
     if state.deck_top_open and (not state.deck or cat[state.deck[0]].kind != "smuta"):
         problems.append("the open top card is not a смута")
+    in_hands = {c for p in state.players for c in p.hand}
+    grouped: list[str] = [c for group in state.mixed for c in group.cards]
+    if len(grouped) != len(set(grouped)):
+        problems.append("a card is in two groups of mixed kinds")
+    for group in state.mixed:
+        if len(group.cards) < 2:
+            problems.append(f"a group of mixed kinds has {len(group.cards)} card(s)")
+        if not set(group.cards) <= in_hands:
+            problems.append(f"a group of mixed kinds holds cards out of hands: {group.cards}")
+        if not set(group.seen) <= set(group.cards):
+            problems.append("a group knows of cards that are not in it")
     if state.result is None and not state.frames:
         problems.append("a running game has no frames")
     return problems

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import cast
 
 from engine.cards import PLANTABLE, Colour
+from engine.characters import on_appearing
 from engine.core import Ask, Game, Option, handler
 from engine.state import (
     End,
@@ -55,8 +56,6 @@ handler("place", _advance_place, _decide_place, _answer_place)
 def _advance_trigger(g: Game, f: TriggerFrame) -> bool:
     g.pop()
     if g.in_houses_of(f.seat, f.card):
-        from engine.characters import on_appearing
-
         on_appearing(g, f.seat, f.card)
     return False
 

@@ -14,11 +14,20 @@ from engine.core import Decision, Option
 
 
 def choose(seed: int, decision: Decision) -> Option:
+    options = decision.options
     state = (
         seed * 0x9E3779B97F4A7C15 + decision.id * 0xD1B54A32D192ED03 + decision.seat
     ) & rng.MASK
-    kinds = sorted({o[0] for o in decision.options})
-    state, k = rng.below(state, len(kinds))
-    same_kind = [o for o in decision.options if o[0] == kinds[k]]
+    kinds = {o[0] for o in options}
+    if len(kinds) == 1:
+        # one kind of option (most questions but a turn's action): the draw of the
+        # kind is still made, so the generator advances as it always did
+        state = (state + rng.GOLDEN) & rng.MASK
+        same_kind = options
+    else:
+        ordered = sorted(kinds)
+        state, k = rng.below(state, len(ordered))
+        kind = ordered[k]
+        same_kind = tuple(o for o in options if o[0] == kind)
     state, i = rng.below(state, len(same_kind))
     return same_kind[i]

@@ -9,15 +9,18 @@ from __future__ import annotations
 from typing import TypeVar
 
 MASK = (1 << 64) - 1
+_SPAN = MASK + 1
+GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
 T = TypeVar("T")
 
 
 def next_value(state: int) -> tuple[int, int]:
     """Advance the generator: return (new state, 64-bit output)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    state = (state + GOLDEN) & MASK
+    z = ((state ^ (state >> 30)) * _M1) & MASK
+    z = ((z ^ (z >> 27)) * _M2) & MASK
     return state, z ^ (z >> 31)
 
 
@@ -25,9 +28,13 @@ def below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in [0, n) without modulo bias: (new state, value)."""
     if n <= 0:
         raise ValueError("n must be positive")
-    limit = (MASK + 1) - ((MASK + 1) % n)
+    limit = _SPAN - _SPAN % n
     while True:
-        state, z = next_value(state)
+        # next_value, inlined: this runs for every random number of a game
+        state = (state + GOLDEN) & MASK
+        z = ((state ^ (state >> 30)) * _M1) & MASK
+        z = ((z ^ (z >> 27)) * _M2) & MASK
+        z ^= z >> 31
         if z < limit:
             return state, z % n
 
@@ -35,6 +42,15 @@ def below(state: int, n: int) -> tuple[int, int]:
 def shuffle(state: int, items: list[T]) -> int:
     """Fisher–Yates shuffle in place; returns the new generator state."""
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = _SPAN - _SPAN % n
+        while True:  # below(state, n), inlined
+            state = (state + GOLDEN) & MASK
+            z = ((state ^ (state >> 30)) * _M1) & MASK
+            z = ((z ^ (z >> 27)) * _M2) & MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         items[i], items[j] = items[j], items[i]
     return state

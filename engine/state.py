@@ -219,6 +219,19 @@ Frame = Annotated[
 ]
 
 
+class Mixed(_Data):
+    """Cards in hands whose split into house cards and orders the other seats know only
+    as a whole: a card taken at random (Наёмник, Предательство) or an order taken from a
+    hand (Замок Интриг) is seen by the two players alone, so to everyone else it could
+    be any card of the hand it came from. `engine.knowledge` keeps these groups; the
+    number of orders in a group is known to all, which card is which is not.
+    `seen`: card -> seats that know it is somewhere in this group (they saw it in the
+    hand it was taken from) but not in which hand."""
+
+    cards: list[str]
+    seen: dict[str, list[int]] = Field(default_factory=dict)
+
+
 class GameState(_Data):
     version: int = 0
     seed: int
@@ -249,6 +262,9 @@ class GameState(_Data):
     # hand, a card taken from them): card -> those seats. Computer players keep these
     # cards where they are when they re-deal what they cannot see (`engine.hidden`).
     known: dict[str, list[int]] = Field(default_factory=dict)
+    # groups of cards in hands whose kinds the seats outside a secret take cannot tell
+    # apart (see `Mixed`, `engine.knowledge`); empty in most games
+    mixed: list[Mixed] = Field(default_factory=list)
     steps: int = 0
     result: Result | None = None
 

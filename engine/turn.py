@@ -13,6 +13,8 @@ from engine.smuty import start_smuta
 from engine.state import BallFrame, End, Result, Side, TurnFrame, place_frame
 
 END_TURN: Option = ("end",)
+DRAW: Option = ("draw",)
+ORDER: Option = ("order",)
 
 
 def start_turn(g: Game, seat: int) -> None:
@@ -83,46 +85,54 @@ def can_build(g: Game, seat: int, colour: Colour) -> bool:
 
 def legal_actions(g: Game, seat: int) -> list[Option]:
     s = g.s
-    room = g.room(seat)
+    d = s.__dict__
+    p = d["players"][seat]
+    hand = p.hand
+    room = len(hand) < s.rules.hand_limit
     options: list[Option] = []
-    if s.deck and (room or s.deck_top_open):
-        options.append(("draw",))
-    if s.orders and room:
-        options.append(("order",))
-    houses = g.player(seat).houses
-    own = {h.colour for h in houses}
+    deck = d["deck"]
+    if deck and (room or d["deck_top_open"]):
+        options.append(DRAW)
+    if room and d["orders"]:
+        options.append(ORDER)
+    houses = p.houses
+    own = [h.colour for h in houses]
     me = str(seat)
     cards = g.cat.cards
-    for card_id in g.player(seat).hand:
+    append = options.append
+    for card_id in hand:
         card = cards[card_id]
         if card.kind == "house":
-            if card.type in PLANTABLE:
+            ctype = card.type
+            if ctype in PLANTABLE:
                 options.extend(lay_options(g, seat, card_id))
-                options.append(("discard", card_id))
+                append(("discard", card_id))
                 continue
             # into one's own row (as lay_options, without its general checks)
             for colour in card.colours:
-                if houses and colour not in own:
-                    options.append(("lay", card_id, me, colour, "left"))
-                    options.append(("lay", card_id, me, colour, "right"))
+                if own and colour not in own:
+                    append(("lay", card_id, me, colour, "left"))
+                    append(("lay", card_id, me, colour, "right"))
                 else:
-                    options.append(("lay", card_id, me, colour, "-"))
-        elif card.type == "merchant":
-            colour = card.colours[0]
-            if can_build(g, seat, colour):
-                options.append(("build", card_id, "permanent"))
-                options.append(("build", card_id, "one_time"))
-        elif card.type == "marriage":
-            moves = marriage_moves(g, seat)
-            if moves:
-                options.extend(("play", card_id, c, colour) for c, colour in moves)
-            else:
-                options.append(("play", card_id))
+                    append(("lay", card_id, me, colour, "-"))
         else:
-            options.append(("play", card_id))
-        options.append(("discard", card_id))
-    if s.actions_taken > 0:
-        options.append(END_TURN)
+            ctype = card.type
+            if ctype == "merchant":
+                colour = card.colours[0]
+                if colour in own and can_build(g, seat, colour):
+                    append(("build", card_id, "permanent"))
+                    append(("build", card_id, "one_time"))
+            elif ctype == "marriage":
+                moves = marriage_moves(g, seat) if len(houses) > 1 else []
+                if moves:
+                    options.extend(("play", card_id, c, colour) for c, colour in moves)
+                else:
+                    append(("play", card_id))
+            else:
+                append(("play", card_id))
+        append(("discard", card_id))
+    if d["actions_taken"] > 0:
+        append(END_TURN)
     return options
 
 
@@ -167,7 +177,6 @@ def _answer_turn(g: Game, frame: TurnFrame, option: Option) -> None:
         return
     s.actions_left -= 1
     s.actions_taken += 1
-    p = g.player(seat)
     if verb == "draw":
         card_id = g.draw_from_deck(seat)
         card = g.card(card_id)
@@ -183,7 +192,7 @@ def _answer_turn(g: Game, frame: TurnFrame, option: Option) -> None:
     elif verb == "lay":
         _, card_id, target_str, colour, end = option
         target = int(target_str)
-        p.hand.remove(card_id)
+        g.lose(seat, card_id)
         g.emit("lay", seat=seat, card=card_id, target=target)
         g.push(
             place_frame(
@@ -199,7 +208,7 @@ def _answer_turn(g: Game, frame: TurnFrame, option: Option) -> None:
     elif verb == "build":
         _, card_id, side = option
         colour = g.card(card_id).colours[0]
-        p.hand.remove(card_id)
+        g.lose(seat, card_id)
         s.orders_discard.insert(0, card_id)
         s.castles.remove(colour)
         house = g.house(seat, colour)
@@ -216,7 +225,7 @@ def _play_order(g: Game, seat: int, option: Option) -> None:
     s = g.s
     card_id = option[1]
     card = g.card(card_id)
-    g.player(seat).hand.remove(card_id)
+    g.lose(seat, card_id)
     s.orders_discard.insert(0, card_id)
     g.emit("order.played", seat=seat, card=card_id, order=card.type)
     if card.type == "ball":

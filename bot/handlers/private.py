@@ -18,7 +18,7 @@ from bot.handlers.replies import (
 )
 from bot.service.games import Games, Reply
 from bot.words.i18n import LANGS, Translator
-from bot.words.keyboards import LangCb, PromptCb
+from bot.words.keyboards import HintCb, LangCb, PromptCb
 
 
 def private_router() -> Router:
@@ -94,11 +94,32 @@ def private_router() -> Router:
     async def prompt_button(
         query: CallbackQuery, callback_data: PromptCb, games: Games, tr: Translator
     ) -> None:
-        message = query.message
-        if message is None or message.chat.id != query.from_user.id:
-            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
-            return
-        reply = await games.play.press(actor_of(query.from_user), callback_data, message.message_id)
+        message_id = _own_prompt(query)
+        reply = (
+            await games.play.press(actor_of(query.from_user), callback_data, message_id)
+            if message_id is not None
+            else Reply("err-bad-button", alert=True)
+        )
+        await answer_callback(query, games, tr, reply)
+
+    @router.callback_query(HintCb.filter())
+    async def hint_button(
+        query: CallbackQuery, callback_data: HintCb, games: Games, tr: Translator
+    ) -> None:
+        reply = (
+            await games.play.hint(actor_of(query.from_user), callback_data)
+            if _own_prompt(query) is not None
+            else Reply("err-bad-button", alert=True)
+        )
         await answer_callback(query, games, tr, reply)
 
     return router
+
+
+def _own_prompt(query: CallbackQuery) -> int | None:
+    """The id of the prompt a button was pressed on, when it is in the presser's own
+    private chat (None: a button from anywhere else)."""
+    message = query.message
+    if message is None or message.chat.id != query.from_user.id:
+        return None
+    return message.message_id

@@ -130,6 +130,8 @@ async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, re
     else what it did."""
     if reply.url:
         await query.answer(url=reply.url)
+    elif reply.text is not None:
+        await query.answer(text=reply.text[:200], show_alert=reply.alert)
     elif reply.key == "ok":
         await query.answer()
     else:

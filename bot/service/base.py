@@ -44,6 +44,7 @@ class Reply:
     key: str
     alert: bool = False
     url: str | None = None
+    text: str | None = None  # a text already in the reader's language (a hint), not a key
     lang: Lang | None = None  # the reader's language when the service knows it
     then: Then | None = None
 

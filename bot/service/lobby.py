@@ -31,6 +31,10 @@ CANCELLED = "lobby-cancelled"  # a lobby's `cancel` did close it
 DEFAULT_LEVEL: Level = "normal"
 
 
+#: a person's first practice games offer «💡 Подсказка» on every prompt
+PRACTICE_HINTS = 3
+
+
 class Lobby:
     """Between /newgame and the start of the game."""
 
@@ -111,9 +115,13 @@ class Lobby:
             self._move_down(existing)
             return None
         prefs = await self.mark_started(actor)
+        prefs.practices += 1
+        await self.store.save_user(prefs)
         lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
         table = self._new_table(chat_id, self.tr.t(lang, "practice-title"), actor, existing)
         table.practice, table.timed, table.lang = True, False, lang
+        # someone's first practice games offer hints
+        table.hints = prefs.practices <= PRACTICE_HINTS
         table.seats.append(self._seat(actor, prefs))
         table.seats.append(self._computer(table, self.default_level(table)))
         if not await self._publish(table, actor):

@@ -11,9 +11,10 @@ from bot.service.thinking import Thinker
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator
-from bot.words.keyboards import PromptCb, menu_level
+from bot.words.keyboards import HintCb, PromptCb, menu_level
 from bot.words.render import Renderer
-from engine import Command, Decision, Event, Refused, apply, pending, set_computer
+from engine import Command, Decision, Event, GameState, Refused, apply, pending, set_computer
+from engine.ai.hint import hint
 
 log = logging.getLogger(__name__)
 
@@ -41,17 +42,28 @@ class Play:
         self.render = render
         self.tr = tr
 
-    async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
-        """A prompt button in a private chat: open a menu level, or answer."""
-        table, ids = await self.store.load_with_messages(cb.chat)
-        if table is None or table.game_no != cb.game or table.status != "playing":
+    async def _seated(
+        self, actor: Actor, chat: int, game: int
+    ) -> tuple[Table, dict[str, int], GameState, int] | Reply:
+        """The running game a prompt's button belongs to, and the presser's seat in it
+        — or why the press is refused."""
+        table, ids = await self.store.load_with_messages(chat)
+        if table is None or table.game_no != game or table.status != "playing":
             return Reply("err-old-game", alert=True)
         state = table.state
         assert state is not None
         seat = table.seat_of(actor.user_id)
-        decision = pending(state)
         if seat is None:
             return Reply("err-not-seated", alert=True)
+        return table, ids, state, seat
+
+    async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
+        """A prompt button in a private chat: open a menu level, or answer."""
+        found = await self._seated(actor, cb.chat, cb.game)
+        if isinstance(found, Reply):
+            return found
+        table, ids, state, seat = found
+        decision = pending(state)
         if decision is None or decision.id != cb.decision:
             if await self.teller.catch_up(table, ids):
                 return Reply("prompt-resent", alert=True)
@@ -119,6 +131,47 @@ class Play:
             await self.teller.tell(table, ids, events, answered=(answered[0], option))
 
         return Reply("ok", then=tell)
+
+    async def hint(self, actor: Actor, cb: HintCb) -> Reply:
+        """«💡 Подсказка»: what the normal level would choose, and one reason, in an
+        alert. In a rated game the seat's hints are counted (once a decision) and
+        shown in the result."""
+        found = await self._seated(actor, cb.chat, cb.game)
+        if isinstance(found, Reply):
+            return found
+        table, _, state, seat = found
+        decision = pending(state)
+        if not table.hints:
+            return Reply("err-bad-button", alert=True)
+        if decision is None or decision.id != cb.decision:
+            return Reply("err-old-button", alert=True)
+        if decision.seat != seat:
+            return Reply("err-not-your-turn", alert=True)
+        advice = hint(state, decision)
+        lang = table.seats[seat].lang
+        text = self.tr.t(
+            lang,
+            "hint",
+            choice=self.teller.prompts.choice(lang, table, state, decision, advice.option),
+            reason=self.tr.t(
+                lang, f"hint-reason-{advice.reason.replace('_', '-')}", **advice.params
+            ),
+        )
+        if not table.practice and table.seats[seat].hinted != decision.id:
+
+            def count(t: Table) -> list[Command]:
+                if t.status != "playing" or t.game_no != cb.game:
+                    raise Refusal("err-old-game")
+                if t.seats[seat].hinted != decision.id:
+                    t.seats[seat].hints += 1
+                    t.seats[seat].hinted = decision.id
+                return []
+
+            try:
+                await self.records.change(table.chat_id, count)
+            except Refusal as r:
+                return Reply(r.key, alert=True)
+        return Reply("ok", alert=True, text=text)
 
     # ------------------------------------------------------------------ timers
     async def on_timer(self, chat_id: int) -> None:

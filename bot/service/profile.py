@@ -40,7 +40,7 @@ PLAYER_GAMES = 10
 #: why someone may change a chat's settings (see `Profiles.right_to_change`)
 Right = Literal["author", "admin", "player"]
 #: what /settings' buttons may change (the callback's `what`)
-SETTINGS = ("lang", "time", "level", *VARIANTS)
+SETTINGS = ("lang", "time", "level", "hints", *VARIANTS)
 
 
 class SettingsCb(CallbackData, prefix="cf"):
@@ -119,6 +119,7 @@ class Profiles:
             table.choice_timeout = profile.choice_timeout
         table.level = profile.level
         table.variants = dict(profile.variants)
+        table.hints = profile.hints
 
     # ------------------------------------------------------------------ /settings
     def lang_of(self, profile: ChatProfile) -> Lang:
@@ -134,6 +135,7 @@ class Profiles:
             t(lang, "settings-lang"),
             t(lang, "lobby-settings", turn=turn, choice=choice),
             t(lang, "settings-level", level=t(lang, f"level-{profile.level}")),
+            t(lang, "settings-hints-on" if profile.hints else "settings-hints-off"),
             "",
             t(lang, "settings-rules"),
         ]
@@ -163,6 +165,7 @@ class Profiles:
                     button(t(lang, "btn-time"), "time"),
                     button(t(lang, "btn-settings-level"), "level"),
                 ],
+                [button(t(lang, "btn-settings-hints"), "hints")],
                 *[[b] for b in variants],
             ]
         )
@@ -212,6 +215,8 @@ class Profiles:
             ]
         elif what == "level":
             profile.level = LEVELS[(LEVELS.index(profile.level) + 1) % len(LEVELS)]
+        elif what == "hints":
+            profile.hints = not profile.hints
         else:
             value = _cycle(VARIANTS[what], variant_value(profile.variants, what))
             if value == VARIANTS[what][0]:

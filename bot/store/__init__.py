@@ -51,6 +51,7 @@ class UserPrefs(BaseModel):
     user_id: int
     lang: Lang | None = None  # chosen with /lang; None: Telegram's language
     started: bool = False  # has opened a private chat with the bot
+    practices: int = 0  # practice games started (the first ones offer hints)
 
 
 class StoreUnavailable(Exception):

@@ -30,6 +30,8 @@ class Seat(BaseModel):
     away: bool = False  # handed to the computer after timeouts, until /back
     left: bool = False  # left the game: the computer plays on (until /back)
     level: Level | None = None  # a computer seat's level (None: a person's seat)
+    hints: int = 0  # decisions this person asked a hint for
+    hinted: int | None = None  # the last decision they asked one for (counted once)
 
     def computer_level(self) -> Level:
         """How the computer plays this seat: its level when it was added as a
@@ -40,8 +42,8 @@ class Seat(BaseModel):
         return "easy" if self.user_id is None else "normal"
 
 
-class SeatHints(BaseModel):
-    """The «ℹ️» hints of a seat's latest turn prompt (`bot.words.hints`)."""
+class SeatReasons(BaseModel):
+    """The «ℹ️» reasons of a seat's latest turn prompt (`bot.words.reasons`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -61,6 +63,7 @@ class Table(BaseModel):
     status: Status = "lobby"
     creator_id: int
     practice: bool = False  # a private game against computers, in the player's own chat
+    hints: bool = False  # prompts offer «💡 Подсказка» (a chat's setting; a first practice)
     timed: bool = True  # people have a deadline (a practice game may go without)
     lang: Lang = "ru"
     turn_timeout: int = 90
@@ -72,7 +75,7 @@ class Table(BaseModel):
     variants: dict[str, int] = Field(default_factory=dict)  # rule options (the chat's profile)
     called: int = 0  # people /notify told of this lobby
     invited: list[int] = Field(default_factory=list)  # «Ещё партию»: the last game's people
-    hints: dict[int, SeatHints] = Field(default_factory=dict)  # seat → its last turn's hints
+    reasons: dict[int, SeatReasons] = Field(default_factory=dict)  # seat → its last turn's «ℹ️»
     deadline: float | None = None  # when the pending decision times out (epoch seconds)
     reminder: float | None = None  # when to remind the player (cleared once sent)
     deadline_decision: int | None = None  # the decision the deadline belongs to
@@ -130,6 +133,7 @@ class ChatProfile(BaseModel):
     choice_timeout: int | None = None
     level: Level = "normal"  # the computer's level when nobody chooses one
     variants: dict[str, int] = Field(default_factory=dict)  # name → value (see VARIANTS)
+    hints: bool = False  # prompts offer a hint (the normal level's choice and why)
 
 
 class SeatRecord(BaseModel):

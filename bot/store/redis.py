@@ -378,12 +378,15 @@ class RedisStore(Store):
 
     async def user(self, user_id: int) -> UserPrefs:
         with _guard():
-            lang, started = await _a(self._r.hmget(self._user_key(user_id), ["lang", "started"]))
+            lang, started, practices = await _a(
+                self._r.hmget(self._user_key(user_id), ["lang", "started", "practices"])
+            )
         return UserPrefs.model_validate(
             {
                 "user_id": user_id,
                 "lang": None if lang is None else _str(lang),
                 "started": started is not None and _str(started) == "1",
+                "practices": 0 if practices is None else int(_str(practices)),
             }
         )
 
@@ -396,6 +399,7 @@ class RedisStore(Store):
                 else:
                     pipe.hset(key, "lang", prefs.lang)
                 pipe.hset(key, "started", "1" if prefs.started else "0")
+                pipe.hset(key, "practices", str(prefs.practices))
                 await pipe.execute()
 
     async def user_tables(self, user_id: int) -> set[int]:

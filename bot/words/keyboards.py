@@ -30,6 +30,22 @@ class PromptCb(CallbackData, prefix="p"):
     depth: int  # how many parts of that option are chosen
 
 
+class HintCb(CallbackData, prefix="hn"):
+    """«💡 Подсказка» under a prompt: what the normal level would choose, and why."""
+
+    chat: int
+    game: int
+    decision: int
+
+
+def hint_row(chat: int, game: int, decision: int, text: str) -> list[InlineKeyboardButton]:
+    return [
+        InlineKeyboardButton(
+            text=text, callback_data=HintCb(chat=chat, game=game, decision=decision).pack()
+        )
+    ]
+
+
 class StopCb(CallbackData, prefix="st"):
     game: int
     confirm: bool

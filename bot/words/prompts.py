@@ -25,10 +25,10 @@ from collections.abc import Sequence
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.store.models import Table
-from bot.words import hints
+from bot.words import reasons
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
-from bot.words.keyboards import Option, menu_level, prompt_keyboard
+from bot.words.keyboards import Option, hint_row, menu_level, prompt_keyboard
 from bot.words.render import Renderer
 from engine import Decision, GameState
 from engine.cards import Colour, catalog_for
@@ -144,7 +144,7 @@ class Prompts:
             lines.append(t(lang, "prompt-actions-left", n=state.actions_left))
             if not path:
                 lines.extend(
-                    self.why(lang, state, decision.seat, hints.told(table, state, decision))
+                    self.why(lang, state, decision.seat, reasons.told(table, state, decision))
                 )
         if path:
             lines.append("➡️ " + self._path(lang, table, state, decision, path))
@@ -169,7 +169,7 @@ class Prompts:
         index: int,
         depth: int,
     ) -> InlineKeyboardMarkup:
-        return prompt_keyboard(
+        markup = prompt_keyboard(
             table.chat_id,
             table.game_no,
             decision.id,
@@ -178,6 +178,21 @@ class Prompts:
             depth,
             lambda option, i: self.label(lang, table, state, decision, option, i),
             self.tr.t(lang, "btn-back"),
+        )
+        if table.hints:
+            markup.inline_keyboard.append(
+                hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint"))
+            )
+        return markup
+
+    def choice(
+        self, lang: str, table: Table, state: GameState, decision: Decision, option: Option
+    ) -> str:
+        """An option in words, as its buttons name it part by part (plain text)."""
+        return " → ".join(
+            self.label(lang, table, state, decision, option, i)
+            for i in range(len(option))
+            if option[i] != "-"
         )
 
     def _path(
@@ -382,10 +397,10 @@ class Prompts:
         self, lang: str, state: GameState, seat: int, only: set[str] | None = None
     ) -> list[str]:
         """Why a usual action is missing from this turn's choices (`only`
-        those reasons: the news, see `bot.words.hints`)."""
+        those reasons: the news, see `bot.words.reasons`)."""
         lines = []
         for missing in missing_actions(state, seat):
-            if only is not None and hints.hint_key(missing) not in only:
+            if only is not None and reasons.reason_key(missing) not in only:
                 continue
             args = dict(missing.params)
             if "colour" in args:

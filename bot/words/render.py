@@ -399,6 +399,14 @@ class Renderer:
             return "\n".join(lines)
         winners = ", ".join(self.name(lang, table, s) for s in result.winners)
         lines.append(t(lang, "result-winners", players=winners, n=len(result.winners)))
+        if not table.practice:
+            hinted = [
+                t(lang, "result-hints", player=self.name(lang, table, s), n=seat.hints)
+                for s, seat in enumerate(table.seats)
+                if seat.hints
+            ]
+            if hinted:
+                lines.append(", ".join(hinted))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ private

@@ -4,53 +4,51 @@
     option = decide(state, decision, "normal")
 
 - **easy**: a legal option at random (`engine.policy.choose`), for beginners.
-- **normal**: one-ply look-ahead on a re-dealt copy, valued by a material count
-  (`engine.ai.players`); a few milliseconds a decision.
-- **strong**: the same look-ahead with a better-informed count, and once the game
-  deck runs low, its best few options played on to the end of the game in many
-  re-dealt worlds (determinized Monte Carlo); its work is counted in look-aheads,
-  not time, so it stays deterministic; well under a second a decision.
+- **normal**: a one-ply look-ahead on re-dealt worlds, valued by a material
+  count (`engine.ai.lookahead`); a few milliseconds a decision.
+- **strong**: `engine.ai.search`; its work is counted in look-aheads, not time,
+  so it stays deterministic; well under a second a decision.
 
 `decide` is pure: it never changes `state`, it always returns one of
-`decision.options`, it depends only on what `view_for(state, decision.seat)`
-shows (plus the cards that seat has seen in other hands), the game's seed and
-the decision, and its inputs pickle (a `GameState` or its JSON text), so it can
-run in a worker process.
+`decision.options`, and it is honest by construction: the levels are handed
+only `engine.hidden.observe(state, seat)` — the table with every card the seat
+cannot see blanked — and draw the worlds they look ahead in from it. Besides
+that it depends on the game's seed and the decision, and its inputs pickle (a
+`GameState` or its JSON text), so it can run in a worker process.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Literal
 
 from engine import policy
-from engine.ai.players import normal, strong
+from engine.ai.lookahead import normal
+from engine.ai.search import strong
 from engine.core import Decision, Option
-from engine.hidden import mix
+from engine.hidden import Observation, mix, observe
 from engine.state import GameState
 
 Level = Literal["easy", "normal", "strong"]
 LEVELS: tuple[Level, ...] = ("easy", "normal", "strong")
+
+Player = Callable[[Observation, str, Sequence[Option], int], Option]
+#: the player of each level that looks ahead (easy answers at random)
+PLAYERS: dict[Level, Player] = {"normal": normal, "strong": strong}
 
 
 def decide(state: GameState | str | bytes, decision: Decision, level: Level) -> Option:
     """The computer's answer to `decision`, which must be the one pending in `state`."""
     if len(decision.options) == 1:
         return decision.options[0]
-    if level == "easy":
-        return policy.choose(_seed_of(state), decision)
     game = state if isinstance(state, GameState) else GameState.from_json(state)
+    if level == "easy":
+        return policy.choose(game.seed, decision)
+    player = PLAYERS.get(level)
+    if player is None:
+        raise ValueError(f"no level {level!r}")
     seed = mix(game.seed, decision.id, decision.seat, LEVELS.index(level))
-    if level == "normal":
-        return normal(game, decision.seat, decision.kind, decision.options, seed)
-    if level == "strong":
-        return strong(game, decision.seat, decision.kind, decision.options, seed)
-    raise ValueError(f"no level {level!r}")
+    return player(observe(game, decision.seat), decision.kind, decision.options, seed)
 
 
-def _seed_of(state: GameState | str | bytes) -> int:
-    if isinstance(state, GameState):
-        return state.seed
-    return GameState.from_json(state).seed
-
-
-__all__ = ["LEVELS", "Level", "decide"]
+__all__ = ["LEVELS", "PLAYERS", "Level", "decide"]

@@ -55,12 +55,22 @@ DEFAULT = Weights()
 DISASTERS = frozenset({"drought", "earthquake", "fire", "pestilence"})
 
 
-def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
-    """Every seat's worth."""
+@dataclass(slots=True)
+class _Context:
+    """What every seat's worth reads of the table, worked out once per valuation."""
+
+    castle_worth: float
+    chance_scale: float
+    inquisition: float
+    pestilence: float
+    earthquake: float
+    hand_scale: float
+    time_left: float
+
+
+def _context(state: GameState, cat: Catalog, w: Weights) -> _Context:
     cards = cat.cards
     castle_points = state.rules.castle_points
-    min_cards = state.rules.castle_min_cards
-    supply = state.castles
     # смуты that may still strike: in the deck, or in the discard (Шут, Пророк)
     to_come = {cards[c].type for c in state.deck if cards[c].kind == "smuta"}
     replayable = {cards[c].type for c in state.smuta_discard}
@@ -70,77 +80,139 @@ def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
             castle_worth = 0.0
         else:
             castle_worth *= w.disaster_in_discard ** len(DISASTERS & replayable)
-    chance_scale = (castle_worth + w.castle_bonus) / (castle_points + w.castle_bonus)
-    inquisition = 1.0 if "inquisition" in to_come else 0.3 if "inquisition" in replayable else 0.0
-    pestilence = 1.0 if "pestilence" in to_come else 0.3 if "pestilence" in replayable else 0.0
-    earthquake = 1.0 if "earthquake" in to_come else 0.3 if "earthquake" in replayable else 0.0
-    late = state.final_turns is not None
-    hand_scale = w.late_hand if late else 1.0
-    n = len(state.players)
-    time_left = len(state.deck) / 85.0  # 1 at the start, 0 once the game deck is empty
-    out: list[float] = []
-    for seat, p in enumerate(state.players):
-        if w.timed_hand:
-            hand_scale = _hand_scale(state, seat, n, w)
-        total = 0.0
-        lord_houses: set[str] = set()
-        for i, h in enumerate(p.houses):
-            pts = 0
-            lord = harlot = plague = healer = False
-            for c in h.cards:
-                card = cards[c]
-                pts += card.points
-                t = card.type
-                if t == "lord":
-                    lord = True
-                elif t == "harlot":
-                    harlot = True
-                elif t == "plague":
-                    plague = True
-                elif t == "healer":
-                    healer = True
-            total += pts
-            if h.castle is not None:
-                total += castle_worth + w.castle_bonus
-                if h.castle == "permanent":
-                    if h.colour == "orange":
-                        total += w.permanent_orange * time_left
-                    elif h.colour == "red":
-                        total += w.permanent_red * time_left
-                    else:
-                        total += w.permanent_other * time_left
-                continue
-            if lord:
-                lord_houses.add(h.colour)
-                if len(h.cards) >= min_cards - 1 and h.colour in supply:
-                    total += w.castle_chance * chance_scale
-            if harlot and inquisition:
-                total -= w.harlot_risk * inquisition * pts
-            if plague and not healer and pestilence:
-                total -= w.plague_risk * pestilence * pts
-            if i == 0 and earthquake and len(p.houses) > 1:
-                total -= w.left_risk * earthquake * pts
-        hand_total = 0.0
-        for c in p.hand:
+
+    def threat(name: str) -> float:
+        return 1.0 if name in to_come else 0.3 if name in replayable else 0.0
+
+    return _Context(
+        castle_worth=castle_worth,
+        chance_scale=(castle_worth + w.castle_bonus) / (castle_points + w.castle_bonus),
+        inquisition=threat("inquisition"),
+        pestilence=threat("pestilence"),
+        earthquake=threat("earthquake"),
+        hand_scale=w.late_hand if state.final_turns is not None else 1.0,
+        time_left=len(state.deck) / 85.0,  # 1 at the start, 0 once the game deck is empty
+    )
+
+
+#: the parts of a seat's worth (`terms`), in the order they are added up
+TERMS = (
+    "points",  # card points in houses
+    "castles",  # castles: their points and the protection they give
+    "permanent",  # what a castle's permanent side will still do
+    "castle_chance",  # a house with a Лорд one card short of a castle
+    "harlot_risk",  # a Блудница's house while Инквизиция may come
+    "plague_risk",  # a Чумовой's house while Чума may come
+    "left_risk",  # the left house while Землетрясение may come
+    "hand",  # the cards in hand
+)
+
+
+def _seat_worth(
+    state: GameState,
+    cat: Catalog,
+    w: Weights,
+    ctx: _Context,
+    seat: int,
+    terms: dict[str, float] | None = None,
+) -> float:
+    cards = cat.cards
+    supply = state.castles
+    min_cards = state.rules.castle_min_cards
+    p = state.players[seat]
+    hand_scale = _hand_scale(state, seat, len(state.players), w) if w.timed_hand else ctx.hand_scale
+    total = 0.0
+    lord_houses: set[str] = set()
+    for i, h in enumerate(p.houses):
+        pts = 0
+        lord = harlot = plague = healer = False
+        for c in h.cards:
             card = cards[c]
+            pts += card.points
             t = card.type
-            v = w.hand_card
-            if card.kind == "house":
-                v += w.hand_house * card.points
-                if t == "lord":
-                    v += w.lord_in_hand
-            elif t == "ball":
-                v += w.ball
-            elif t == "infirmary":
-                v += w.infirmary
-            elif t == "marriage":
-                v += w.marriage
-            elif t == "merchant":
-                colour = card.colours[0]
-                v += w.merchant_ready if colour in lord_houses and colour in supply else w.merchant
-            hand_total += v
-        out.append(total + hand_scale * hand_total)
-    return out
+            if t == "lord":
+                lord = True
+            elif t == "harlot":
+                harlot = True
+            elif t == "plague":
+                plague = True
+            elif t == "healer":
+                healer = True
+        total += pts
+        if terms is not None:
+            terms["points"] += pts
+        if h.castle is not None:
+            total += ctx.castle_worth + w.castle_bonus
+            side = 0.0
+            if h.castle == "permanent":
+                if h.colour == "orange":
+                    side = w.permanent_orange * ctx.time_left
+                elif h.colour == "red":
+                    side = w.permanent_red * ctx.time_left
+                else:
+                    side = w.permanent_other * ctx.time_left
+            total += side
+            if terms is not None:
+                terms["castles"] += ctx.castle_worth + w.castle_bonus
+                terms["permanent"] += side
+            continue
+        if lord:
+            lord_houses.add(h.colour)
+            if len(h.cards) >= min_cards - 1 and h.colour in supply:
+                total += w.castle_chance * ctx.chance_scale
+                if terms is not None:
+                    terms["castle_chance"] += w.castle_chance * ctx.chance_scale
+        if harlot and ctx.inquisition:
+            total -= w.harlot_risk * ctx.inquisition * pts
+            if terms is not None:
+                terms["harlot_risk"] -= w.harlot_risk * ctx.inquisition * pts
+        if plague and not healer and ctx.pestilence:
+            total -= w.plague_risk * ctx.pestilence * pts
+            if terms is not None:
+                terms["plague_risk"] -= w.plague_risk * ctx.pestilence * pts
+        if i == 0 and ctx.earthquake and len(p.houses) > 1:
+            total -= w.left_risk * ctx.earthquake * pts
+            if terms is not None:
+                terms["left_risk"] -= w.left_risk * ctx.earthquake * pts
+    hand_total = 0.0
+    for c in p.hand:
+        card = cards[c]
+        t = card.type
+        v = w.hand_card
+        if card.kind == "house":
+            v += w.hand_house * card.points
+            if t == "lord":
+                v += w.lord_in_hand
+        elif t == "ball":
+            v += w.ball
+        elif t == "infirmary":
+            v += w.infirmary
+        elif t == "marriage":
+            v += w.marriage
+        elif t == "merchant":
+            colour = card.colours[0]
+            v += w.merchant_ready if colour in lord_houses and colour in supply else w.merchant
+        hand_total += v
+    if terms is not None:
+        terms["hand"] += hand_scale * hand_total
+    return total + hand_scale * hand_total
+
+
+def worths(state: GameState, cat: Catalog, w: Weights = DEFAULT) -> list[float]:
+    """Every seat's worth."""
+    ctx = _context(state, cat, w)
+    return [_seat_worth(state, cat, w, ctx, seat) for seat in range(len(state.players))]
+
+
+def terms(state: GameState, seat: int, cat: Catalog, w: Weights = DEFAULT) -> dict[str, float]:
+    """`seat`'s worth part by part (`TERMS`), and ``others``: the others' part of
+    `value` (less is better for `seat`)."""
+    parts = dict.fromkeys(TERMS, 0.0)
+    ctx = _context(state, cat, w)
+    _seat_worth(state, cat, w, ctx, seat, parts)
+    others = [_seat_worth(state, cat, w, ctx, s) for s in range(len(state.players)) if s != seat]
+    parts["others"] = w.leader * max(others) + (1.0 - w.leader) * sum(others) / len(others)
+    return parts
 
 
 def _hand_scale(state: GameState, seat: int, n: int, w: Weights) -> float:

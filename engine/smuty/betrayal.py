@@ -17,8 +17,8 @@ def start(g: Game, initiator: int) -> None:
         if not g.room(seat):
             g.emit("betrayal.full_hand", seat=seat)
             continue
-        card_id = hand.pop(g.rand_below(len(hand)))
-        g.gain(seat, card_id, seen_by=[initiator])
+        card_id = hand[g.rand_below(len(hand))]
+        g.take_secretly(seat, initiator, card_id)
         g.emit("betrayal.took", seat=seat, source=initiator)
         g.emit(
             "betrayal.took.private",

@@ -26,7 +26,7 @@ def advance(g: Game, f: RoundFrame) -> bool:
     hand = g.player(owner).hand
     lords = [c for c in hand if g.card(c).type == "lord"]
     for card_id in lords:
-        hand.remove(card_id)
+        g.lose(owner, card_id)
     if lords:
         g.emit("thrones.lords", seat=looker, source=owner, cards=lords)
         g.push(*(PlaceFrame(card=c, seat=looker, placer=looker, trigger=False) for c in lords))

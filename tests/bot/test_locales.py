@@ -48,6 +48,7 @@ from bot.words.i18n import LANGS, LOCALES_DIR, Translator
 from bot.words.render import EXTRA, SEAT_PARAMS, Renderer, event_key
 from engine import GameSetup, apply, new_game, pending
 from engine.ai import LEVELS
+from engine.ai.hint import REASONS as HINT_REASONS
 from engine.cards import COLOURS
 from engine.policy import choose
 from engine.state import End, Side
@@ -115,7 +116,7 @@ KEY_FAMILIES = (
 #: prefixes the bot completes at run time; each is checked against its source below
 DYNAMIC_PREFIXES = frozenset(
     {"about-", "card-", "castle-", "cmd-", "colour-", "err-", "event-", "opt-", "prompt-"}
-    | {"table-castle-", "level-", "btn-add-"}
+    | {"table-castle-", "level-", "btn-add-", "hint-reason-"}
 )
 ALLOWED_TAGS = frozenset({"b", "i", "u", "s", "a", "code", "pre"})
 CALLBACK_ALERT_MAX = 200
@@ -358,6 +359,7 @@ def catalogue_messages() -> set[str]:
     names |= {"err-" + kebab(r) for r in engine_keys().reasons}
     names |= {"table-castle-" + kebab(s) for s in get_args(Side)}
     names |= {f"level-{level}" for level in LEVELS} | {f"btn-add-{level}" for level in LEVELS}
+    names |= {"hint-reason-" + kebab(r) for r in HINT_REASONS}
     return names
 
 
@@ -516,12 +518,14 @@ def test_messages_use_only_the_variables_they_get(lang: str) -> None:
 
     for key, variables in (*event_messages().items(), *prompt_messages().items()):
         offer(key, variables)
+    hint_reasons = {"hint-reason-" + kebab(r): set(p) for r, p in HINT_REASONS.items()}
     for key in catalogue_messages():
         # /card texts get the game's numbers, a house card its points (bot.words.help.card_text)
         if key.startswith("about-"):
             offer(key, set(RULES_VARIABLES) | {"points"})
         else:
-            offer(key, set())
+            # a hint's reason gets the parameters engine.ai.hint gives it
+            offer(key, hint_reasons.get(key, set()))
     bot = bot_keys()
     for key in bot.replies:
         offer(key, set())  # say() and answer_callback() format a Reply's key bare

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import pickle
-import random
 from functools import cache
 
 import pytest
 
-from engine import Decision, GameSetup, GameState, apply, new_game, pending, view_for
+from engine import Decision, GameSetup, GameState, apply, new_game, pending
 from engine.ai import LEVELS, decide
 from engine.ai.rules import KINDS, RULES
 from engine.api import step
@@ -144,69 +143,8 @@ def test_easy_is_the_old_random_policy() -> None:
         assert decide(state, d, "easy") == choose(state.seed, d)
 
 
-# ------------------------------------------------------------------ honesty
-def shuffle_hidden(state: GameState, seat: int, r: random.Random) -> GameState:
-    """Another state that differs from `state` only in what `seat` cannot see: other
-    hands' unseen cards (each keeping its house/order kind), the game deck below a
-    face-up смута, the orders deck, the generator."""
-    s = copy_state(state)
-    cat = catalog_for(s.rules)
-    slots: dict[str, list[tuple[list[str], int]]] = {"house": [], "order": []}
-    for other, p in enumerate(s.players):
-        if other != seat:
-            for i, c in enumerate(p.hand):
-                if seat not in s.known.get(c, ()):
-                    slots[cat[c].kind].append((p.hand, i))
-    start = 1 if s.deck_top_open else 0
-    below = s.deck[start:]
-    r.shuffle(below)  # the смуты may lie anywhere below a face-up one
-    slots["house"].extend((below, i) for i, c in enumerate(below) if cat[c].kind == "house")
-    looking = bool(s.frames) and s.frames[-1].kind == "power"
-    if not looking:
-        slots["order"].extend((s.orders, i) for i in range(len(s.orders)))
-    for group in slots.values():
-        cards = [pile[i] for pile, i in group]
-        r.shuffle(cards)
-        for (pile, i), c in zip(group, cards, strict=True):
-            pile[i] = c
-    s.deck[start:] = below
-    for other, p in enumerate(s.players):
-        if other != seat and not any(seat in s.known.get(c, ()) for c in p.hand):
-            r.shuffle(p.hand)  # the order of a hand never seen
-    s.rng = r.getrandbits(64)
-    return s
-
-
-def test_a_shuffled_copy_keeps_the_seats_view_and_options() -> None:
-    r = random.Random(3)
-    for state, d in decisions():
-        other = shuffle_hidden(state, d.seat, r)
-        assert not violations(other)
-        assert view_for(other, d.seat) == view_for(state, d.seat)
-        assert pending(other) == d
-
-
-def test_the_redeal_depends_only_on_what_the_seat_sees() -> None:
-    r = random.Random(4)
-    for state, d in decisions():
-        other = shuffle_hidden(state, d.seat, r)
-        a, b = redeal(state, d.seat, 11), redeal(other, d.seat, 11)
-        assert a == b
-        assert not violations(a)
-        # the re-dealt table looks the same to the seat, and asks it the same
-        assert view_for(a, d.seat) == view_for(state, d.seat)
-        assert pending(a) == d
-
-
-@pytest.mark.parametrize("level", ["normal", "strong"])
-def test_a_computer_chooses_the_same_whatever_it_cannot_see(level: str) -> None:
-    r = random.Random(5)
-    sample = decisions() if level == "normal" else decisions()[::4]
-    for state, d in sample:
-        other = shuffle_hidden(state, d.seat, r)
-        assert decide(state, d, level) == decide(other, d, level)  # type: ignore[arg-type]
-
-
+# ------------------------------------------------------------------ what a seat knows
+# (pairs of games a seat cannot tell apart: tests/engine/test_honesty.py)
 def test_a_hand_seen_through_the_spy_stays_in_the_redeal() -> None:
     state = setup(
         players=[

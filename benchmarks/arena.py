@@ -1,6 +1,9 @@
-"""Computer levels against each other: win share with a 95 % interval, time per decision.
+"""Computer players against each other: win share with a 95 % interval, time per decision.
 
-    python -m engine.arena --seat normal --vs easy --games 500 [--players 4] [--seed 1]
+    python -m benchmarks.arena --seat normal --vs easy --games 500 [--players 4] [--seed 1]
+
+The players are the levels of `engine.ai` (easy, normal, strong) and `greedy`, a
+one-ply greedy player written apart from them (`benchmarks.greedy`).
 
 Game i seats the tested level at seat i mod players (so it sits everywhere in
 turn) and the other level at every other seat; the first player is drawn by the
@@ -26,8 +29,18 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, cast
 
+from benchmarks import greedy
+from engine import Decision, GameSetup, GameState, apply, new_game, pending
 from engine.ai import LEVELS, Level, decide
-from engine.api import GameSetup, apply, new_game, pending
+from engine.core import Option
+
+PLAYERS = (*LEVELS, "greedy")
+
+
+def answer(player: str, state: GameState, decision: Decision) -> Option:
+    if player == "greedy":
+        return greedy.choose(state, decision)
+    return decide(state, decision, cast(Level, player))
 
 
 def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -41,7 +54,7 @@ def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_game(
-    players: int, seed: int, levels: Sequence[Level]
+    players: int, seed: int, levels: Sequence[str]
 ) -> tuple[list[float], list[int], dict[str, list[float]]]:
     """One game: (win share per seat, scores, decision times in ms per level)."""
     state, _ = new_game(GameSetup(players=players, seed=seed, computer=tuple(range(players))))
@@ -49,7 +62,7 @@ def play_game(
     while (d := pending(state)) is not None:
         level = levels[d.seat]
         start = time.process_time()
-        option = decide(state, d, level)
+        option = answer(level, state, d)
         times.setdefault(level, []).append((time.process_time() - start) * 1000)
         apply(state, d.seat, d.id, option)
     result = state.result
@@ -68,22 +81,22 @@ def _configure(strong: dict[str, Any] | None) -> None:
     `weights` a dict of Weights fields over strong's own)."""
     if strong is None:
         return
-    from engine.ai import players as ai_players
+    from engine.ai import search as ai_strong
 
     fields = dict(strong)
     weights = fields.pop("weights", None)
-    w = ai_players.STRONG.weights
+    w = ai_strong.STRONG.weights
     if weights is not None:
         w = dataclasses.replace(w, **weights)
-    ai_players.STRONG = dataclasses.replace(ai_players.STRONG, weights=w, **fields)
+    ai_strong.STRONG = dataclasses.replace(ai_strong.STRONG, weights=w, **fields)
 
 
 def _one(args: Job) -> tuple[float, int, dict[str, list[float]], bool]:
     players, seed, i, seat_level, vs_level, strong = args
     _configure(strong)
     seat = i % players
-    levels = [cast(Level, vs_level)] * players
-    levels[seat] = cast(Level, seat_level)
+    levels = [vs_level] * players
+    levels[seat] = seat_level
     shares, scores, times = play_game(players, seed + i, levels)
     return shares[seat], scores[seat], times, False
 
@@ -102,8 +115,8 @@ class _Inline:
 
 
 def arena(
-    seat_level: Level,
-    vs_level: Level,
+    seat_level: str,
+    vs_level: str,
     games: int,
     players: int,
     seed: int,
@@ -154,9 +167,9 @@ def arena(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__)
-    parser.add_argument("--seat", choices=LEVELS, default="normal")
-    parser.add_argument("--vs", choices=LEVELS, default="easy")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.arena", description=__doc__)
+    parser.add_argument("--seat", choices=PLAYERS, default="normal")
+    parser.add_argument("--vs", choices=PLAYERS, default="easy")
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)

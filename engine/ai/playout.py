@@ -1,0 +1,52 @@
+"""Playing a look-ahead on: every answer from the rule player (`engine.ai.rules`),
+up to a horizon. The states given are re-dealt worlds (`engine.hidden`), never
+the real game."""
+
+from __future__ import annotations
+
+from engine.ai import rules
+from engine.api import playout_step
+from engine.core import Ask, Option
+from engine.state import GameState
+
+#: decisions played on by the rule player after an option, at most
+SETTLE_CAP = 80
+#: decisions played on to the end of a game, at most
+ENDGAME_CAP = 600
+
+
+def settle(state: GameState, ask: Ask | None, seat: int | None = None) -> Ask | None:
+    """Play on from `ask` up to the next turn action or the end — or, given `seat`, up
+    to the first question to another seat. Returns the question it stopped at."""
+    for _ in range(SETTLE_CAP):
+        if ask is None or ask.kind == "action" or (seat is not None and ask.seat != seat):
+            return ask
+        ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+    return ask
+
+
+def play_out_turn(state: GameState, ask: Ask | None, seat: int, cap: int = SETTLE_CAP) -> None:
+    """Play on from `ask` until another seat's turn starts, the end, or `cap` decisions:
+    the rest of `seat`'s turn, and whatever it sets off."""
+    for _ in range(cap):
+        if ask is None or (ask.kind == "action" and ask.seat != seat):
+            return
+        ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+
+
+def play_until_turn_of(state: GameState, ask: Ask | None, seat: int, cap: int) -> None:
+    """Play on from `ask` until `seat`'s next turn starts (its first action with no
+    action taken yet), the end, or `cap` decisions (`seat` -1: to the end)."""
+    for _ in range(cap):
+        if ask is None:
+            return
+        if ask.kind == "action" and ask.seat == seat and state.actions_taken == 0:
+            return
+        ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+
+
+def hangs_on_hidden(kind: str, option: Option) -> bool:
+    """Does the outcome of this option depend on a card the seat cannot see?"""
+    if kind == "action":
+        return option[0] in ("draw", "order")
+    return kind in ("spy.target", "minstrel.target", "intrigue.target", "mercenary.target")

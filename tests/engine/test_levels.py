@@ -1,0 +1,87 @@
+"""Each level is played by its own player, and normal has dropped two bad habits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import Decision, GameState
+from engine.ai import LEVELS, Level, decide
+from engine.ai.lookahead import normal
+from engine.ai.search import strong
+from engine.core import Option
+from engine.hidden import mix, observe
+from engine.policy import choose
+from tests.engine.helpers import decision, named, setup
+from tests.engine.test_ai import decisions
+
+
+def _easy(state: GameState, d: Decision, seed: int) -> Option:
+    return choose(state.seed, d)
+
+
+def _normal(state: GameState, d: Decision, seed: int) -> Option:
+    return normal(observe(state, d.seat), d.kind, d.options, seed)
+
+
+def _strong(state: GameState, d: Decision, seed: int) -> Option:
+    return strong(observe(state, d.seat), d.kind, d.options, seed)
+
+
+OWN: dict[Level, Callable[[GameState, Decision, int], Option]] = {
+    "easy": _easy,
+    "normal": _normal,
+    "strong": _strong,
+}
+
+
+def test_each_level_answers_as_its_own_player_and_no_other() -> None:
+    # turn actions late in games (where strong searches) and early ones
+    sample = [(s, d) for s, d in decisions() if d.kind == "action"][:40]
+    differ: set[tuple[str, str]] = set()
+    for state, d in sample:
+        for level in LEVELS:
+            seed = mix(state.seed, d.id, d.seat, LEVELS.index(level))
+            answers = {name: own(state, d, seed) for name, own in OWN.items()}
+            assert decide(state, d, level) == answers[level], (level, d.kind)
+            differ.update((level, other) for other, a in answers.items() if a != answers[level])
+    # every level's player answers differently from each other's somewhere: a level
+    # routed to another's player fails the assertion above
+    assert {(a, b) for a in LEVELS for b in LEVELS if a != b} <= differ
+
+
+def test_normal_draws_rather_than_discard_its_only_card() -> None:
+    # late: three cards left, two of them смуты, and no orders to draw
+    state = setup(
+        players=[
+            {"hand": ["merchant.red"]},
+            {
+                "hand": ["page.orange", "lord.red"],
+                "houses": [{"colour": "green", "cards": ["lord.green", "page.green"]}],
+            },
+            {"hand": ["knight.orange"]},
+        ],
+        deck=["healer.red", "fire", "betrayal"],
+    )
+    d = decision(state)
+    assert set(d.options) == {("draw",), ("discard", state.players[0].hand[0])}
+    assert decide(state, d, "normal") == ("draw",)
+
+
+def test_normal_lays_its_points_on_its_last_turn_when_ahead() -> None:
+    state = setup(
+        players=[
+            {
+                "hand": ["lord.red", "knight.blue"],
+                "houses": [{"colour": "red", "cards": ["lord.red", "knight.red"]}],
+            },
+            {"houses": [{"colour": "green", "cards": ["page.green"]}]},
+            {"houses": [{"colour": "orange", "cards": ["page.orange", "knight.orange"]}]},
+        ],
+        final_turns=0,
+        actions_taken=1,
+        actions_left=2,
+    )
+    d = decision(state)
+    assert ("end",) in d.options
+    option = decide(state, d, "normal")
+    assert named(state, option)[:2] in {("lay", "lord.red"), ("lay", "knight.blue")}

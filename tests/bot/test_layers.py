@@ -74,7 +74,9 @@ def imports_of(path: Path, module: str) -> set[str]:
 
 def test_every_bot_module_sits_in_a_known_layer() -> None:
     layers = {layer_of(m) for m in bot_modules() if m != "bot"}
-    assert layers <= set(MAY_IMPORT), f"modules outside the known layers: {layers - set(MAY_IMPORT)}"
+    assert layers <= set(MAY_IMPORT), (
+        f"modules outside the known layers: {layers - set(MAY_IMPORT)}"
+    )
     for package in set(MAY_IMPORT) - {"top"}:
         assert (BOT / package / "__init__.py").exists(), f"bot/{package}/ is a package"
 
@@ -104,7 +106,7 @@ def test_no_two_bot_modules_import_each_other_in_a_cycle() -> None:
             if n.startswith(m + "."):  # a package importing its own modules
                 continue
             if state.get(n) == 1:
-                cycle = path[path.index(n) :] + [n]
+                cycle = [*path[path.index(n) :], n]
                 pytest.fail("import cycle: " + " → ".join(cycle))
             if n not in state:
                 visit(n)

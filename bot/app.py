@@ -27,6 +27,8 @@ from bot.store.memory import MemoryStore
 from bot.telegram.call_policy import CallPolicy, install
 from bot.telegram.messenger import Messenger
 from bot.telegram.pace import Pace
+from bot.webapp.server import WebApp
+from bot.words.app import AppLinks
 from bot.words.i18n import LANGS, Translator
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,14 @@ PRIVATE_COMMANDS = (
     "help",
     "card",
     "cards",
+)
+
+
+#: who may watch a group's game in the app without a seat
+MEMBERS = (
+    ChatMemberStatus.CREATOR,
+    ChatMemberStatus.ADMINISTRATOR,
+    ChatMemberStatus.MEMBER,
 )
 
 
@@ -103,6 +113,7 @@ class App:
     ticker: Ticker
     observer: UpdateObserver
     policy: CallPolicy
+    webapp: WebApp | None = None  # the Mini App (WEBAPP_URL)
 
 
 def build_app(
@@ -113,7 +124,10 @@ def build_app(
     tr: Translator | None = None,
     pace: Pace | None = None,
     thinker: Thinker | None = None,
+    app_links: AppLinks | None = None,
+    webapp_auth_max_age: float = 24 * 3600,
 ) -> App:
+    """Everything one bot process runs; with `app_links`, the Mini App too."""
     tr = tr or Translator()
     pace = pace or Pace()
     # every request, the routers' replies too, goes through one policy
@@ -146,13 +160,32 @@ def build_app(
         defaults=defaults,
         pace=pace,
         thinker=thinker,
+        app=app_links,
     )
+    webapp = None
+    if app_links is not None:
+        app_links.learn = username
+
+        async def is_member(chat_id: int, user_id: int) -> bool:
+            """Fails closed, like `is_admin`: a member Telegram cannot vouch for sees nothing."""
+            try:
+                member = await bot.get_chat_member(chat_id, user_id)
+            except AiogramError as e:  # an API error, or a reply that cannot be read
+                log.info("cannot tell whether %s is in %s: %s", user_id, chat_id, e)
+                return False
+            if member.status == ChatMemberStatus.RESTRICTED:
+                return bool(getattr(member, "is_member", False))
+            return member.status in MEMBERS
+
+        webapp = WebApp(
+            games, tr, bot.token, is_member, webapp_auth_max_age, clock=(clock or SystemClock()).now
+        )
     # every update: its log context, its metrics, and the count a shutdown drains
     observer = UpdateObserver()
     dispatcher = build_dispatcher(games, tr, observer)
     # every Bot API request: errors by kind (innermost, so each attempt counts)
     metrics.count_telegram_errors(bot)
-    return App(bot, store, games, dispatcher, Ticker(games), observer, policy)
+    return App(bot, store, games, dispatcher, Ticker(games), observer, policy, webapp)
 
 
 def freeze_startup_objects() -> None:
@@ -179,3 +212,12 @@ async def register_commands(bot: Bot, tr: Translator) -> None:
                 await bot.set_my_commands(commands, scope=scope, language_code=lang)
             except Exception as e:  # any refusal of an optional call
                 log.warning("could not set the commands menu (%s): %s", lang, e)
+
+
+async def register_menu_button(bot: Bot, app_links: AppLinks, tr: Translator, lang: str) -> None:
+    """The Mini App as every private chat's menu button (until /start sets the
+    person's own, in their language). Optional, like the commands menu."""
+    try:
+        await bot.set_chat_menu_button(menu_button=app_links.menu_button(tr, lang))
+    except Exception as e:  # any refusal of an optional call
+        log.warning("could not set the menu button: %s", e)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -18,6 +19,8 @@ from bot.store.models import Lang
 
 #: what Telegram accepts as a webhook's secret token
 SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")
+#: what @BotFather accepts as a Direct Link Mini App's short name
+SHORT_NAME = re.compile(r"[A-Za-z0-9_]{3,64}")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -49,9 +52,25 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     log_format: Literal["text", "json"] = "text"
     sentry_dsn: SecretStr | None = None
+    # the Mini App (bot.webapp): its public HTTPS base; unset: no app, no app buttons
+    webapp_url: str | None = None
+    # where it listens: the webhook server when both match it in webhook mode, else its own
+    webapp_host: str = "0.0.0.0"
+    webapp_port: int = Field(default=8080, ge=0, le=65535)
+    # a Direct Link Mini App's short name (set with @BotFather's /newapp): the group's link
+    miniapp_short_name: str | None = None
+    # how old a Web App's initData may be when an API call carries it
+    webapp_auth_max_age: int = Field(default=24 * 3600, ge=60, le=7 * 24 * 3600)
 
     @field_validator(
-        "redis_url", "bot_api_url", "webhook_url", "webhook_secret", "sentry_dsn", mode="before"
+        "redis_url",
+        "bot_api_url",
+        "webhook_url",
+        "webhook_secret",
+        "sentry_dsn",
+        "webapp_url",
+        "miniapp_short_name",
+        mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value: Any) -> Any:
@@ -69,6 +88,24 @@ class Settings(BaseSettings):
                 raise ValueError(f"must be one of {', '.join(LOG_LEVELS)}")
         return value
 
+    @field_validator("webapp_url")
+    @classmethod
+    def _https_base(cls, value: str | None) -> str | None:
+        """Telegram opens a Web App only over HTTPS; the base ends without a slash."""
+        if value is None:
+            return None
+        parts = urlsplit(value)
+        if parts.scheme != "https" or not parts.netloc or parts.query or parts.fragment:
+            raise ValueError("must be an https:// URL without a query (the app's public base)")
+        return value.rstrip("/")
+
+    @field_validator("miniapp_short_name")
+    @classmethod
+    def _short_name(cls, value: str | None) -> str | None:
+        if value is not None and not SHORT_NAME.fullmatch(value):
+            raise ValueError("a Mini App's short name: 3 to 64 of A-Z a-z 0-9 _")
+        return value
+
     @model_validator(mode="after")
     def _webhook_has_a_secret(self) -> Settings:
         if self.webhook_secret is not None and not SECRET_TOKEN.fullmatch(
@@ -80,6 +117,20 @@ class Settings(BaseSettings):
             # updates (press any player's buttons)
             raise ValueError("WEBHOOK_URL is set: webhook mode needs WEBHOOK_SECRET too")
         return self
+
+    @property
+    def webapp_path(self) -> str:
+        """The path the Mini App is served under (``WEBAPP_URL``'s: ``/app``; "" at the root)."""
+        return urlsplit(self.webapp_url or "").path.rstrip("/")
+
+    @property
+    def webapp_on_webhook_server(self) -> bool:
+        """Whether the Mini App is served by the webhook's own server (webhook
+        mode, and WEBAPP_HOST/WEBAPP_PORT the webhook's)."""
+        return bool(self.webhook_url) and (self.webapp_host, self.webapp_port) == (
+            self.webhook_host,
+            self.webhook_port,
+        )
 
 
 def describe(error: ValidationError) -> str:

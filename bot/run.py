@@ -20,6 +20,7 @@ import signal
 
 from aiogram import Bot
 from aiogram.exceptions import TelegramNetworkError, TelegramServerError
+from aiohttp import web
 
 from bot.app import (
     App,
@@ -28,12 +29,15 @@ from bot.app import (
     make_bot,
     make_store,
     register_commands,
+    register_menu_button,
 )
 from bot.config import Settings
 from bot.ops import logs
 from bot.ops.health import Health
 from bot.service.games import Defaults
 from bot.service.thinking import Thinker
+from bot.webapp.server import WebApp
+from bot.words.app import AppLinks
 
 log = logging.getLogger("bot")
 
@@ -79,6 +83,22 @@ async def poll(app: App, stop: asyncio.Event, drain_seconds: float) -> None:
     await app.observer.drain(drain_seconds)
 
 
+async def serve_webapp(webapp: WebApp, settings: Settings) -> web.AppRunner:
+    """The Mini App on a port of its own (WEBAPP_HOST, WEBAPP_PORT)."""
+    runner = web.AppRunner(webapp.application(settings.webapp_path))
+    await runner.setup()
+    await web.TCPSite(runner, settings.webapp_host, settings.webapp_port).start()
+    return runner
+
+
+async def menus(app: App, settings: Settings) -> None:
+    """The commands menu, and the Mini App as the private chats' menu button."""
+    await register_commands(app.bot, app.games.tr)
+    links = app.games.teller.app
+    if links is not None:
+        await register_menu_button(app.bot, links, app.games.tr, settings.default_lang)
+
+
 async def run(settings: Settings) -> int:
     logs.setup(settings.log_level, settings.log_format)
     if settings.sentry_dsn is not None:
@@ -95,6 +115,12 @@ async def run(settings: Settings) -> int:
             computer_pause=settings.computer_pause,
         ),
         thinker=Thinker(settings.computer_workers),
+        app_links=(
+            AppLinks(settings.webapp_url, settings.miniapp_short_name)
+            if settings.webapp_url
+            else None
+        ),
+        webapp_auth_max_age=settings.webapp_auth_max_age,
     )
     health = Health(store, app.ticker)
     loop = asyncio.get_running_loop()
@@ -116,6 +142,7 @@ async def run(settings: Settings) -> int:
 
     ticker: asyncio.Task[None] | None = None
     menu: asyncio.Task[None] | None = None
+    webapp: web.AppRunner | None = None
     try:
         try:
             await health.start(settings.health_host, settings.health_port)
@@ -128,10 +155,21 @@ async def run(settings: Settings) -> int:
                 e,
             )
             return 1
+        if app.webapp is not None and not settings.webapp_on_webhook_server:
+            try:
+                webapp = await serve_webapp(app.webapp, settings)
+            except OSError as e:
+                log.error(
+                    "cannot listen on %s:%s for the Mini App (%s): set WEBAPP_HOST and WEBAPP_PORT",
+                    settings.webapp_host,
+                    settings.webapp_port,
+                    e,
+                )
+                return 1
         freeze_startup_objects()
         ticker = asyncio.create_task(app.ticker.run())
         # the commands menu is optional: a slow or refusing server never delays serving
-        menu = asyncio.create_task(register_commands(bot, app.games.tr))
+        menu = asyncio.create_task(menus(app, settings))
         if settings.webhook_url:
             from bot.webhook import serve
 
@@ -150,6 +188,10 @@ async def run(settings: Settings) -> int:
                 await asyncio.wait_for(ticker, max(0.5, settings.drain_seconds - since))
             except TimeoutError:
                 log.warning("a timer was still running at shutdown")
+        if app.webapp is not None:  # its streams end; its answers are told
+            await app.webapp.close()
+        if webapp is not None:
+            await webapp.cleanup()
         # the calls to new lobbies still going (they feed the outboxes), then
         # what the groups are still to be told (at their pace), in what time is left
         since = loop.time() - (stopped_at[0] if stopped_at else loop.time())

@@ -61,6 +61,8 @@ def make_web_app(app: App, settings: Settings) -> web.Application:
         app=app,
         drain_seconds=settings.drain_seconds,
     ).register(web_app, path=webhook_path(settings))
+    if app.webapp is not None and settings.webapp_on_webhook_server:
+        app.webapp.add_routes(web_app, settings.webapp_path)
     setup_application(web_app, app.dispatcher, bot=app.bot)
     return web_app
 

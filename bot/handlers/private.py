@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import logging
+
 from aiogram import F, Router
 from aiogram.enums import ChatType
+from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
@@ -17,8 +20,32 @@ from bot.handlers.replies import (
     user_lang,
 )
 from bot.service.games import Games, Reply
+from bot.words.app import START_PREFIX, AppLinks
 from bot.words.i18n import LANGS, Translator
 from bot.words.keyboards import HintCb, LangCb, PromptCb
+
+log = logging.getLogger(__name__)
+
+
+async def open_app(
+    message: Message, app: AppLinks, tr: Translator, lang: str, payload: str
+) -> None:
+    """The Mini App in the private chat: its menu button (optional: a refusal
+    is logged), and for the group table's link (``app_<chat>``) its button."""
+    assert message.from_user is not None and message.bot is not None
+    try:
+        await message.bot.set_chat_menu_button(
+            chat_id=message.chat.id, menu_button=app.menu_button(tr, lang)
+        )
+    except TelegramAPIError as e:
+        log.warning("could not set the menu button: %s", e)
+    if payload.startswith(START_PREFIX):
+        try:
+            chat_id = int(payload.removeprefix(START_PREFIX))
+        except ValueError:
+            await message.answer(tr.t(lang, "err-bad-link"))
+            return
+        await message.answer(tr.t(lang, "app-open"), reply_markup=app.markup(tr, lang, chat_id))
 
 
 def private_router() -> Router:
@@ -31,6 +58,11 @@ def private_router() -> Router:
         actor = actor_of(message.from_user)
         await games.lobby.mark_started(actor)
         payload = command.args or ""
+        app = games.teller.app
+        if app is not None:
+            await open_app(message, app, tr, await user_lang(games, message.from_user), payload)
+            if payload.startswith(START_PREFIX):
+                return
         if payload.startswith("join_"):
             parts = payload.split("_")
             try:

@@ -55,6 +55,7 @@ from bot.service.thinking import Thinker
 from bot.store import Store
 from bot.telegram.messenger import Messenger
 from bot.telegram.pace import Pace
+from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.render import Renderer
 
@@ -90,6 +91,7 @@ class Games:
         seeds: random.Random | None = None,
         pace: Pace | None = None,
         thinker: Thinker | None = None,
+        app: AppLinks | None = None,
     ) -> None:
         self.store = store
         self.messenger = messenger
@@ -109,6 +111,7 @@ class Games:
             clock,
             self.defaults,
             self.links.deep_link,
+            app,
         )
         # a chat's home: its settings, ratings, history, the call to the next game
         self.profiles = Profiles(self.records, messenger, tr, self.defaults)

@@ -59,19 +59,14 @@ class Play:
 
     async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
         """A prompt button in a private chat: open a menu level, or answer."""
-        found = await self._seated(actor, cb.chat, cb.game)
+        found = await self._decision_of(actor, cb.chat, cb.game, cb.decision, cb.option)
         if isinstance(found, Reply):
             return found
-        table, ids, state, seat = found
-        decision = pending(state)
-        if decision is None or decision.id != cb.decision:
-            if await self.teller.catch_up(table, ids):
-                return Reply("prompt-resent", alert=True)
-            return Reply("err-old-button", alert=True)
-        if decision.seat != seat:
-            return Reply("err-not-your-turn", alert=True)
-        if not 0 <= cb.option < len(decision.options) or cb.depth < 0:
+        table, ids, seat, decision = found
+        if cb.depth < 0:
             return Reply("err-bad-button", alert=True)
+        state = table.state
+        assert state is not None
         depth, firsts = menu_level(decision.options, cb.option, cb.depth)
         lang = table.seats[seat].lang
         if firsts:
@@ -90,6 +85,46 @@ class Play:
         return await self.answer(
             table.chat_id, seat, decision.id, option, human=True, loaded=(table, ids)
         )
+
+    async def choose(
+        self, actor: Actor, chat_id: int, game_no: int, decision_id: int, option: int
+    ) -> Reply:
+        """An answer from the Mini App: what pressing the prompt's button that
+        names the whole option does — the same checks and refusals, the same
+        save, and the prompt kept in the chat shows the choice."""
+        found = await self._decision_of(actor, chat_id, game_no, decision_id, option)
+        if isinstance(found, Reply):
+            return found
+        table, ids, seat, decision = found
+        return await self.answer(
+            table.chat_id,
+            seat,
+            decision.id,
+            decision.options[option],
+            human=True,
+            loaded=(table, ids),
+        )
+
+    async def _decision_of(
+        self, actor: Actor, chat_id: int, game_no: int, decision_id: int, option: int
+    ) -> Reply | tuple[Table, dict[str, int], int, Decision]:
+        """The chat's record, its message ids, the actor's seat and the pending
+        decision that `option` answers — or the Reply that refuses it (an old
+        game or decision, someone else's turn, an option not offered)."""
+        found = await self._seated(actor, chat_id, game_no)
+        if isinstance(found, Reply):
+            return found
+        table, ids, state, seat = found
+        decision = pending(state)
+        if decision is None or decision.id != decision_id:
+            if await self.teller.catch_up(table, ids):
+                return Reply("prompt-resent", alert=True)
+            return Reply("err-old-button", alert=True)
+        if decision.seat != seat:
+            return Reply("err-not-your-turn", alert=True)
+        if not 0 <= option < len(decision.options):
+            return Reply("err-bad-button", alert=True)
+        return table, ids, seat, decision
 
     async def answer(
         self,
@@ -302,10 +337,12 @@ class Play:
                     )
             else:
                 lang = table.seats[seat].lang
+                app = self.teller.app
                 message_id = await self.teller.send_private(
                     table,
                     seat,
                     self.render.header(lang, table) + "\n" + self.teller.hand_text(table, seat),
+                    None if app is None else app.markup(self.tr, lang, chat_id),
                 )
                 if message_id is not None and forget:
                     await self.store.set_messages(chat_id, forget)

@@ -17,6 +17,7 @@ from bot.store import Store
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words import reasons
+from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.keyboards import rematch_keyboard
 from bot.words.prompts import Prompts, shown_path
@@ -55,6 +56,7 @@ class Teller:
         clock: Clock,
         defaults: Defaults,
         deep_link: Callable[[str], Awaitable[str]],
+        app: AppLinks | None = None,
     ) -> None:
         self.store = store
         self.messenger = messenger
@@ -64,7 +66,8 @@ class Teller:
         self.clock = clock
         self.defaults = defaults
         self.deep_link = deep_link
-        self.prompts = Prompts(render, tr)
+        self.app = app  # the Mini App (None: no app buttons or links)
+        self.prompts = Prompts(render, tr, app)
         # after a game's end is told (the chat's home rates it: `Games.game_finished`)
         self.on_finish: Callable[[], Awaitable[None]] | None = None
         outboxes.add_view(TABLE, self.table_view)
@@ -152,6 +155,8 @@ class Teller:
         assert state is not None
         updates: dict[str, int | None] = {}
         sends: list[Awaitable[None]] = []
+        if self.app is not None:
+            await self.app.know_username()  # the group's table links to the app
         if table.practice and new_game_started:
             # the table and the prompts share one chat: the table comes first
             await self.outboxes.show_now(table.chat_id, TABLE, fresh=True)
@@ -247,7 +252,16 @@ class Teller:
     def table_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:
         if table.state is None or table.status == "lobby":
             return None
-        return self.table_text(table), None
+        return self.table_text(table), self.app_markup(table)
+
+    def app_markup(self, table: Table) -> InlineKeyboardMarkup | None:
+        """The table's way into the Mini App: a link in a group, the `web_app`
+        button in a practice game's private chat; None without the app."""
+        if self.app is None or table.status != "playing":
+            return None
+        if table.practice:
+            return self.app.markup(self.tr, table.lang, table.chat_id)
+        return self.app.group_markup(self.tr, table.lang, table.chat_id)
 
     def table_text(self, table: Table) -> str:
         assert table.state is not None

@@ -57,6 +57,9 @@ class MemoryStore(Store):
         self._subs: dict[int, dict[int, str]] = {}
         self._user_sets: dict[tuple[int, str], set[int]] = {}  # (user, played|stats|subs) → chats
         self._moved: dict[int, int] = {}
+        # called with (chat, new version) after each successful save: the
+        # in-process stand-in for Redis's pub/sub (the Mini App's live views)
+        self.saved: list[Callable[[int, int], None]] = []
 
     def _expire(self, chat_id: int) -> None:
         """Forget a lobby or finished game whose time is up (Redis: key expiry)."""
@@ -108,6 +111,8 @@ class MemoryStore(Store):
         else:
             self._expires.pop(chat, None)
         table.version = expected + 1
+        for listener in self.saved:
+            listener(chat, expected + 1)
         return True
 
     async def delete(self, chat_id: int) -> None:

@@ -26,6 +26,7 @@ from typing import Any, TypeVar, cast
 
 import redis.exceptions
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 
 from bot.ops import metrics
 from bot.store import HISTORY_KEEP, Store, StoreUnavailable, UserPrefs
@@ -45,6 +46,9 @@ from engine import Command
 # A finished game goes into the history (with its whole log) and the rating
 # queue in this same atomic step, once: HSETNX on its game number; the oldest
 # games beyond the kept number leave the history and the replay index in it too.
+# The new version is published on the channel named like the table key (the
+# Mini App's live views, `bot.webapp.live`): inside the script, so it costs no
+# round trip and no viewer ever hears of a version before it is saved.
 _SAVE_LUA = """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
@@ -107,6 +111,7 @@ if ARGV[5] == '' then
 else
   redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
 end
+redis.call('PUBLISH', KEYS[1], tostring(v + 1))
 return 1
 """
 
@@ -214,6 +219,14 @@ class RedisStore(Store):
         or every timer, until TCP gives up (``?socket_timeout=`` in the URL wins)."""
         client = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         return cls(client, prefix, owns_client=True)
+
+    def moves_channel(self, chat_id: int) -> str:
+        """The channel each save of the chat's record publishes its new version on."""
+        return self._table_key(chat_id)
+
+    def pubsub(self) -> PubSub:
+        """A pub/sub connection of this store's client (the Mini App's subscriber)."""
+        return self._r.pubsub()
 
     # keys --------------------------------------------------------------
 

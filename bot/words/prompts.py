@@ -26,6 +26,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.store.models import Table
 from bot.words import reasons
+from bot.words.app import AppLinks, with_app
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.keyboards import Option, hint_row, menu_level, prompt_keyboard
@@ -112,9 +113,10 @@ def shown_path(decision: Decision, index: int, depth: int) -> tuple[str, ...]:
 class Prompts:
     """The text and buttons of a decision's prompt, at any menu level."""
 
-    def __init__(self, render: Renderer, tr: Translator) -> None:
+    def __init__(self, render: Renderer, tr: Translator, app: AppLinks | None = None) -> None:
         self.render = render
         self.tr = tr
+        self.app = app  # the Mini App: its «🃏 Стол» button under every prompt
 
     # ------------------------------------------------------------------ the message
     def text(
@@ -183,7 +185,7 @@ class Prompts:
             markup.inline_keyboard.append(
                 hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint"))
             )
-        return markup
+        return with_app(markup, self.app, self.tr, lang, table.chat_id)
 
     def choice(
         self, lang: str, table: Table, state: GameState, decision: Decision, option: Option

@@ -6,6 +6,7 @@ Failures can be scripted: `blocked` users answer 403, `flood` makes the next
 sends to a chat answer 429, `server_errors` makes the next calls answer 5xx,
 every call about a chat in `down` answers 5xx until it is taken out, and
 sends and edits to a group in `no_rights` answer 400 (the bot may not write),
+getChatMember says a user of `outsiders` is not in the group,
 and while `member_lookup_fails` holds an error, every getChatMember raises it
 (Telegram cannot say whether someone is an admin). Requests to a chat in
 `holds` wait until the test releases them (a slow Telegram, with no clock).
@@ -44,6 +45,7 @@ from aiogram.types import (
     CallbackQuery,
     Chat,
     ChatMemberAdministrator,
+    ChatMemberLeft,
     ChatMemberMember,
     InlineKeyboardMarkup,
     Message,
@@ -71,6 +73,7 @@ class FakeTelegram(BaseSession):
         self.requests: list[TelegramMethod[Any]] = []
         self.message_ids = itertools.count(1000)
         self.admins: set[tuple[int, int]] = set()
+        self.outsiders: set[tuple[int, int]] = set()  # (chat, user): not in the group
         self.blocked: set[int] = set()
         self.files: list[tuple[int, str, bytes]] = []  # documents sent: (chat, name, content)
         self.flood: defaultdict[int, int] = defaultdict(int)  # chat → how many 429s to answer
@@ -173,6 +176,8 @@ class FakeTelegram(BaseSession):
             if self.member_lookup_fails is not None:
                 raise self.member_lookup_fails
             user = User(id=method.user_id, is_bot=False, first_name="x")
+            if (method.chat_id, method.user_id) in self.outsiders:
+                return ChatMemberLeft(user=user)
             if (method.chat_id, method.user_id) in self.admins:
                 # every permission flag this aiogram version requires, granted
                 flags = {

@@ -27,6 +27,7 @@ from bot.service.games import Defaults
 from bot.store import Store
 from bot.store.models import Table
 from bot.telegram.pace import Pace
+from bot.words.app import AppLinks
 from bot.words.i18n import Case, Translator
 from bot.words.keyboards import LeaveCb, LobbyCb, PromptCb
 from engine import Decision, Event, GameState, pending
@@ -85,10 +86,13 @@ class Harness:
         tg: FakeTelegram | None = None,
         clock: FakeClock | None = None,
         tr: MarkedTranslator | None = None,
+        app: AppLinks | None = None,
     ):
         """`tr`: the translator; by default one all harnesses share (parsing
         the locales is most of what building one costs, and it keeps no state
-        but caches of what it formatted)."""
+        but caches of what it formatted). `app`: the Mini App's links (the bot
+        then serves it too: `self.app.webapp`)."""
+        self.app_links = app
         self.store = store
         self.tg = tg or FakeTelegram()
         self.clock = clock or FakeClock()
@@ -104,8 +108,17 @@ class Harness:
             default=DefaultBotProperties(parse_mode="HTML"),
         )
         self.pace = InstantPace()
+        links = None
+        if self.app_links is not None:  # each process learns the username itself
+            links = AppLinks(self.app_links.base_url, self.app_links.short_name)
         app = build_app(
-            bot, self.store, self.defaults, clock=self.clock, tr=self.tr, pace=self.pace
+            bot,
+            self.store,
+            self.defaults,
+            clock=self.clock,
+            tr=self.tr,
+            pace=self.pace,
+            app_links=links,
         )
         app.policy.sleep = self.pace.sleep  # a retry's pause is counted, not slept
         return app
@@ -124,8 +137,11 @@ class Harness:
 
     async def settle(self) -> None:
         """Until the groups' outboxes are empty, no call to a new lobby is
-        still going and no timer is still firing."""
+        still going, no timer is still firing and no answer from the Mini App
+        is still being told."""
         await self.app.ticker.settled()
+        if self.app.webapp is not None:
+            await self.app.webapp.idle()
         await self.app.games.idle()
 
     async def say(self, chat_id: int, user: User, text: str, settle: bool = True) -> None:

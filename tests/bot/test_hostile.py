@@ -124,6 +124,12 @@ class World:
         return self.h.store
 
 
+#: computer moves in a row a test lets happen: a whole game, since once every
+#: person has timed out three times computers play it to its end (some 250
+#: decisions for four; the engine caps its steps)
+COMPUTER_MOVES_MAX = 2000
+
+
 async def computer_decides(h: Harness) -> bool:
     table = await h.table(GAME)
     if table.status != "playing" or table.state is None:
@@ -134,7 +140,7 @@ async def computer_decides(h: Harness) -> bool:
 
 async def settle(h: Harness) -> None:
     """Let computer seats move until a person decides (or the game ends)."""
-    for _ in range(200):
+    for _ in range(COMPUTER_MOVES_MAX):
         if not await computer_decides(h):
             return
         await h.tick(h.defaults.computer_pause)
@@ -886,7 +892,7 @@ async def checked(
 
 async def computers_move(w: World, errors: ErrorLog, what: object) -> None:
     pause = w.h.defaults.computer_pause
-    for _ in range(200):
+    for _ in range(COMPUTER_MOVES_MAX):
         if not await computer_decides(w.h):
             return
         await checked(w, errors, what, lambda: w.h.tick(pause))

@@ -76,6 +76,7 @@ OPTION_WORDS = (
 #: literals in bot code that name a message of one of these families
 KEY_FAMILIES = (
     "about",
+    "app",
     "ask",
     "back",
     "bot",

@@ -90,6 +90,9 @@ def test_the_installed_wheel_renders_texts_from_another_folder(
         "print(bot.__file__); print(locales.__file__); print(engine.__file__)\n"
         "print(Translator().t('ru', 'welcome').replace('\\n', ' '))\n"
         "print(Translator().t('en', 'card-lord'))\n"
+        "from importlib.resources import files\n"
+        "page = files('bot.webapp').joinpath('static')\n"
+        "print(all(page.joinpath(n).is_file() for n in ('index.html', 'app.js', 'app.css')))\n"
     )
     out = run(installed, "-c", probe, cwd=elsewhere, env=clean_env()).splitlines()
     venv = installed.parent.parent
@@ -98,6 +101,7 @@ def test_the_installed_wheel_renders_texts_from_another_folder(
     tr = Translator()
     assert out[3] == tr.t("ru", "welcome").replace("\n", " ") != "welcome"
     assert out[4] == tr.t("en", "card-lord") != "card-lord"
+    assert out[5] == "True", "the Mini App's page is in the wheel"
 
 
 async def test_python_m_bot_from_the_wheel_answers_with_texts_not_keys(

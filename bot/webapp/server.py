@@ -1,0 +1,450 @@
+"""The Mini App's server: the page, its API and its live stream (aiohttp).
+
+Routes, under the path of ``WEBAPP_URL`` (the page uses relative URLs):
+
+- ``GET /`` — the page (``static/``, its style and script inlined: `page`);
+- ``GET api/games`` — the caller's games (what the menu button opens on);
+- ``GET api/state?chat=`` — the caller's view of the chat's game, with the
+  page's words;
+- ``GET api/events?chat=`` — the same view, live: server-sent events, one
+  ``state`` event per saved move (``id``: the record's version; a reconnect's
+  ``Last-Event-ID`` gets the newest at once when it is newer);
+- ``GET api/card?chat=&topic=`` — /card's text for a card type or a castle;
+- ``POST api/answer`` — ``{chat, game, decision, option}``: the pending
+  decision answered, through the service's button path (`Play.choose`).
+
+Who may see what: a seated player their own seat's view (`view_for`); anyone
+else who is a member of the group (Telegram's getChatMember, cached a few
+minutes) the public table; nobody else anything (403). Every API call carries
+the Web App's ``initData`` (`bot.webapp.auth`); answers are rate-limited per
+user, open streams capped per user; every response carries a strict
+Content-Security-Policy (the page: its own style and script by hash and
+Telegram's ``telegram-web-app.js``, nothing else; no other origin to connect to).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from bot.service.base import Actor, Reply
+from bot.service.games import Games
+from bot.store import StoreUnavailable
+from bot.store.models import Table
+from bot.webapp.auth import Caller, Denied, caller_of
+from bot.webapp.limits import RateLimit
+from bot.webapp.live import Feed, Hub, Viewer, feed_for
+from bot.webapp.page import API_CSP, build_page
+from bot.webapp.payload import Payloads
+from bot.words.i18n import Translator, pick_lang
+
+log = logging.getLogger(__name__)
+
+IsMember = Callable[[int, int], Awaitable[bool]]
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": API_CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+#: a stream with nothing to say sends a comment this often (proxies close idle ones)
+KEEPALIVE_SECONDS = 20.0
+#: open streams one user may have (a phone and a desktop, a few tabs)
+STREAMS_PER_USER = 4
+CALLER = web.RequestKey("caller", Caller)
+#: how long a group membership found is trusted
+MEMBER_SECONDS = 300.0
+MEMBERS_KEPT = 10_000
+PAYLOADS_KEPT = 2_000
+#: answers: a few at once, then about two a second
+ANSWER_BURST = 6
+ANSWERS_PER_SECOND = 2.0
+BODY_MAX = 4096
+
+
+PayloadKey = tuple[int, int | None, str]  # chat, seat, language
+Made = tuple[int, float, int]  # the game, when its record was made, the record's version
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a caller may see of a chat: their seat's view, or the public table."""
+
+    seat: int | None
+    lang: str
+
+
+class Refused(Exception):
+    def __init__(self, status: int, key: str) -> None:
+        super().__init__(key)
+        self.status = status
+        self.key = key
+
+
+def secure(response: web.StreamResponse) -> web.StreamResponse:
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+Handler = Callable[["WebApp", web.Request], Awaitable[web.StreamResponse]]
+
+
+def api(handler: Handler) -> Handler:
+    """An API route: a `Refused` call, or a store that cannot be reached,
+    is answered with JSON (``ok: false``, the reason's key and its text in
+    the caller's language), never with a traceback."""
+
+    @functools.wraps(handler)
+    async def wrapped(self: WebApp, request: web.Request) -> web.StreamResponse:
+        try:
+            return await handler(self, request)
+        except Refused as r:
+            return self.refusal(request, r.status, r.key)
+        except StoreUnavailable as e:
+            log.warning("webapp: store unavailable: %s", e)
+            return self.refusal(request, 503, "err-unavailable")
+
+    return wrapped
+
+
+class WebApp:
+    """The app's handlers over the game service (one per process)."""
+
+    def __init__(
+        self,
+        games: Games,
+        tr: Translator,
+        token: str,
+        is_member: IsMember,
+        max_age: float = 24 * 3600,
+        feed: Feed | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.games = games
+        self.tr = tr
+        self.token = token
+        self.is_member = is_member
+        self.max_age = max_age
+        self.clock = clock
+        self.payloads = Payloads(tr, games.render, games.teller.prompts)
+        self.hub = Hub(games.store, feed if feed is not None else feed_for(games.store))
+        self.answers = RateLimit(ANSWER_BURST, ANSWERS_PER_SECOND)
+        self.streams: dict[int, int] = {}
+        self._members: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
+        self._payloads: OrderedDict[PayloadKey, tuple[Made, bytes]] = OrderedDict()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closing = False
+        self.page = build_page()
+
+    # ------------------------------------------------------------------ serving
+    def add_routes(self, web_app: web.Application, prefix: str = "") -> None:
+        """The page and its API under `prefix` (``/app``; "" for the root)."""
+        p = prefix.rstrip("/")
+        if p:
+            web_app.router.add_get(p, self._to_page)
+        web_app.router.add_get(f"{p}/", self.index)
+        web_app.router.add_get(f"{p}/api/games", self.my_games)
+        web_app.router.add_get(f"{p}/api/state", self.state)
+        web_app.router.add_get(f"{p}/api/events", self.events)
+        web_app.router.add_get(f"{p}/api/card", self.card)
+        web_app.router.add_post(f"{p}/api/answer", self.answer)
+
+    def application(self, prefix: str = "") -> web.Application:
+        """An aiohttp application serving only the app (its own port)."""
+        web_app = web.Application(client_max_size=BODY_MAX)
+        self.add_routes(web_app, prefix)
+        web_app.on_shutdown.append(lambda _: self.close())
+        return web_app
+
+    async def close(self) -> None:
+        """Shutting down: every stream ends; the answers being told finish."""
+        self._closing = True
+        await self.hub.close()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def idle(self) -> None:
+        """Until the answers given are told (what a test waits for)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    # ------------------------------------------------------------------ the page
+    async def _to_page(self, request: web.Request) -> web.StreamResponse:
+        query = f"?{request.query_string}" if request.query_string else ""
+        raise web.HTTPFound(request.path + "/" + query)
+
+    async def index(self, request: web.Request) -> web.StreamResponse:
+        """The page (gzipped when the browser takes it), with its own CSP."""
+        page = self.page
+        headers = {"Cache-Control": "no-cache", "ETag": page.etag, "Vary": "Accept-Encoding"}
+        if request.headers.get("If-None-Match") == page.etag:
+            response = web.Response(status=304, headers=headers)
+        elif "gzip" in request.headers.get("Accept-Encoding", ""):
+            response = web.Response(
+                body=page.gzipped,
+                content_type="text/html",
+                charset="utf-8",
+                headers={**headers, "Content-Encoding": "gzip"},
+            )
+        else:
+            response = web.Response(
+                body=page.html, content_type="text/html", charset="utf-8", headers=headers
+            )
+        secure(response)
+        response.headers["Content-Security-Policy"] = page.csp
+        return response
+
+    # ------------------------------------------------------------------ who asks
+    def _caller(self, request: web.Request) -> Caller:
+        try:
+            caller = caller_of(
+                self.token, request.headers.get("Authorization"), self.clock(), self.max_age
+            )
+        except Denied as e:
+            log.info("webapp: refused a call: %s", e)
+            raise Refused(401, "app-denied") from None
+        request[CALLER] = caller
+        return caller
+
+    async def _member(self, chat_id: int, user_id: int) -> bool:
+        key = (chat_id, user_id)
+        now = self.clock()
+        found = self._members.get(key)
+        if found is not None and now - found[1] < MEMBER_SECONDS:
+            return found[0]
+        member = await self.is_member(chat_id, user_id)
+        self._members[key] = (member, now)
+        self._members.move_to_end(key)
+        while len(self._members) > MEMBERS_KEPT:
+            self._members.popitem(last=False)
+        return member
+
+    async def _access(self, caller: Caller, table: Table | None, chat_id: int) -> Access:
+        """The caller's seat in the chat's game, or the public table for a
+        member of the group; `Refused` for anyone else."""
+        if table is not None:
+            seat = table.seat_of(caller.user_id)
+            if seat is not None:
+                return Access(seat, table.seats[seat].lang)
+        if chat_id > 0 or (table is not None and table.practice):
+            raise Refused(403, "app-denied")  # someone's private chat
+        if not await self._member(chat_id, caller.user_id):
+            raise Refused(403, "app-denied")
+        if table is None:
+            raise Refused(404, "app-no-game")
+        return Access(None, table.lang)
+
+    def _lang(self, caller: Caller) -> str:
+        return pick_lang(caller.lang_code, self.games.defaults.lang)
+
+    def refusal(self, request: web.Request, status: int, key: str) -> web.StreamResponse:
+        caller = request.get(CALLER)
+        lang = self._lang(caller) if caller is not None else self.games.defaults.lang
+        return secure(
+            web.json_response(
+                {"ok": False, "error": key, "text": self.tr.t(lang, key)}, status=status
+            )
+        )
+
+    @staticmethod
+    def _chat(request: web.Request) -> int:
+        try:
+            return int(request.query["chat"])
+        except (KeyError, ValueError):
+            raise Refused(400, "app-no-game") from None
+
+    # ------------------------------------------------------------------ the API
+    @api
+    async def my_games(self, request: web.Request) -> web.StreamResponse:
+        caller = self._caller(request)
+        lang = self._lang(caller)
+        games = []
+        for chat_id in sorted(await self.games.store.user_tables(caller.user_id)):
+            table = await self.games.store.load(chat_id)
+            if table is None or table.seat_of(caller.user_id) is None:
+                continue
+            title = table.title or self.tr.t(lang, "practice-title")
+            games.append({"chat": chat_id, "title": title, "status": table.status})
+        words = self.payloads.words(lang)
+        return secure(web.json_response({"ok": True, "games": games, "words": words}))
+
+    def _payload(self, table: Table, access: Access) -> bytes:
+        """The view as JSON without ``now`` (added when sent), kept for the
+        record's newest version (the game and its start told apart too: a
+        chat's record that expired starts its versions again)."""
+        key = (table.chat_id, access.seat, access.lang)
+        made = (table.game_no, table.created_at, table.version)
+        kept = self._payloads.get(key)
+        if kept is not None and kept[0] == made:
+            self._payloads.move_to_end(key)
+            return kept[1]
+        body = json.dumps(
+            self.payloads.table(table, access.seat, access.lang, 0.0),
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ).encode()
+        self._payloads[key] = (made, body)
+        self._payloads.move_to_end(key)
+        while len(self._payloads) > PAYLOADS_KEPT:
+            self._payloads.popitem(last=False)
+        return body
+
+    def _with_now(self, body: bytes) -> bytes:
+        return body.replace(b'"now":0.0', b'"now":%.3f' % self.clock(), 1)
+
+    @api
+    async def state(self, request: web.Request) -> web.StreamResponse:
+        caller = self._caller(request)
+        chat_id = self._chat(request)
+        table = await self.games.store.load(chat_id)
+        access = await self._access(caller, table, chat_id)
+        assert table is not None
+        body = self._with_now(self._payload(table, access))
+        words = json.dumps(self.payloads.words(access.lang), ensure_ascii=False)
+        response = web.Response(
+            body=b'{"words":' + words.encode() + b',"state":' + body + b"}",
+            content_type="application/json",
+            headers={"Cache-Control": "no-store"},
+        )
+        response.enable_compression()
+        return secure(response)
+
+    @api
+    async def card(self, request: web.Request) -> web.StreamResponse:
+        caller = self._caller(request)
+        chat_id = self._chat(request)
+        table = await self.games.store.load(chat_id)
+        access = await self._access(caller, table, chat_id)
+        assert table is not None
+        found = self.payloads.card(access.lang, table, request.query.get("topic", ""))
+        if found is None:
+            raise Refused(404, "app-no-card")
+        return secure(web.json_response({"ok": True, **found}))
+
+    @api
+    async def answer(self, request: web.Request) -> web.StreamResponse:
+        caller = self._caller(request)
+        if (request.content_length or 0) > BODY_MAX:
+            raise Refused(413, "err-bad-button")
+        try:
+            body = await request.json()
+            chat_id, game, decision, option = (
+                int(body[k]) for k in ("chat", "game", "decision", "option")
+            )
+        except (ValueError, KeyError, TypeError):
+            raise Refused(400, "err-bad-button") from None
+        if not self.answers.allow(caller.user_id):
+            raise Refused(429, "err-too-fast")
+        actor = Actor(caller.user_id, caller.name, caller.lang_code)
+        reply = await self.games.play.choose(actor, chat_id, game, decision, option)
+        self._tell(reply)
+        ok = reply.key == "ok"
+        text = "" if ok else self.tr.t(await self._seat_lang(caller, chat_id), reply.key)
+        return secure(
+            web.json_response({"ok": ok, "error": None if ok else reply.key, "text": text})
+        )
+
+    async def _seat_lang(self, caller: Caller, chat_id: int) -> str:
+        """The language the prompt in the chat speaks to the caller (their
+        seat's), else theirs."""
+        table = await self.games.store.load(chat_id)
+        seat = table.seat_of(caller.user_id) if table is not None else None
+        if table is None or seat is None:
+            return self._lang(caller)
+        return table.seats[seat].lang
+
+    def _tell(self, reply: Reply) -> None:
+        """Tell everyone of the move after the caller has their answer (as a
+        press's callback is answered before the move is told)."""
+        then = reply.then
+        if then is None:
+            return
+
+        async def tell() -> None:
+            await then()
+
+        task = asyncio.create_task(tell(), name="webapp answer told")
+        self._tasks.add(task)
+        task.add_done_callback(self._told)
+
+    def _told(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("telling an answer from the app failed", exc_info=task.exception())
+
+    # ------------------------------------------------------------------ live
+    @api
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        caller = self._caller(request)
+        chat_id = self._chat(request)
+        table = await self.games.store.load(chat_id)
+        await self._access(caller, table, chat_id)
+        if self.streams.get(caller.user_id, 0) >= STREAMS_PER_USER:
+            raise Refused(429, "err-too-fast")
+        try:
+            last = int(request.headers.get("Last-Event-ID", "0"))
+        except ValueError:
+            last = 0
+        viewer = await self.hub.join(chat_id)  # before the stream opens: a refusal is JSON
+        viewer.sent = last
+        user = caller.user_id
+        self.streams[user] = self.streams.get(user, 0) + 1
+        response = secure(
+            web.StreamResponse(
+                headers={
+                    "Content-Type": "text/event-stream; charset=utf-8",
+                    "Cache-Control": "no-store",
+                    "X-Accel-Buffering": "no",  # nginx: pass each event on at once
+                }
+            )
+        )
+        try:
+            await response.prepare(request)
+            await self._stream(response, viewer, caller)
+        except ConnectionError:
+            pass  # the page went away
+        finally:
+            await self.hub.leave(viewer)
+            left = self.streams.get(user, 1) - 1
+            if left:
+                self.streams[user] = left
+            else:
+                self.streams.pop(user, None)
+        return response
+
+    async def _stream(self, response: web.StreamResponse, viewer: Viewer, caller: Caller) -> None:
+        """Send the chat's newest record to the viewer whenever the hub has a
+        newer one; a comment when nothing happened for a while."""
+        while not viewer.closed and not self._closing:
+            chat_id = viewer.chat_id
+            if chat_id in self.hub.tables:
+                table = self.hub.table(chat_id)
+                version = table.version if table is not None else 0
+                if version != viewer.sent:
+                    if table is None:
+                        await response.write(b"id: 0\nevent: gone\ndata: {}\n\n")
+                    else:
+                        try:
+                            access = await self._access(caller, table, chat_id)
+                        except Refused:
+                            return  # no longer theirs to see (they left the group)
+                        body = self._with_now(self._payload(table, access))
+                        head = b"id: %d\nevent: state\ndata: " % version
+                        await response.write(head + body + b"\n\n")
+                    viewer.sent = version
+            try:
+                await asyncio.wait_for(viewer.wake.wait(), KEEPALIVE_SECONDS)
+            except TimeoutError:
+                await response.write(b": keep-alive\n\n")
+            viewer.wake.clear()
+
+
+__all__ = ["WebApp"]

@@ -1,0 +1,88 @@
+"""Where the Mini App opens: its buttons and links (`bot.webapp` serves it).
+
+- In a private chat, a «🃏 Стол» `web_app` button under each prompt and /hand,
+  and the chat's menu button, open the app on a game (``?chat=<id>``);
+- a group cannot carry a `web_app` button: its table message carries a link —
+  the Direct Link Mini App ``t.me/<bot>/<short name>?startapp=<chat>`` when a
+  short name is set with @BotFather, else the private chat's deep link
+  ``t.me/<bot>?start=app_<chat>``, which answers with the `web_app` button.
+
+Without `WEBAPP_URL` nothing here is built and no button shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from aiogram.types import (
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    MenuButtonWebApp,
+    WebAppInfo,
+)
+
+from bot.words.i18n import Translator
+
+#: the /start payload that asks for the app's button for a chat
+START_PREFIX = "app_"
+
+
+@dataclass
+class AppLinks:
+    """The app's public base (``https://…``, no trailing slash), the Direct
+    Link's short name if any, and the bot's username (learnt once)."""
+
+    base_url: str
+    short_name: str | None = None
+    username: str | None = None
+    learn: Callable[[], Awaitable[str]] | None = field(default=None, repr=False)
+
+    async def know_username(self) -> None:
+        """Learn the bot's username once (the group's link names the bot)."""
+        if self.username is None and self.learn is not None:
+            self.username = await self.learn()
+
+    def url(self, chat_id: int | None = None) -> str:
+        """The page, opened on the chat's game (None: on the person's games)."""
+        return f"{self.base_url}/" if chat_id is None else f"{self.base_url}/?chat={chat_id}"
+
+    def button(self, tr: Translator, lang: str, chat_id: int) -> InlineKeyboardButton:
+        """«🃏 Стол»: the app on the chat's game (private chats only)."""
+        return InlineKeyboardButton(
+            text=tr.t(lang, "btn-app"), web_app=WebAppInfo(url=self.url(chat_id))
+        )
+
+    def markup(self, tr: Translator, lang: str, chat_id: int) -> InlineKeyboardMarkup:
+        return InlineKeyboardMarkup(inline_keyboard=[[self.button(tr, lang, chat_id)]])
+
+    def menu_button(self, tr: Translator, lang: str) -> MenuButtonWebApp:
+        """The private chat's menu button: the app on the person's games."""
+        return MenuButtonWebApp(text=tr.t(lang, "btn-app"), web_app=WebAppInfo(url=self.url()))
+
+    def group_url(self, chat_id: int) -> str | None:
+        """The link a group's table carries (None until the username is known)."""
+        if self.username is None:
+            return None
+        if self.short_name is not None:
+            return f"https://t.me/{self.username}/{self.short_name}?startapp={chat_id}"
+        return f"https://t.me/{self.username}?start={START_PREFIX}{chat_id}"
+
+    def group_markup(self, tr: Translator, lang: str, chat_id: int) -> InlineKeyboardMarkup | None:
+        url = self.group_url(chat_id)
+        if url is None:
+            return None
+        return InlineKeyboardMarkup(
+            inline_keyboard=[[InlineKeyboardButton(text=tr.t(lang, "btn-app"), url=url)]]
+        )
+
+
+def with_app(
+    markup: InlineKeyboardMarkup, app: AppLinks | None, tr: Translator, lang: str, chat_id: int
+) -> InlineKeyboardMarkup:
+    """`markup` with the «🃏 Стол» button as its last row (unchanged without the app)."""
+    if app is None:
+        return markup
+    return InlineKeyboardMarkup(
+        inline_keyboard=[*markup.inline_keyboard, [app.button(tr, lang, chat_id)]]
+    )

@@ -1,0 +1,314 @@
+"""The Mini App's page in a real browser (headless Chromium), against the real
+bot: a stub ``Telegram.WebApp`` (what Telegram's ``telegram-web-app.js`` gives
+a page) carries ``initData`` signed with the bot's token, and the page talks
+to the bot's own app server over HTTP — the state, the live stream, answers.
+
+Screenshots of a 6-player table, light and dark, are saved to
+``build/screenshots/`` (``SMUTA_SCREENSHOTS`` to put them elsewhere)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from aiogram.types import User
+from aiohttp.test_utils import TestServer
+
+from bot.store.memory import MemoryStore
+from bot.webapp.payload import plain
+from bot.words.app import AppLinks
+from bot.words.i18n import Translator
+from engine import pending
+from tests.bot.fake_telegram import person
+from tests.bot.harness import Harness
+from tests.bot.webapp_client import BASE_URL, PREFIX, init_data
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("SMUTA_SCREENSHOTS", ROOT / "build" / "screenshots"))
+GROUP = -100555
+TELEGRAM_JS = "https://telegram.org/js/telegram-web-app.js"
+PHONE = {"width": 390, "height": 844}
+#: Telegram's own light and dark themes (what themeParams carries)
+LIGHT = {
+    "bg_color": "#ffffff",
+    "text_color": "#000000",
+    "hint_color": "#999999",
+    "link_color": "#2481cc",
+    "button_color": "#2481cc",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#efeff3",
+}
+DARK = {
+    "bg_color": "#17212b",
+    "text_color": "#f5f5f5",
+    "hint_color": "#708499",
+    "link_color": "#6ab3f3",
+    "button_color": "#5288c1",
+    "button_text_color": "#ffffff",
+    "secondary_bg_color": "#232e3c",
+}
+NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дарья", "Егор")
+#: what a page may take to show something (a guard against a hang, not a wait)
+WAIT_MS = 10_000
+
+
+def stub_telegram(data: str, scheme: str, theme: dict[str, str]) -> str:
+    """A stand-in for telegram-web-app.js: the Telegram.WebApp a page sees."""
+    return (
+        STUB.replace("$DATA", json.dumps(data))
+        .replace("$SCHEME", json.dumps(scheme))
+        .replace("$THEME", json.dumps(theme))
+    )
+
+
+STUB = """
+window.Telegram = { WebApp: {
+  initData: $DATA,
+  initDataUnsafe: {},
+  colorScheme: $SCHEME,
+  themeParams: $THEME,
+  handlers: {},
+  onEvent: function (name, f) { (this.handlers[name] = this.handlers[name] || []).push(f); },
+  ready: function () { this.isReady = true; },
+  expand: function () {},
+  HapticFeedback: { selectionChanged: function () {} },
+  switchTheme: function (scheme, theme) {
+    this.colorScheme = scheme;
+    this.themeParams = theme;
+    (this.handlers.themeChanged || []).forEach(function (f) { f(); });
+  }
+} };
+"""
+
+
+class Page:
+    """A page of the app opened as `user`, and what its console reported."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    async def shows(self, version: int) -> None:
+        """Until the page has drawn the record's `version`."""
+        # (selectors, not wait_for_function: the page's CSP forbids eval, and
+        # the tests keep the CSP on to see it break nothing)
+        await self.page.wait_for_selector(f'body[data-version="{version}"]', timeout=WAIT_MS)
+
+    async def version(self) -> int:
+        return int(await self.page.evaluate("document.body.dataset.version || '0'"))
+
+    async def background(self) -> str:
+        return str(await self.page.evaluate("getComputedStyle(document.body).backgroundColor"))
+
+
+@asynccontextmanager
+async def app_server(h: Harness) -> AsyncIterator[TestServer]:
+    assert h.app.webapp is not None
+    server = TestServer(h.app.webapp.application(PREFIX), host="127.0.0.1")
+    await server.start_server()
+    try:
+        yield server
+    finally:
+        await h.app.webapp.close()
+        await server.close()
+
+
+@asynccontextmanager
+async def open_page(
+    browser: Any,
+    server: TestServer,
+    h: Harness,
+    user: User,
+    scheme: str = "light",
+    viewport: dict[str, int] = PHONE,
+) -> AsyncIterator[Page]:
+    context = await browser.new_context(viewport=viewport, device_scale_factor=2)
+    stub = stub_telegram(
+        init_data(user, h.clock.now()), scheme, DARK if scheme == "dark" else LIGHT
+    )
+
+    async def telegram_js(route: Any) -> None:
+        await route.fulfill(status=200, content_type="application/javascript", body=stub)
+
+    await context.route(TELEGRAM_JS, telegram_js)
+    page = Page(await context.new_page())
+    try:
+        await page.page.goto(str(server.make_url(f"{PREFIX}/?chat={GROUP}")))
+        yield page
+    finally:
+        await context.close()
+
+
+@cache
+def plain_translator() -> Translator:
+    """The bot's own texts (the harness's mark each card with its id)."""
+    return Translator()
+
+
+def browser_harness() -> Harness:
+    return Harness(MemoryStore(), tr=plain_translator(), app=AppLinks(BASE_URL))  # type: ignore[arg-type]
+
+
+async def six_player_table(h: Harness, seed: int = 12) -> list[User]:
+    """Six people play a while (houses laid, castles built where they can: the
+    seed's game has one by then), until the first of them has a turn's
+    action to choose."""
+    users = [person(200 + i, name) for i, name in enumerate(NAMES)]
+    await h.open_game(GROUP, users[0], users[1:], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(400):
+        table = await h.table(GROUP)
+        assert table.state is not None and table.status == "playing"
+        decision = pending(table.state)
+        assert decision is not None
+        if decision.seat == 0 and decision.kind == "action" and table.state.turn >= 14:
+            break
+        options = list(decision.options)
+        builds = [o for o in options if o[0] == "build"]
+        lays = [o for o in options if o[0] == "lay"]
+        draws = [o for o in options if o[0] in ("draw", "order")]
+        pick = rng.random()
+        if builds:
+            option = builds[0]
+        elif lays and pick < 0.6:
+            option = rng.choice(lays)
+        elif draws and pick < 0.9:
+            option = rng.choice(draws)
+        else:
+            option = rng.choice(options)
+        await h.answer(users[decision.seat], GROUP, option)
+    return users
+
+
+async def test_a_six_player_table_is_drawn_and_a_tap_answers(browser: Any) -> None:
+    h = browser_harness()
+    users = await six_player_table(h)
+    anna = users[0]
+    table = await h.table(GROUP)
+    assert table.state is not None
+    decision = pending(table.state)
+    assert decision is not None and decision.seat == 0
+    assert h.app.webapp is not None
+    offered = h.app.webapp.payloads.table(table, 0, "ru", 0.0)["decision"]
+    top = [offered["texts"][i] for i in offered["levels"][0]["lines"]]
+    prompt = (await h.store.messages(GROUP))["prompt:0"]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    async with app_server(h) as server:
+        for scheme in ("light", "dark"):
+            async with open_page(browser, server, h, anna, scheme) as page:
+                await page.shows(table.version)
+                p = page.page
+                assert await p.locator(".player").count() == 6
+                assert await p.locator("#hand .card").count() == len(table.state.players[0].hand)
+                houses = sum(len(pl.houses) for pl in table.state.players)
+                assert await p.locator(".house").count() == houses
+                castles = sum(1 for pl in table.state.players for x in pl.houses if x.castle)
+                assert castles and await p.locator(".house .castle").count() == castles
+                lines = await p.locator("#choice p").all_inner_texts()
+                assert lines == top, "the prompt's question, as in the chat"
+                assert await p.locator("#choice .opt").count() >= 2
+                assert await page.background() == (
+                    "rgb(255, 255, 255)" if scheme == "light" else "rgb(23, 33, 43)"
+                )
+                await p.screenshot(path=str(SCREENSHOTS / f"table-6-{scheme}.png"))
+                assert page.errors == []
+
+        # a phone 360 px wide: nothing sticks out sideways
+        async with open_page(
+            browser, server, h, anna, viewport={"width": 360, "height": 740}
+        ) as page:
+            await page.shows(table.version)
+            wide = await page.page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert wide <= 0, f"{wide}px of sideways scrolling at 360 px"
+            await page.page.screenshot(path=str(SCREENSHOTS / "table-6-360.png"))
+
+        # a tap answers: a card the menu offers is highlighted; tapping it (or
+        # the option's button) goes down the prompt's levels to an answer
+        async with open_page(browser, server, h, anna) as page:
+            await page.shows(table.version)
+            p = page.page
+            await p.locator("#choice .opt", has_text="Выложить").first.click()
+            for _ in range(6):
+                if await page.version() != table.version:
+                    break
+                picks = p.locator("#hand .card.pick, .house .card.pick, .who.pick")
+                if await picks.count():
+                    await picks.first.click()
+                else:
+                    await p.locator("#choice .opt:not(.back)").first.click()
+                await p.wait_for_selector(
+                    f'body:not([data-version="{table.version}"]), '
+                    "#choice .opt:not(.back):not(:disabled)",
+                    timeout=WAIT_MS,
+                )
+            await p.wait_for_selector(
+                f'body:not([data-version="{table.version}"])', timeout=WAIT_MS
+            )
+            await h.settle()
+            moved = await h.table(GROUP)
+            assert moved.version > table.version
+            command = (await h.store.log(GROUP))[-1]
+            assert command.seat == 0 and command.option is not None
+            assert command.option[0] == "lay"
+            # the very prompt in the chat shows the choice made in the app
+            assert "✔️" in h.tg.texts[(anna.id, prompt)]
+            assert not any(d.startswith("p:") for _, d in h.buttons(anna.id, prompt))
+            await page.shows(moved.version)
+            assert page.errors == []
+
+
+async def test_a_move_made_in_the_chat_appears_without_reload(browser: Any) -> None:
+    h = browser_harness()
+    users = [person(200 + i, name) for i, name in enumerate(NAMES[:3])]
+    await h.open_game(GROUP, users[0], users[1:], seed=4)
+    watcher = person(300, "Зритель")
+    async with app_server(h) as server, open_page(browser, server, h, watcher) as page:
+        table = await h.table(GROUP)
+        await page.shows(table.version)
+        assert await page.page.locator("#hand").is_hidden(), "a spectator has no hand"
+        for _ in range(3):
+            decision = await h.decision(GROUP)
+            assert decision is not None
+            await h.answer(users[decision.seat], GROUP, decision.options[0])
+            newest = await h.table(GROUP)
+            await page.shows(newest.version)
+            log = await page.page.locator("#log li").all_inner_texts()
+            assert log[-1] == plain(newest.turn_log[-1]), "the move's line is shown"
+        assert page.errors == []
+
+
+async def test_the_theme_follows_telegram_and_a_card_tells_what_it_does(browser: Any) -> None:
+    h = browser_harness()
+    users = [person(200 + i, name) for i, name in enumerate(NAMES[:2])]
+    await h.open_game(GROUP, users[0], users[1:], seed=6)
+    table = await h.table(GROUP)
+    assert table.state is not None
+    async with app_server(h) as server, open_page(browser, server, h, users[0]) as page:
+        await page.shows(table.version)
+        assert await page.background() == "rgb(255, 255, 255)"
+        await page.page.evaluate(f"Telegram.WebApp.switchTheme('dark', {json.dumps(DARK)})")
+        await page.page.wait_for_selector('html[data-scheme="dark"]', timeout=WAIT_MS)
+        assert await page.background() == "rgb(23, 33, 43)"
+        # a card that answers nothing: its /card text
+        hand = table.state.players[0].hand
+        card = page.page.locator(f'#hand .card[data-card="{hand[0]}"]:not(.pick)')
+        if await card.count() == 0:
+            card = page.page.locator("#hand .card:not(.pick)")
+        await card.first.click()
+        sheet = page.page.locator("#card h3")
+        await sheet.wait_for(timeout=WAIT_MS)
+        assert (await sheet.inner_text()).strip()
+        assert (await page.page.locator("#card .about").inner_text()).strip()
+        await page.page.locator("#card .opt").click()
+        await page.page.locator("#card").wait_for(state="hidden", timeout=WAIT_MS)
+        assert page.errors == []

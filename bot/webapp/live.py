@@ -66,6 +66,7 @@ class MemoryFeed(Feed):
     """The embedded store's saves, heard in process."""
 
     def __init__(self, store: MemoryStore) -> None:
+        self.store = store
         self.chats: set[int] = set()
         store.saved.append(self._saved)
 
@@ -78,6 +79,10 @@ class MemoryFeed(Feed):
 
     async def unfollow(self, chat_id: int) -> None:
         self.chats.discard(chat_id)
+
+    async def close(self) -> None:
+        if self._saved in self.store.saved:
+            self.store.saved.remove(self._saved)
 
 
 class RedisFeed(Feed):

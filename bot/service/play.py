@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot.ops import metrics
-from bot.service.base import Actor, Records, Refusal, Reply
+from bot.service.base import Actor, Records, Refusal, Reply, noted
 from bot.service.telling import Teller, prompt_ids
 from bot.service.thinking import Thinker
 from bot.store.models import Table
@@ -292,9 +292,10 @@ class Play:
             got += apply(st, seat, decision.id, option)
             commands.append(Command(seat=seat, decision=decision.id, option=option))
             events[:] = got
-            # a person's prompt shows what the timer chose (a computer seat has none)
+            # a person's prompt shows what the timer chose (a computer seat has
+            # none); an away seat: its note says it
             answered = None if computer else (decision, option, True)
-            self.teller.settle(t, got, notes, answered=answered)
+            self.teller.settle(t, noted(got), notes, answered=answered)
             return commands
 
         try:

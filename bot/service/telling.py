@@ -25,6 +25,7 @@ from bot.service.outbox import Outboxes
 from bot.store import Store
 from bot.store.models import Seat, Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.words import reasons
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.keyboards import rematch_keyboard
@@ -131,6 +132,7 @@ class Teller:
         if state.result is not None:
             t.status = "finished"
         self.tell_seats(t, state, events, answered)
+        reasons.note(t)  # which «ℹ️» reasons the next turn prompt tells
         self.set_deadline(t, handed)
 
     def tell_seats(

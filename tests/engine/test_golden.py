@@ -32,7 +32,7 @@ VARIANTS: tuple[Rules, ...] = (
     Rules(hand_limit=5, actions_per_turn=2, fire_each_house=False),
     Rules(deal_house_cards=3, deal_orders=2, castle_min_cards=2, castle_points=4),
 )
-PLAY = "e27e67b931e36634a15d6fae17abfe3c74aa2df7d16a3a9a7da2f2845934d227"
+PLAY = "db7dcb8539b949a8d26a82a2649711087bbabda08a9d32a8311f597b0283532d"
 STATE = "9c54f1544c94a18e2428b8309547e461bcbe1b74204bafd384cda95ce0e97847"
 
 

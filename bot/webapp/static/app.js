@@ -116,6 +116,10 @@
     if (state) headers["Last-Event-ID"] = String(state.v);
     api("api/events?chat=" + encodeURIComponent(chat), { headers: headers, signal: ctrl.signal })
       .then(function (r) {
+        if (r.status === 401 || r.status === 403 || r.status === 404) {
+          // not theirs to see (any more): say why, and stop asking
+          return r.json().then(function (data) { notice(data.text); });
+        }
         if (!r.ok || !r.body) throw new Error("stream " + r.status);
         notice("");
         backoff = 0;

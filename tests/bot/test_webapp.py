@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from aiogram.methods import SetChatMenuButton
 from aiogram.types import InlineKeyboardMarkup, User
+from pydantic import ValidationError
 
+from bot.config import Settings, describe
 from bot.store import Store, StoreUnavailable
 from bot.webapp.limits import RateLimit
 from bot.webapp.payload import Payloads
@@ -490,3 +492,26 @@ def test_a_six_player_state_stays_under_16_kb() -> None:
     states = crowded_states(payloads, range(3), FULL_NAMES, random.Random(6))
     largest = max(len(body) for _, body in states)
     assert largest <= 16 * 1024, f"{largest} bytes"
+
+
+def test_the_apps_settings_are_checked_when_they_load() -> None:
+    """Telegram opens a Web App over HTTPS only; a short name is what @BotFather
+    takes; the app shares the webhook's server when it listens where it does."""
+
+    def settings(**values: Any) -> Settings:
+        return Settings(_env_file=None, bot_token="42:TEST", **values)  # type: ignore[call-arg]
+
+    for url in ("http://example.com/app", "example.com/app", "https://example.com/app?x=1"):
+        with pytest.raises(ValidationError) as refused:
+            settings(webapp_url=url)
+        assert describe(refused.value).startswith("WEBAPP_URL:"), url
+    with pytest.raises(ValidationError) as refused:
+        settings(webapp_url=BASE_URL, miniapp_short_name="no spaces!")
+    assert describe(refused.value).startswith("MINIAPP_SHORT_NAME:")
+    app = settings(webapp_url=BASE_URL + "/", miniapp_short_name="table")
+    assert (app.webapp_url, app.webapp_path) == (BASE_URL, PREFIX)
+    assert not app.webapp_on_webhook_server, "polling: the app has its own server"
+    hook = {"webhook_url": "https://example.com/hook", "webhook_secret": "s3cret"}
+    assert settings(webapp_url=BASE_URL, **hook).webapp_on_webhook_server
+    assert not settings(webapp_url=BASE_URL, webapp_port=8090, **hook).webapp_on_webhook_server
+    assert settings(webapp_url="").webapp_url is None

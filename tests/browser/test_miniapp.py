@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from aiogram.types import User
 from aiohttp.test_utils import TestServer
@@ -92,6 +93,18 @@ window.Telegram = { WebApp: {
 """
 
 
+def telegram_fragment(data: str, theme: dict[str, str]) -> str:
+    """What Telegram appends to a Mini App's address when it opens it."""
+    return "#" + urlencode(
+        {
+            "tgWebAppData": data,
+            "tgWebAppVersion": "8.0",
+            "tgWebAppPlatform": "tdesktop",
+            "tgWebAppThemeParams": json.dumps(theme),
+        }
+    )
+
+
 class Page:
     """A page of the app opened as `user`, and what its console reported."""
 
@@ -136,13 +149,18 @@ async def open_page(
     viewport: dict[str, int] = PHONE,
     path: str = f"/?chat={GROUP}",
     start_param: str | None = None,
+    in_address: bool = True,
 ) -> AsyncIterator[Page]:
     """The app opened as `user`: by default from a «🃏 Стол» button (the chat
     in the URL); `path` "/" and a `start_param`: from a Direct Link; "/" alone:
-    from the menu button."""
+    from the menu button. `in_address`: Telegram's initData and colours in the
+    page's address too, as Telegram opens a Mini App (else only in
+    ``Telegram.WebApp``, as after a reload)."""
     context = await browser.new_context(viewport=viewport, device_scale_factor=2)
     theme = DARK if scheme == "dark" else LIGHT
-    stub = stub_telegram(init_data(user, h.clock.now()), scheme, theme, start_param)
+    data = init_data(user, h.clock.now())
+    stub = stub_telegram(data, scheme, theme, start_param)
+    fragment = telegram_fragment(data, theme) if in_address else ""
 
     async def telegram_js(route: Any) -> None:
         await route.fulfill(status=200, content_type="application/javascript", body=stub)
@@ -150,7 +168,7 @@ async def open_page(
     await context.route(TELEGRAM_JS, telegram_js)
     page = Page(await context.new_page())
     try:
-        await page.page.goto(str(server.make_url(PREFIX + path)))
+        await page.page.goto(str(server.make_url(PREFIX + path)) + fragment)
         yield page
     finally:
         await context.close()
@@ -333,12 +351,14 @@ async def test_a_direct_link_and_the_menu_button_open_the_players_game(browser: 
     table = await h.table(GROUP)
     async with app_server(h) as server:
         watcher = person(300, "Зритель")
-        async with open_page(browser, server, h, watcher, path="/", start_param=str(GROUP)) as page:
+        async with open_page(
+            browser, server, h, watcher, path="/", start_param=str(GROUP), in_address=False
+        ) as page:
             await page.shows(table.version)
             assert await page.page.locator(".player").count() == 2
             assert await page.page.locator("#hand").is_hidden()
             assert page.errors == []
-        async with open_page(browser, server, h, users[1], path="/") as page:
+        async with open_page(browser, server, h, users[1], path="/", in_address=False) as page:
             await page.shows(table.version)
             hand = table.state.players[1].hand  # type: ignore[union-attr]
             assert await page.page.locator("#hand .card").count() == len(hand)

@@ -68,14 +68,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             kept = best[tree]
             best[tree] = [min(a, b) for a, b in zip(kept, times, strict=True)] if kept else times
     figures = {
-        name: {
-            "mean_ms": round(statistics.mean(best[tree]), 2),
-            "median_ms": round(statistics.median(best[tree]), 2),
+        f"{name}_ms": {
+            "mean": round(statistics.mean(best[tree]), 2),
+            "median": round(statistics.median(best[tree]), 2),
         }
         for name, tree in (("old", args.old), ("new", args.new))
     }
     ratio = statistics.mean(best[args.old]) / statistics.mean(best[args.new])
-    print(json.dumps({**figures, "old_over_new": round(ratio, 2), **vars(args)}))
+    print(json.dumps({**vars(args), **figures, "old_over_new": round(ratio, 2)}))
     return 0
 
 

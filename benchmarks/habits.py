@@ -9,7 +9,8 @@ seat's decisions are counted. Prints one JSON line:
   offered, the share where it built one;
 - `late_discards_per_game`: discards of a house card it could have laid, once
   the game deck is down to 15 cards or fewer;
-- `only_card_discards`: discards of its only card while it could draw;
+- `only_card_discards`: discards of its only card while it could draw, by the
+  kind of card thrown away;
 - `last_turn_unlaid_ends`: last turns of the game it ended with a house card it
   could lay still in hand while it led on points.
 """
@@ -27,7 +28,8 @@ from engine.cards import catalog_for
 
 
 def count(level: str, vs: str, games: int, seed: int, players: int = 4) -> dict[str, object]:
-    offered = built = late_discards = only_card = unlaid_ends = 0
+    offered = built = late_discards = unlaid_ends = 0
+    only_card: dict[str, int] = {}
     for i in range(games):
         seat = i % players
         state, _ = new_game(GameSetup(players=players, seed=seed + i))
@@ -46,7 +48,8 @@ def count(level: str, vs: str, games: int, seed: int, players: int = 4) -> dict[
                     if len(state.deck) <= 15 and card in layable:
                         late_discards += 1
                     if len(state.players[seat].hand) == 1 and "draw" in verbs:
-                        only_card += 1
+                        kind = cat[card].type
+                        only_card[kind] = only_card.get(kind, 0) + 1
                 if option == ("end",) and state.final_turns == 0 and layable:
                     points = [
                         sum(cat[c].points for h in p.houses for c in h.cards)

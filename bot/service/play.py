@@ -14,7 +14,6 @@ from bot.words.i18n import Translator
 from bot.words.keyboards import HintCb, PromptCb, menu_level
 from bot.words.render import Renderer
 from engine import Command, Decision, Event, GameState, Refused, apply, pending, set_computer
-from engine.ai.hint import hint
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +181,7 @@ class Play:
             return Reply("err-old-button", alert=True)
         if decision.seat != seat:
             return Reply("err-not-your-turn", alert=True)
-        advice = hint(state, decision)
+        advice = await self.thinker.hint(state, decision)
         lang = table.seats[seat].lang
         text = self.tr.t(
             lang,

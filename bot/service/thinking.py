@@ -21,6 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from engine import Decision, GameState
 from engine.ai import Level, decide
+from engine.ai.hint import Hint, hint
 from engine.core import Option
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,11 @@ log = logging.getLogger(__name__)
 def think(state_json: str, decision: Decision, level: Level) -> Option:
     """In a worker process: the answer, from the state's JSON."""
     return decide(state_json, decision, level)
+
+
+def advise(state_json: str, decision: Decision) -> Hint:
+    """In a worker process: a person's hint, from the state's JSON."""
+    return hint(GameState.from_json(state_json), decision)
 
 
 def default_workers() -> int:
@@ -63,6 +69,18 @@ class Thinker:
             log.warning("the thinking pool broke; a new one starts, this answer is thought here")
             self._pool = None
             return decide(state, decision, level)
+
+    async def hint(self, state: GameState, decision: Decision) -> Hint:
+        """«💡 Подсказка»: the normal level's look-ahead, thought where a computer thinks."""
+        if self.workers == 0:
+            return hint(state, decision)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), advise, state.to_json(), decision)
+        except BrokenProcessPool:
+            log.warning("the thinking pool broke; a new one starts, this hint is thought here")
+            self._pool = None
+            return hint(state, decision)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -87,9 +87,16 @@ def ranked(
             v = one_ply(world, option, seat, kind, config.weights)
         seen[key] = v
         scored.append((v, i))
-    # best value first; on a tie the earlier option
-    scored.sort(key=lambda t: (-t[0], t[1]))
-    return scored
+    return best_first(scored, options)
+
+
+def best_first(
+    scored: list[tuple[float, int]], options: Sequence[Option]
+) -> list[tuple[float, int]]:
+    """(value, index) pairs, best value first. On a tie a discard comes last (a card
+    thrown away for nothing is a card lost: ending the turn keeps it), then the
+    earlier option."""
+    return sorted(scored, key=lambda t: (-t[0], options[t[1]][0] == "discard", t[1]))
 
 
 def normal(

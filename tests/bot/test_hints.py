@@ -15,9 +15,10 @@ from aiogram.types import User
 
 from bot.service.lobby import PRACTICE_HINTS
 from bot.service.profile import SettingsCb
+from bot.service.thinking import Thinker
 from bot.store import Store, UserPrefs
 from bot.words.keyboards import HintCb, LangCb, LobbyCb, StopCb
-from engine import pending
+from engine import GameSetup, new_game, pending
 from engine.ai import decide
 from engine.ai.hint import hint
 from engine.policy import choose
@@ -173,3 +174,14 @@ async def test_a_group_allows_hints_in_its_settings_and_the_result_counts_them(
     count = h.tr.t(lang, "result-hints", player="§", n=2).split("§", 1)[1]
     last = result.splitlines()[-1]  # below the winners: who used hints
     assert count in last and "Анна" in last and "Борис" not in last
+
+
+async def test_a_hint_thought_in_the_worker_pool_is_the_one_thought_in_place() -> None:
+    state, _ = new_game(GameSetup(players=3, seed=21))
+    decision = pending(state)
+    assert decision is not None
+    thinker = Thinker(workers=1)
+    try:
+        assert await thinker.hint(state, decision) == hint(state, decision)
+    finally:
+        thinker.close()

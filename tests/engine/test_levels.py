@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from engine import Decision, GameState
 from engine.ai import LEVELS, Level, decide
-from engine.ai.lookahead import normal
+from engine.ai.lookahead import best_first, normal
 from engine.ai.search import strong
 from engine.core import Option
 from engine.hidden import mix, observe
@@ -85,3 +85,11 @@ def test_normal_lays_its_points_on_its_last_turn_when_ahead() -> None:
     assert ("end",) in d.options
     option = decide(state, d, "normal")
     assert named(state, option)[:2] in {("lay", "lord.red"), ("lay", "knight.blue")}
+
+
+def test_on_a_tie_normal_keeps_its_card_rather_than_discard_it() -> None:
+    options = [("discard", "o19"), ("end",), ("draw",)]
+    ranked = best_first([(16.8, 0), (16.8, 1), (4.7, 2)], options)
+    assert [options[i] for _, i in ranked] == [("end",), ("discard", "o19"), ("draw",)]
+    # a discard that is really better still comes first
+    assert best_first([(17.0, 0), (16.8, 1)], options)[0] == (17.0, 0)

@@ -12,7 +12,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ChatMemberStatus, ParseMode
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import AiogramError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
 from bot.config import Settings
@@ -138,12 +138,15 @@ def build_app(
         return me.username or ""
 
     async def is_admin(chat_id: int, user_id: int) -> bool:
-        """Fails closed: when Telegram cannot say (an error, the network), the
-        answer is no — only the game's creator may then start or stop it."""
+        """Fails closed: when Telegram cannot say (an error, the network, a
+        reply that cannot be read), the answer is no — only the game's creator
+        may then start or stop it."""
         try:
             member = await bot.get_chat_member(chat_id, user_id)
-        except TelegramAPIError as e:
-            log.warning("cannot tell whether %s is an admin of %s: %s", user_id, chat_id, e)
+        except AiogramError as e:  # an API error, or a reply that cannot be read
+            log.warning(
+                "cannot tell whether a user is an admin of %s: %s", chat_id, type(e).__name__
+            )
             return False
         return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 
@@ -167,7 +170,7 @@ def build_app(
             """Fails closed, like `is_admin`: a member Telegram cannot vouch for sees nothing."""
             try:
                 member = await bot.get_chat_member(chat_id, user_id)
-            except TelegramAPIError as e:
+            except AiogramError as e:  # an API error, or a reply that cannot be read
                 log.info("cannot tell whether %s is in %s: %s", user_id, chat_id, e)
                 return False
             if member.status == ChatMemberStatus.RESTRICTED:

@@ -16,6 +16,7 @@ from engine.api import (
     pending,
     replay,
     set_computer,
+    stop,
 )
 from engine.cards import DEFAULT_RULES, Rules
 from engine.state import GameState
@@ -37,5 +38,6 @@ __all__ = [
     "pending",
     "replay",
     "set_computer",
+    "stop",
     "view_for",
 ]

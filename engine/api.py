@@ -186,6 +186,17 @@ def set_computer(state: GameState, seat: int, computer: bool = True) -> list[Eve
     return g.events
 
 
+def stop(state: GameState) -> list[Event]:
+    """End the game where it stands, as its players stopped it: the score as
+    it stands now (§7's count), marked aborted, and nothing left to decide. A
+    game already over is left as it is (no events)."""
+    g = Game(state)
+    if state.result is None:
+        finish(g, aborted=True)
+        state.version += 1
+    return g.events
+
+
 def execute(state: GameState, command: Command) -> list[Event]:
     """Carry out one logged command."""
     if command.computer is not None:
@@ -215,4 +226,5 @@ __all__ = [
     "replay",
     "set_computer",
     "step",
+    "stop",
 ]

@@ -258,7 +258,9 @@ class Game:
         self.s.deck_top_open = False
         if not self.s.deck and self.s.final_turns is None:
             self.s.final_turns = self.n - 1
-            self.emit("deck.empty", seat=seat)
+            # `current`: whose turn is played out (the taker's, or — in a Великий
+            # Пир — the initiator's); every other player then has one more
+            self.emit("deck.empty", seat=seat, current=self.s.current)
         return card_id
 
     def discard_from_hand(self, seat: int, card_id: str) -> None:

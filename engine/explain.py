@@ -1,8 +1,11 @@
-"""Why a usual action is missing from a turn's choices (RULES.md §4, §5).
+"""Why a usual action is missing from a turn's choices (RULES.md §4, §5), and
+which orders in a hand would do nothing if played now (§1: an order may be
+played even then).
 
 Pure facts for a front end to tell a player: the hand is at the limit (no
-drawing), the deck is empty, no Купец of a house's colour (no castle)… Every
-number comes from the game's `Rules`. Nothing here changes the state.
+drawing), the deck is empty, no Купец of a house's colour (no castle), a
+Брачный союз with one house… Every number comes from the game's `Rules`.
+Nothing here changes the state.
 """
 
 from __future__ import annotations
@@ -11,7 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import COLOURS, Colour, catalog_for
+from engine.core import Game
 from engine.state import GameState
+from engine.turn import marriage_moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,4 +89,31 @@ def missing_actions(state: GameState, seat: int) -> list[Missing]:
                 out.append(Missing("castle_taken", {"colour": colour}))
         elif ready and colour in state.castles:
             out.append(Missing("castle_no_merchant", {"colour": colour}))
+    return out
+
+
+def idle_orders(state: GameState, seat: int) -> dict[str, Missing]:
+    """The orders in `seat`'s hand that, played now, would do nothing — by
+    card id, with why:
+
+    - ``marriage_houses`` (``houses``): Брачный союз moves a card between two
+      of your houses, and you have fewer;
+    - ``infirmary_empty``: Лазарет lays out the top of the graveyard, which is empty;
+    - ``ball_no_men``: Бал takes men from opponents' houses without a castle,
+      and there are none.
+    """
+    g = Game(state, quiet=True)
+    out: dict[str, Missing] = {}
+    men: bool | None = None
+    for card_id in state.players[seat].hand:
+        kind = g.card(card_id).type
+        if kind == "marriage" and not marriage_moves(g, seat):
+            out[card_id] = Missing("marriage_houses", {"houses": len(g.player(seat).houses)})
+        elif kind == "infirmary" and not state.graveyard:
+            out[card_id] = Missing("infirmary_empty")
+        elif kind == "ball":
+            if men is None:
+                men = any(g.card(c).sex == "m" for _, c in g.free_house_cards(g.opponents(seat)))
+            if not men:
+                out[card_id] = Missing("ball_no_men")
     return out

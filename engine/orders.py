@@ -34,7 +34,9 @@ def _ball_advance(g: Game, f: BallFrame) -> bool:
 
 
 def _ball_decide(g: Game, f: BallFrame) -> Ask:
-    return Ask(f.seat, "ball.take", [*_ball_men(g, f), DONE], {"left": f.left})
+    return Ask(
+        f.seat, "ball.take", [*_ball_men(g, f), DONE], {"left": f.left, "taken": len(f.moved)}
+    )
 
 
 def _ball_answer(g: Game, f: BallFrame, option: Option) -> None:

@@ -14,9 +14,10 @@ from bot.handlers.replies import (
     respond,
     rules_here,
     say,
+    send_rules,
 )
 from bot.service.games import Games, Reply
-from bot.words.help import card_reply, cards_text, rules_text
+from bot.words.help import card_reply, cards_text
 from bot.words.i18n import Translator
 
 
@@ -37,8 +38,7 @@ def common_router() -> Router:
 
     @router.message(Command("rules"))
     async def rules(message: Message, games: Games, tr: Translator) -> None:
-        lang = await lang_here(message, games)
-        await respond(message, games, rules_text(tr, lang, await rules_here(message, games)))
+        await send_rules(message, games, tr, await rules_here(message, games))
 
     @router.message(Command("card"))
     async def card(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:

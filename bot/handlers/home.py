@@ -22,6 +22,7 @@ from bot.handlers.replies import (
 from bot.service.games import Games, Reply
 from bot.service.profile import SettingsCb
 from bot.words.i18n import Translator
+from bot.words.keyboards import ForgetCb, yes_no_keyboard
 
 GROUP_ONLY = ("settings", "top", "history", "notify")
 PRIVATE_ONLY = ("stats", "replay", "forgetme")
@@ -73,7 +74,8 @@ def home_router() -> Router:
 
     @router.message(F.chat.type.in_(GROUPS), Command(*PRIVATE_ONLY))
     async def private_only(message: Message, games: Games, tr: Translator) -> None:
-        await say(message, games, tr, Reply("err-private-only"))
+        link = await games.links.private_chat()
+        await say(message, games, tr, Reply("err-private-only", url=link))
 
     # ------------------------------------------------------------------ the private chat
     @router.message(~F.chat.type.in_(GROUPS), Command("stats"))
@@ -101,8 +103,30 @@ def home_router() -> Router:
 
     @router.message(~F.chat.type.in_(GROUPS), Command("forgetme"))
     async def forgetme(message: Message, games: Games, tr: Translator) -> None:
+        """Asks first: what it deletes cannot be brought back."""
         assert message.from_user is not None
-        await say(message, games, tr, await games.notify.forget(actor_of(message.from_user)))
+        lang = await user_lang(games, message.from_user)
+        markup = yes_no_keyboard(
+            (tr.t(lang, "btn-forget-yes"), ForgetCb(confirm=True).pack()),
+            (tr.t(lang, "btn-forget-no"), ForgetCb(confirm=False).pack()),
+        )
+        await respond(message, games, tr.t(lang, "forgetme-confirm"), markup)
+
+    @router.callback_query(ForgetCb.filter())
+    async def forget_button(
+        query: CallbackQuery, callback_data: ForgetCb, games: Games, tr: Translator
+    ) -> None:
+        message = query.message
+        if not isinstance(message, Message) or message.chat.id != query.from_user.id:
+            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            return
+        lang = await user_lang(games, query.from_user)  # asked before it is forgotten
+        if callback_data.confirm:
+            reply = await games.notify.forget(actor_of(query.from_user))
+        else:
+            reply = Reply("forgetme-kept")
+        await query.answer()
+        await message.edit_text(tr.t(lang, reply.key))  # the question, answered: no buttons
 
     @router.message(~F.chat.type.in_(GROUPS), Command(*GROUP_ONLY))
     async def group_only(message: Message, games: Games, tr: Translator) -> None:

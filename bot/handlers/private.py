@@ -10,7 +10,15 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
-from bot.handlers.replies import actor_of, answer_callback, say, user_lang
+from bot.handlers.replies import (
+    HAND_LINK,
+    RULES_LINK,
+    actor_of,
+    answer_callback,
+    say,
+    send_rules,
+    user_lang,
+)
 from bot.service.games import Games, Reply
 from bot.words.app import START_PREFIX, AppLinks
 from bot.words.i18n import LANGS, Translator
@@ -64,6 +72,14 @@ def private_router() -> Router:
                 return
             await say(message, games, tr, await games.lobby.join_from_link(chat_id, game_no, actor))
             return
+        if payload == HAND_LINK:  # from /hand in a group: what /hand sends here
+            await say(message, games, tr, await games.play.resend(actor))
+            return
+        if payload.startswith(RULES_LINK):  # from /rules in a group: that group's, in full
+            group = payload.removeprefix(RULES_LINK)
+            if group.lstrip("-").isdigit() and len(group) <= 20:
+                await send_rules(message, games, tr, await games.profiles.rules_in(int(group)))
+                return
         lang = await user_lang(games, message.from_user)
         await message.answer(tr.t(lang, "welcome"))
         await games.play.resend(actor)

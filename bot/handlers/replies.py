@@ -20,12 +20,15 @@ from aiogram.types import (
 )
 
 from bot.service.games import Actor, Games, Reply
+from bot.words.help import rules_parts, rules_short
 from bot.words.i18n import Translator, pick_lang
-from engine import DEFAULT_RULES, Rules
+from engine import Rules
 
 log = logging.getLogger(__name__)
 
 GROUPS = {ChatType.GROUP, ChatType.SUPERGROUP}
+HAND_LINK = "hand"  # /start hand: the hand and the pending question, nothing else
+RULES_LINK = "rules_"  # /start rules_<chat>: the full rules of that group's game
 
 
 def actor_of(user: User) -> Actor:
@@ -38,7 +41,14 @@ async def user_lang(games: Games, user: User) -> str:
 
 
 async def chat_lang(games: Games, chat_id: int) -> str:
+    """A group's language: its lobby's or game's; between games, its settings'
+    (those of its next game), else its last game's, else the bot's default."""
     table = await games.store.load(chat_id)
+    if table is not None and table.status != "finished":
+        return table.lang
+    profile = await games.store.profile(chat_id)
+    if profile is not None and profile.lang is not None:
+        return profile.lang
     return table.lang if table is not None else games.defaults.lang
 
 
@@ -132,12 +142,27 @@ async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, re
 
 
 async def rules_here(message: Message, games: Games) -> Rules:
-    """The rules /rules and /card tell: the group's game's, else the defaults."""
+    """The rules /rules and /card tell: the group's (its game's, its lobby's,
+    its settings'); in a private chat, the person's game's (see `Profiles`)."""
     if message.chat.type in GROUPS:
-        table = await games.store.load(message.chat.id)
-        if table is not None and table.state is not None:
-            return table.state.rules
-    return DEFAULT_RULES
+        return await games.profiles.rules_in(message.chat.id)
+    assert message.from_user is not None
+    return await games.profiles.rules_for(message.from_user.id)
+
+
+async def send_rules(message: Message, games: Games, tr: Translator, rules: Rules) -> None:
+    """/rules: in a group a few lines, with a button that brings the full
+    rules (of this group's game) into the private chat; in a private chat in
+    full, a message a part."""
+    lang = await lang_here(message, games)
+    if message.chat.type in GROUPS:
+        link = await games.links.deep_link(f"{RULES_LINK}{message.chat.id}")
+        button = InlineKeyboardButton(text=tr.t(lang, "btn-rules-full"), url=link)
+        markup = InlineKeyboardMarkup(inline_keyboard=[[button]])
+        await respond(message, games, rules_short(tr, lang, rules), markup)
+        return
+    for part in rules_parts(tr, lang, rules):
+        await respond(message, games, part)
 
 
 async def lang_here(message: Message, games: Games) -> str:

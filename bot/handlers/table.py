@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.handlers.replies import (
     GROUPS,
+    HAND_LINK,
     actor_of,
     answer_callback,
     ask_or_say,
@@ -72,7 +73,15 @@ def table_router() -> Router:
             games.outboxes.drop_buttons(chat_id, message_id)
 
     @router.message(F.chat.type.in_(GROUPS), Command("hand", "lang"))
-    async def private_only(message: Message, games: Games, tr: Translator) -> None:
-        await say(message, games, tr, Reply("err-private-only"))
+    async def private_only(
+        message: Message, command: CommandObject, games: Games, tr: Translator
+    ) -> None:
+        """Refused here, with a button into the private chat (where /hand's
+        link sends the hand at once)."""
+        if command.command == "hand":
+            link = await games.links.deep_link(HAND_LINK)
+        else:
+            link = await games.links.private_chat()
+        await say(message, games, tr, Reply("err-private-only", url=link))
 
     return router

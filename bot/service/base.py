@@ -15,7 +15,7 @@ from typing import Protocol
 
 from bot.store import Store
 from bot.store.models import Lang, Table
-from engine import Command
+from engine import Command, Event
 
 
 class Clock(Protocol):
@@ -68,6 +68,16 @@ class Defaults:
 
 
 Change = Callable[[Table], list[Command]]
+#: a seat handed to the computer or back: the note that says why (left, away,
+#: back) is the group's line for it, so its bare event adds none
+HANDOVERS = frozenset({"seat.computer", "seat.human"})
+
+
+def noted(events: list[Event]) -> list[Event]:
+    """`events` without the handovers a note of the bot's already tells."""
+    return [e for e in events if e.key not in HANDOVERS]
+
+
 IsAdmin = Callable[[int, int], Awaitable[bool]]
 
 
@@ -118,6 +128,10 @@ class Links:
 
     async def deep_link(self, payload: str) -> str:
         return f"https://t.me/{await self.bot_username()}?start={payload}"
+
+    async def private_chat(self) -> str:
+        """The private chat with the bot, opened as it is."""
+        return f"https://t.me/{await self.bot_username()}"
 
 
 def new_seeds() -> random.Random:

@@ -132,7 +132,7 @@ class Games:
         self.teller.on_finish = self.game_finished
         self.thinker = thinker or Thinker(workers=0)
         self.play = Play(self.records, self.teller, messenger, self.render, tr, self.thinker)
-        self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr)
+        self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr, self.lobby)
         self.rematch = Rematch(store, self.lobby, messenger, self.render, tr, self.links)
 
     @property

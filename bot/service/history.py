@@ -19,15 +19,28 @@ from bot.store.models import GameRecord, Seat, Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.i18n import Translator
 from bot.words.render import Renderer
-from engine import Command, Refused, execute, new_game
+from engine import Command, Event, Refused, execute, new_game
 from engine.state import Result
 
 HISTORY_LINES = 10
 TAGS = re.compile(r"<[^>]+>")
+#: the isolates a name is shown in (`bot.words.names`): invisible, and of no use in a file
+ISOLATES = str.maketrans("", "", "\u2068\u2069")
 
 
 def _plain(text: str) -> str:
-    return html.unescape(TAGS.sub("", text))
+    return html.unescape(TAGS.sub("", text)).translate(ISOLATES)
+
+
+def _turns(events: list[Event]) -> list[list[Event]]:
+    """A move's events cut where a new turn starts: the last action of one
+    turn, then each turn that begins."""
+    parts: list[list[Event]] = [[]]
+    for e in events:
+        if e.key == "turn.start" and e.to is None and parts[-1]:
+            parts.append([])
+        parts[-1].append(e)
+    return parts
 
 
 class History:
@@ -106,17 +119,16 @@ class History:
             ),
             "",
         ]
-        lines += [_plain(x) for x in self.render.public_lines(table, state, events)]
-        for c in commands:
-            try:
-                events = execute(state, c)
-            except Refused:
-                break
-            for e in events:
-                if e.key == "turn.start" and e.to is None:
-                    lines.append("")
+        for c in [None, *commands]:
+            if c is not None:
+                try:
+                    events = execute(state, c)
+                except Refused:
                     break
-            lines += [_plain(x) for x in self.render.public_lines(table, state, events)]
+            for part in _turns(events):
+                if part and part[0].key == "turn.start" and lines[-1] != "":
+                    lines.append("")  # a turn begins: a blank line before its header
+                lines += [_plain(x) for x in self.render.public_lines(table, state, part)]
         # the scores as kept (also when the log no longer replays to the end)
         state.result = Result(scores=record.scores, castles=record.castles, winners=record.winners)
         lines += ["", _plain(self.render.result(table, state))]

@@ -27,6 +27,7 @@ MIN_SEATS = 2
 TURN_TIMEOUTS = (60, 90, 120, 180, 300)
 CHOICE_TIMEOUTS = (30, 60, 90, 120)
 LOBBY = "lobby"  # the group's view of an open lobby (`Outboxes` view name)
+CANCELLED = "lobby-cancelled"  # a lobby's `cancel` did close it
 DEFAULT_LEVEL: Level = "normal"
 
 
@@ -76,13 +77,16 @@ class Lobby:
         actor: Actor,
         existing: Table | None,
         computers: list[Level] | None = None,
+        invited: list[int] | None = None,
     ) -> Table | None:
         """A new lobby in place of `existing` (the chat's record as loaded, or
         None), opened by `actor` (seated when they started the bot), with
-        `computers` seated at those levels; shown in the chat. None when
-        another update saved the chat's record first (nothing changed)."""
+        `computers` seated at those levels and the people `invited` (who may
+        join by «Ещё партию»); shown in the chat. None when another update
+        saved the chat's record first (nothing changed)."""
         prefs = await self.store.user(actor.user_id)
         table = self._new_table(chat_id, title, actor, existing)
+        table.invited = list(invited or [])
         if existing is not None:  # the chat's last choices, until its profile says otherwise
             table.lang = existing.lang
             table.turn_timeout = existing.turn_timeout
@@ -108,7 +112,7 @@ class Lobby:
         if existing is not None and existing.status == "playing":
             return Reply("practice-running")
         if existing is not None and existing.status == "lobby":
-            self.outboxes.repost(chat_id, LOBBY)
+            self._move_down(existing)
             return None
         prefs = await self.mark_started(actor)
         prefs.practices += 1
@@ -316,8 +320,9 @@ class Lobby:
             return Reply(r.key, alert=True)
         for user_id in table.people:
             await self.store.link_user(user_id, chat_id, linked=False)
-        self.outboxes.fix(chat_id, LOBBY, self.tr.t(table.lang, "lobby-cancelled"), or_post=True)
-        return Reply("lobby-cancelled")
+        closed = "practice-cancelled" if table.practice else CANCELLED
+        self.outboxes.fix(chat_id, LOBBY, self.tr.t(table.lang, closed), or_post=True)
+        return Reply(CANCELLED)
 
     # ------------------------------------------------------------------ the lobby's message
     def lobby_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:
@@ -367,12 +372,15 @@ class Lobby:
                     [button("btn-go", "go"), button("btn-cancel", "cancel")],
                 ]
             )
+        last = [button("btn-cancel", "cancel")]
+        if any(s.user_id is None for s in table.seats):  # «Выйти» is for a person's own seat
+            last.insert(0, button("btn-drop-computer", "drop"))
         return InlineKeyboardMarkup(
             inline_keyboard=[
                 [button("btn-join", "join"), button("btn-leave", "leave")],
                 computers,
                 [button("btn-go", "go"), button("btn-lang", "lang"), button("btn-time", "time")],
-                [button("btn-cancel", "cancel")],
+                last,
             ]
         )
 
@@ -403,6 +411,8 @@ class Lobby:
             t.status = "playing"
             t.turn_log = []
             self.teller.settle(t, events)
+            if t.closed_log:  # «Игра началась…» heads the first table, whoever moves first
+                t.turn_log, t.closed_log = t.closed_log + t.turn_log, None
             started[:] = events
             return []
 
@@ -430,8 +440,15 @@ class Lobby:
         table = await self.store.load(chat_id)
         if table is None or table.status == "finished":
             return Reply("err-no-game")
-        self.outboxes.repost(chat_id, LOBBY if table.status == "lobby" else TABLE)
+        self._move_down(table)
         return None
+
+    def _move_down(self, table: Table) -> None:
+        """The lobby or the table as a new message at the bottom; the old one
+        points down, with no buttons (one live lobby, one live table)."""
+        view, moved = (LOBBY, "lobby-moved") if table.status == "lobby" else (TABLE, "table-moved")
+        self.outboxes.fix(table.chat_id, view, self.tr.t(table.lang, moved))
+        self.outboxes.repost(table.chat_id, view)
 
 
 def _next(values: tuple[int, ...], current: int) -> int:

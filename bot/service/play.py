@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot.ops import metrics
-from bot.service.base import Actor, Records, Refusal, Reply
+from bot.service.base import Actor, Records, Refusal, Reply, noted
 from bot.service.telling import Teller, prompt_ids
 from bot.service.thinking import Thinker
 from bot.store.models import Table
@@ -292,7 +292,7 @@ class Play:
             got += apply(st, seat, decision.id, option)
             commands.append(Command(seat=seat, decision=decision.id, option=option))
             events[:] = got
-            self.teller.settle(t, got, notes)
+            self.teller.settle(t, noted(got), notes)  # an away seat: its note says it
             return commands
 
         try:

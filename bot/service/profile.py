@@ -1,12 +1,20 @@
 """A chat's profile: the settings every new lobby starts from, kept for good.
 
-/settings in a group shows them with buttons; the profile's creator or an
-admin of the chat changes them (the first change makes the profile and its
-creator). A lobby copies them when it opens; a running game keeps the rules it
-started with (its `GameSetup`), so a change never reaches a game under way.
+/settings in a group shows them with buttons. Who may change them
+(`Profiles.right_to_change`): a group admin, always; the profile's author
+while they still play in the chat; and, while there is no such author, any
+player of the chat — whose change makes them the author. A player of the chat
+sits at its table (lobby, game, or the last game's record) or played one of
+its last `PLAYER_GAMES` games; someone who never played there may not claim
+the settings. When Telegram cannot say who is an admin, the answer is no
+(`is_admin` fails closed), and only those players remain. A lobby copies the
+settings when it opens; a running game keeps the rules it started with (its
+`GameSetup`), so a change never reaches a game under way.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -27,6 +35,10 @@ VARIANT_TEXTS = {
     "actions_per_turn": ("variant-actions", "variant-actions-about"),
     "fire_each_house": ("variant-fire", "variant-fire-about"),
 }
+#: the chat's recent games whose players count as the chat's players (/settings)
+PLAYER_GAMES = 10
+#: why someone may change a chat's settings (see `Profiles.right_to_change`)
+Right = Literal["author", "admin", "player"]
 #: what /settings' buttons may change (the callback's `what`)
 SETTINGS = ("lang", "time", "level", "hints", *VARIANTS)
 
@@ -45,6 +57,10 @@ def rules_of(variants: dict[str, int]) -> Rules:
     values: dict[str, int | bool] = {
         k: bool(v) if k == "fire_each_house" else v for k, v in given.items()
     }
+    if "actions_per_turn" in given:
+        # Замок Торговли keeps its extra actions over a turn of the chat's length
+        extra = DEFAULT_RULES.trade_castle_actions - DEFAULT_RULES.actions_per_turn
+        values["trade_castle_actions"] = given["actions_per_turn"] + extra
     return DEFAULT_RULES.model_copy(update=values)
 
 
@@ -73,6 +89,24 @@ class Profiles:
         """The chat's profile; the defaults when it has none."""
         found = await self.store.profile(chat_id)
         return found if found is not None else ChatProfile(chat_id=chat_id)
+
+    async def rules_in(self, chat_id: int) -> Rules:
+        """The rules a chat plays by: its game's, its lobby's, or — between
+        games — its settings' (those its next game starts with)."""
+        table = await self.store.load(chat_id)
+        if table is not None and table.status != "finished":
+            return table.state.rules if table.state is not None else rules_of(table.variants)
+        found = await self.store.profile(chat_id)
+        return rules_of(found.variants) if found is not None else DEFAULT_RULES
+
+    async def rules_for(self, user_id: int) -> Rules:
+        """The rules a person's private chat tells: its practice game's (or
+        lobby's), else those of the game or lobby they sit in, else the defaults."""
+        for chat_id in [user_id, *sorted(await self.store.user_tables(user_id))]:
+            table = await self.store.load(chat_id)
+            if table is not None and table.status != "finished":
+                return table.state.rules if table.state is not None else rules_of(table.variants)
+        return DEFAULT_RULES
 
     def start_lobby(self, table: Table, profile: ChatProfile) -> None:
         """A new lobby takes the chat's settings (what the profile leaves
@@ -108,7 +142,7 @@ class Profiles:
         for name, (key, about) in VARIANT_TEXTS.items():
             value = variant_value(profile.variants, name)
             lines.append(f"• {t(lang, key, value=value)} — {t(lang, about)}")
-        lines += ["", t(lang, "settings-hint")]
+        lines += ["", t(lang, "settings-hint", games=PLAYER_GAMES)]
         return "\n".join(lines)
 
     def markup(self, profile: ChatProfile) -> InlineKeyboardMarkup:
@@ -140,20 +174,36 @@ class Profiles:
         profile = await self.of(chat_id)
         return self.text(profile), self.markup(profile)
 
-    async def may_change(self, profile: ChatProfile, user_id: int) -> bool:
-        """The profile's creator, an admin of the chat; anyone while there is
-        no profile yet (their first change makes it theirs)."""
-        if profile.owner_id is None or profile.owner_id == user_id:
-            return True
-        return await self.records.is_admin(profile.chat_id, user_id)
+    async def players(self, chat_id: int) -> set[int]:
+        """The chat's players: the people of its record (a lobby, a game, the
+        last game) and of its last `PLAYER_GAMES` finished games."""
+        table = await self.store.load(chat_id)
+        people = set(table.people) if table is not None else set()
+        for game in await self.store.history(chat_id, PLAYER_GAMES):
+            people.update(s.user_id for s in game.seats if s.user_id is not None)
+        return people
+
+    async def right_to_change(self, profile: ChatProfile, user_id: int) -> Right | None:
+        """Why `user_id` may change the chat's settings — its author who still
+        plays there, an admin, or a player of the chat while the settings have
+        no such author (who takes them on) — or None: they may not."""
+        players = await self.players(profile.chat_id)
+        if profile.owner_id == user_id and user_id in players:
+            return "author"
+        if await self.records.is_admin(profile.chat_id, user_id):
+            return "admin"
+        if user_id in players and profile.owner_id not in players:
+            return "player"
+        return None
 
     async def press(self, chat_id: int, actor: Actor, what: str, message_id: int) -> Reply:
         if what not in SETTINGS:
             return Reply("err-bad-button", alert=True)
         profile = await self.of(chat_id)
-        if not await self.may_change(profile, actor.user_id):
+        right = await self.right_to_change(profile, actor.user_id)
+        if right is None:
             return Reply("err-settings-not-yours", alert=True)
-        if profile.owner_id is None:
+        if right == "player" or profile.owner_id is None:
             profile.owner_id = actor.user_id
         if what == "lang":
             profile.lang = "en" if self.lang_of(profile) == "ru" else "ru"

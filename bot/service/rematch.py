@@ -3,10 +3,11 @@ group, with the same computers seated and the same people invited.
 
 Whoever of the finished game presses it first opens the lobby and takes a
 seat; every other person of that game is told in private, with a button that
-seats them (the deep link /start join_<chat>_<game>). A second press — by
-anyone — finds that lobby and joins it, so there is only ever one. A press
-once the chat has moved on (a newer game, or the finished record expired) or
-by someone who did not play gets a short alert and changes nothing.
+seats them (the deep link /start join_<chat>_<game>). A later press by one of
+them finds that lobby and joins it, so there is only ever one. A press by
+someone who did not play, or once the chat has moved on (a newer game, a
+lobby /newgame opened, or the finished record expired), gets a short alert
+and changes nothing.
 """
 
 from __future__ import annotations
@@ -56,16 +57,20 @@ class Rematch:
                 return Reply("rematch-gone", alert=True)
             if table.game_no == game_no + 1:
                 # the rematch is open already (pressed twice, or by two at once)
-                if table.status == "lobby":
-                    return await self.lobby.join(chat_id, actor)
-                return Reply("rematch-gone", alert=True)
+                if table.status != "lobby":
+                    return Reply("rematch-gone", alert=True)
+                if not table.invited:  # a lobby /newgame opened: not this button's
+                    return Reply("err-old-button", alert=True)
+                if actor.user_id not in table.invited:
+                    return Reply("rematch-not-yours", alert=True)
+                return await self.lobby.join(chat_id, actor)
             if table.status != "finished" or table.practice:
                 return Reply("err-old-button", alert=True)
             if actor.user_id not in table.people:
                 return Reply("rematch-not-yours", alert=True)
             computers: list[Level] = [s.computer_level() for s in table.seats if s.user_id is None]
             opened = await self.lobby.open_table(
-                chat_id, title or table.title, actor, table, computers
+                chat_id, title or table.title, actor, table, computers, table.people
             )
             if opened is None:
                 continue  # another press (or /newgame) saved first: look again

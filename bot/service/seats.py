@@ -4,21 +4,26 @@ supergroup, a player's language."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.service.base import Actor, Conflict, Records, Refusal, Reply
-from bot.service.lobby import LOBBY
+from bot.service.base import Actor, Conflict, Records, Refusal, Reply, noted
+from bot.service.lobby import CANCELLED, LOBBY, Lobby
 from bot.service.outbox import Outboxes
 from bot.service.telling import Teller, prompt_ids
 from bot.store.models import Lang, Table
 from bot.words.i18n import Translator
 from bot.words.keyboards import LeaveCb, StopCb
 from bot.words.render import Renderer
-from engine import Command, Event, pending, set_computer
+from engine import Command, Event, pending, set_computer, stop
 
 log = logging.getLogger(__name__)
+
+#: what a stopped game's players read, in a reader's language
+Notice = Callable[[str], str]
 
 
 class Seats:
@@ -31,8 +36,10 @@ class Seats:
         outboxes: Outboxes,
         render: Renderer,
         tr: Translator,
+        lobby: Lobby,
     ) -> None:
         self.records = records
+        self.lobby = lobby
         self.store = records.store
         self.teller = teller
         self.outboxes = outboxes
@@ -57,6 +64,8 @@ class Seats:
             if seat is None or t.status != "lobby":
                 raise Refusal("err-not-seated")
             del t.seats[seat]
+            if not t.humans:  # computers alone cannot play: the table empties
+                t.seats.clear()
             return []
 
         try:
@@ -98,7 +107,7 @@ class Seats:
             events[:] = set_computer(t.state, seat, True)
             if t.humans:
                 note = self.tr.t(t.lang, "log-left", player=self.render.name(t.lang, t, seat))
-                self.teller.settle(t, events, [note], handed=seat)
+                self.teller.settle(t, noted(events), [note], handed=seat)
             return [Command(seat=seat, computer=True)]
 
         try:
@@ -106,7 +115,7 @@ class Seats:
         except Refusal as r:
             return Reply(r.key, alert=True)
         if not table.humans:
-            await self._stop(table, self.tr.t(table.lang, "stop-everyone-left"))
+            await self._stop(table, lambda lang: self.tr.t(lang, "stop-everyone-left"))
             return Reply("game-left-last")
 
         async def tell() -> None:
@@ -116,7 +125,13 @@ class Seats:
 
     # ------------------------------------------------------------------ stopping
     async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | InlineKeyboardMarkup:
+        """/stop: a running game, once its creator or an admin confirms (the
+        buttons returned); a lobby — a group's or a practice table's — closes
+        at once, as its «❌» button would."""
         table = await self.store.load(chat_id)
+        if table is not None and table.status == "lobby":
+            cancelled = await self.lobby.cancel(chat_id, actor)
+            return Reply("ok") if cancelled.key == CANCELLED else cancelled
         if table is None or table.status != "playing":
             return Reply("err-no-game")
         if not await self.records.may_manage(table, actor.user_id):
@@ -144,12 +159,16 @@ class Seats:
         if not await self.records.may_manage(table, actor.user_id):
             return Reply("err-not-creator", alert=True)
         seat = table.seat_of(actor.user_id)
-        who = (
-            self.render.name(table.lang, table, seat)
-            if seat is not None
-            else self.render.person(table.lang, actor.name)
-        )
-        await self._stop(table, self.tr.t(table.lang, "stop-done", player=who))
+
+        def notice(lang: str) -> str:
+            who = (
+                self.render.name(lang, table, seat)
+                if seat is not None
+                else self.render.person(lang, actor.name)
+            )
+            return self.tr.t(lang, "stop-done", player=who)
+
+        await self._stop(table, notice)
         return Reply("stop-done-short")
 
     async def removed_from_group(self, chat_id: int) -> None:
@@ -161,31 +180,68 @@ class Seats:
         if table is None or table.status == "finished":
             return
         log.info("removed from %s: its game ends", chat_id)
-        table = await self._stop(table, notice=None)
-        for i, seat in enumerate(table.seats):
-            if seat.user_id is not None and not seat.left:
-                notice = self.tr.t(seat.lang, "stop-removed")
-                await self.teller.send_private(
-                    table, i, self.render.header(seat.lang, table) + "\n" + notice
-                )
+        await self._stop(table, lambda lang: self.tr.t(lang, "stop-removed"), group=False)
 
-    async def _stop(self, table: Table, notice: str | None) -> Table:
-        """End the chat's lobby or game where it stands (no scores): prompts
-        lose their buttons, the timer goes, and the group reads `notice`
-        (None: the group cannot be written to)."""
+    async def _stop(self, table: Table, notice: Notice, group: bool = True) -> Table:
+        """End the chat's lobby or game where it stands: a game keeps the score
+        it stood at (not rated), the timer goes, every prompt says the game is
+        over, and everyone seated reads `notice` with that score, in private
+        in their own language — and so does the group, unless it cannot be
+        written to (`group` False). A practice table's player reads it once,
+        in its chat."""
 
         def close(t: Table) -> list[Command]:
             t.status = "finished"
+            if t.state is not None:
+                stop(t.state)
             self.teller.clear_timer(t)
             return []
 
         table, ids = await self.records.change(table.chat_id, close)
         for user_id in table.people:
             await self.store.link_user(user_id, table.chat_id, linked=False)
-        await self.store.set_messages(table.chat_id, await self.teller.drop_prompts(table, ids))
-        if notice is not None:
-            self.outboxes.post(table.chat_id, notice)
+        await self._close_prompts(table, ids)
+
+        def told(lang: str) -> str:
+            state = table.state
+            if state is None or state.result is None:
+                return notice(lang)
+            return notice(lang) + "\n\n" + self.render.result(table, state, lang, stopped=True)
+
+        if group:
+            self.outboxes.post(table.chat_id, told(table.lang))
+        if table.practice:
+            return table
+        sends = [
+            self.teller.send_private(
+                table, i, self.render.header(seat.lang, table) + "\n" + told(seat.lang)
+            )
+            for i, seat in enumerate(table.seats)
+            if seat.user_id is not None and not seat.left
+        ]
+        await asyncio.gather(*sends)
         return table
+
+    async def _close_prompts(self, table: Table, ids: dict[str, int]) -> None:
+        """Every prompt of the stopped game says so, in place of its question
+        and buttons; the chat forgets them."""
+        edits = []
+        for key, message_id in ids.items():
+            if not key.startswith("prompt:"):
+                continue
+            seat = table.seats[int(key.split(":")[1])]
+            if seat.user_id is not None:
+                text = (
+                    self.render.header(seat.lang, table)
+                    + "\n"
+                    + self.tr.t(seat.lang, "stop-prompt")
+                )
+                edits.append(self.teller.messenger.edit(seat.user_id, message_id, text))
+        await asyncio.gather(*edits)
+        forget: dict[str, int | None] = {
+            key: None for key in ids if key.startswith(("prompt:", "shown:"))
+        }
+        await self.store.set_messages(table.chat_id, forget)
 
     # ------------------------------------------------------------------ coming back
     async def back(self, actor: Actor) -> Reply:
@@ -211,7 +267,7 @@ class Seats:
                 s.strikes = 0
                 events[:] = set_computer(t.state, seat, False)
                 note = self.tr.t(t.lang, "log-back", player=self.render.name(t.lang, t, seat))
-                self.teller.settle(t, events, [note], handed=seat)
+                self.teller.settle(t, noted(events), [note], handed=seat)
                 return [Command(seat=seat, computer=False)]
 
             try:

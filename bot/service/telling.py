@@ -16,6 +16,7 @@ from bot.service.outbox import Outboxes
 from bot.store import Store
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.words import reasons
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.keyboards import rematch_keyboard
@@ -104,6 +105,7 @@ class Teller:
         t.turn_log = t.turn_log[-KEPT_LOG_LINES:]
         if state.result is not None:
             t.status = "finished"
+        reasons.note(t)  # which «ℹ️» reasons the next turn prompt tells
         self.set_deadline(t, handed)
 
     def set_deadline(self, t: Table, handed: int | None = None) -> None:

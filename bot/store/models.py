@@ -42,6 +42,16 @@ class Seat(BaseModel):
         return "easy" if self.user_id is None else "normal"
 
 
+class SeatReasons(BaseModel):
+    """The «ℹ️» reasons of a seat's latest turn prompt (`bot.words.reasons`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decision: tuple[int, int]  # the turn decision they belong to: the game's seed, its id
+    held: list[str]  # the reasons that held then
+    told: list[str]  # those its prompt tells (they did not hold the time before)
+
+
 class Table(BaseModel):
     """The record of one group chat's game (lobby, running or finished)."""
 
@@ -64,6 +74,8 @@ class Table(BaseModel):
     level: Level | None = None  # the computer's level by default (the chat's profile)
     variants: dict[str, int] = Field(default_factory=dict)  # rule options (the chat's profile)
     called: int = 0  # people /notify told of this lobby
+    invited: list[int] = Field(default_factory=list)  # «Ещё партию»: the last game's people
+    reasons: dict[int, SeatReasons] = Field(default_factory=dict)  # seat → its last turn's «ℹ️»
     deadline: float | None = None  # when the pending decision times out (epoch seconds)
     reminder: float | None = None  # when to remind the player (cleared once sent)
     deadline_decision: int | None = None  # the decision the deadline belongs to

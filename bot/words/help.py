@@ -237,5 +237,20 @@ def points_list(tr: Translator, lang: str, rules: Rules = DEFAULT_RULES) -> str:
     return "; ".join(parts)
 
 
+def rules_parts(tr: Translator, lang: str, rules: Rules = DEFAULT_RULES) -> list[str]:
+    """/rules in full, as its messages: the game, then its cards (characters,
+    orders, castles) — each well inside Telegram's 4096 characters."""
+    return [
+        tr.t(lang, "rules-text", points=points_list(tr, lang, rules), **rules_args(rules)),
+        tr.t(lang, "rules-cards", **rules_args(rules)),
+    ]
+
+
 def rules_text(tr: Translator, lang: str, rules: Rules = DEFAULT_RULES) -> str:
-    return tr.t(lang, "rules-text", points=points_list(tr, lang, rules), **rules_args(rules))
+    """/rules in full, as one text."""
+    return "\n\n".join(rules_parts(tr, lang, rules))
+
+
+def rules_short(tr: Translator, lang: str, rules: Rules = DEFAULT_RULES) -> str:
+    """/rules in a group: the game in a few lines (the full rules go in private)."""
+    return tr.t(lang, "rules-short", **rules_args(rules))

@@ -69,6 +69,24 @@ class LangCb(CallbackData, prefix="lang"):
     lang: str
 
 
+class ForgetCb(CallbackData, prefix="fg"):
+    """/forgetme's confirmation in the private chat: forget, or keep everything."""
+
+    confirm: bool
+
+
+def yes_no_keyboard(yes: tuple[str, str], no: tuple[str, str]) -> InlineKeyboardMarkup:
+    """One row of two buttons: (text, callback data) for yes, then no."""
+    return InlineKeyboardMarkup(
+        inline_keyboard=[
+            [
+                InlineKeyboardButton(text=yes[0], callback_data=yes[1]),
+                InlineKeyboardButton(text=no[0], callback_data=no[1]),
+            ]
+        ]
+    )
+
+
 def rematch_keyboard(game: int, text: str) -> InlineKeyboardMarkup:
     """«Ещё партию» under game `game`'s result."""
     return InlineKeyboardMarkup(

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.store.models import Table
+from bot.words import reasons
 from bot.words.app import AppLinks, with_app
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
@@ -32,7 +33,7 @@ from bot.words.keyboards import Option, hint_row, menu_level, prompt_keyboard
 from bot.words.render import Renderer
 from engine import Decision, GameState
 from engine.cards import Colour, catalog_for
-from engine.explain import missing_actions
+from engine.explain import idle_orders, missing_actions
 from engine.state import House
 
 #: a menu level → the key of its question (a level not named here is a top
@@ -77,6 +78,12 @@ WHY = {
     "castle_no_merchant": "why-castle-no-merchant",
     "castle_house": "why-castle-house",
     "castle_taken": "why-castle-taken",
+}
+#: why an order in hand would do nothing now → its text
+IDLE = {
+    "marriage_houses": "why-idle-marriage",
+    "infirmary_empty": "why-idle-infirmary",
+    "ball_no_men": "why-idle-ball",
 }
 #: a castle's two sides, a line each (as /card tells them)
 CASTLE_SIDES = {
@@ -138,7 +145,9 @@ class Prompts:
         if decision.kind == "action":
             lines.append(t(lang, "prompt-actions-left", n=state.actions_left))
             if not path:
-                lines.extend(self.why(lang, state, decision.seat))
+                lines.extend(
+                    self.why(lang, state, decision.seat, reasons.told(table, state, decision))
+                )
         if path:
             lines.append("➡️ " + self._path(lang, table, state, decision, path))
         question = self.question(lang, table, state, decision, path)
@@ -250,6 +259,8 @@ class Prompts:
                 return self._planted_into(lang, table, state, path[1], [int(s) for s in nexts])
             if verb == "lay" and depth == 3:
                 return self._planted_into(lang, table, state, path[1], [int(path[2])], nexts)
+            if verb == "play" and depth == 1:
+                return self._idle(lang, state, decision.seat, nexts)
             if verb == "build" and depth == 2:
                 colour = self._merchant_colour(state, path[1])
                 about = t(lang, CASTLE_SIDES[colour], **rules_args(state.rules))
@@ -371,11 +382,28 @@ class Prompts:
             self.render.house_line(lang, state, h, i, len(houses)) for i, h in enumerate(houses)
         ]
 
+    def _idle(self, lang: str, state: GameState, seat: int, cards: Sequence[str]) -> list[str]:
+        """What each order offered would not do, played now."""
+        idle = idle_orders(state, seat)
+        return [
+            "ℹ️ "
+            + self.tr.t(
+                lang, IDLE[idle[c].reason], card=self.render.card(lang, state, c), **idle[c].params
+            )
+            for c in cards
+            if c in idle
+        ]
+
     # ------------------------------------------------------------------ why not
-    def why(self, lang: str, state: GameState, seat: int) -> list[str]:
-        """Why a usual action is missing from this turn's choices."""
+    def why(
+        self, lang: str, state: GameState, seat: int, only: set[str] | None = None
+    ) -> list[str]:
+        """Why a usual action is missing from this turn's choices (`only`
+        those reasons: the news, see `bot.words.reasons`)."""
         lines = []
         for missing in missing_actions(state, seat):
+            if only is not None and reasons.reason_key(missing) not in only:
+                continue
             args = dict(missing.params)
             if "colour" in args:
                 args["castle"] = self.tr.t(lang, f"castle-{args['colour']}")
@@ -416,4 +444,11 @@ class Prompts:
             return t(lang, "opt-discard-card", card=self.render.card(lang, state, part))
         if kind == "fire.burn":
             return t(lang, "opt-burn", card=self.render.card(lang, state, part))
+        if kind == "action" and option[0] == "play" and len(option) == 2 and i < 2:
+            # this button plays an order that would do nothing: it says so
+            commits = sum(1 for o in decision.options if o[: i + 1] == option[: i + 1]) == 1
+            if commits and option[1] in idle_orders(state, decision.seat):
+                return t(lang, "opt-play-idle", card=self.render.card(lang, state, option[1]))
+        if kind == "ball.take" and part == "done" and not decision.params.get("taken"):
+            return t(lang, "opt-ball-none")  # «Хватит» before anyone was taken
         return self.render.option_part(lang, table, state, part)

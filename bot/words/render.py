@@ -44,6 +44,7 @@ SEAT_PARAMS = {
     "initiator": "initiator",
     "by": "by",
     "first": "first",
+    "current": "current",
 }
 #: public events the table already shows, so the log leaves them out
 SILENT = frozenset({"placed", "smuta.end", "house.vanished", "turn.ended", "castle.one_time"})
@@ -162,9 +163,15 @@ class Renderer:
 
     # ------------------------------------------------------------------ names
     def name(self, lang: str, table: Table, seat: int) -> str:
-        """A seat's name for an HTML text: cleaned, isolated, escaped."""
+        """A seat's name for an HTML text: cleaned, isolated, escaped; a
+        computer's («Компьютер 2 · сильный») in the reader's language."""
+        s = table.seats[seat]
+        if s.user_id is None and s.level is not None:
+            number = 1 + sum(1 for x in table.seats[:seat] if x.user_id is None)
+            level = self.tr.t(lang, f"level-{s.level}")
+            return self.tr.t(lang, "bot-name", n=number, level=level)
         fallback = self.tr.t(lang, "player-fallback", n=seat + 1)
-        return html.escape(shown_name(table.seats[seat].name, fallback), quote=False)
+        return html.escape(shown_name(s.name, fallback), quote=False)
 
     def person(self, lang: str, raw: str) -> str:
         """Someone who may sit nowhere (an admin who stops the game) by their
@@ -348,15 +355,20 @@ class Renderer:
         cards = ", ".join(self.card(lang, state, c).removeprefix(own_colour) for c in h.cards)
         return f"{colour}{castle} {cards}"
 
-    def result(self, table: Table, state: GameState) -> str:
+    def result(
+        self, table: Table, state: GameState, lang: str | None = None, stopped: bool = False
+    ) -> str:
         """The end: each player's points — their cards' and their castles' — best
-        first; the castles break a tie."""
-        lang = table.lang
+        first; the castles break a tie. In the group's language unless `lang`
+        says another; a game its players `stopped` shows the score it stood at,
+        and no winner."""
+        lang = lang or table.lang
         t = self.tr.t
         result = state.result
         assert result is not None
         each = state.rules.castle_points
-        lines = [t(lang, "result-title" if not result.aborted else "result-aborted")]
+        title = "result-title" if not result.aborted else "result-aborted"
+        lines = [t(lang, "result-stopped" if stopped else title)]
         order = sorted(range(len(result.scores)), key=lambda s: (-result.scores[s], s))
         for seat in order:
             castles = result.castles[seat]
@@ -383,6 +395,8 @@ class Renderer:
                 for s in sorted(best, key=lambda s: (-result.castles[s], s))
             )
             lines.append(t(lang, "result-tie-break", players=tied))
+        if stopped:
+            return "\n".join(lines)
         winners = ", ".join(self.name(lang, table, s) for s in result.winners)
         lines.append(t(lang, "result-winners", players=winners, n=len(result.winners)))
         if not table.practice:

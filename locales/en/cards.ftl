@@ -230,6 +230,8 @@ about-ball =
 about-marriage =
     Order. Move one card from one of your houses into another of your houses, whatever its colour — your castle house too, into it or out of it.
     The card keeps its own colour, a Servant is not flipped, no property fires.
+    A house its last card leaves disappears, and its castle returns to the supply.
+    With one house (or none) the order does nothing — you may play it, and it just goes to the discard.
 about-infirmary =
     Order. Lay out the top card of the graveyard (resurrection); its on-appearing property fires.
     A Plague Carrier or Harlot may go into a house of its colour in any player's row, except an opponent's castle house.

@@ -26,7 +26,10 @@ event-seat-human = 🙋 { $player } is back in the game.
 event-deck-drew = 🎴 { $player } draws a card from the deck.
 event-deck-drew-private = 🎴 You draw from the deck: { $card }.
 event-deck-drew-smuta = 🎴 { $player } draws the smuta { $smuta }.
-event-deck-empty = ⏳ { $player } draws the last card of the deck! This turn is played out, then every other player has one more turn.
+event-deck-empty = ⏳ { $player } draws the last card of the deck! { $own ->
+        [yes] This turn is played out, then every other player has one more turn.
+       *[no] { $current }'s turn is played out, then every player but { $current } has one more turn.
+    }
 event-order-drawn = 📜 { $player } draws an order.
 event-order-drawn-private = 📜 You draw an order: { $card }.
 event-lay = 🏠 { $own ->

@@ -69,3 +69,14 @@ why-castle-house = { $castle } cannot be built yet: { $house ->
 opt-discard-card = 🗑 { $card }
 opt-give = 🎁 { $card } → { $player }
 opt-burn = ⚰️ { $card }
+
+## An order that would do nothing now (engine.explain.idle_orders)
+
+opt-play-idle = 📣 { $card } — to no effect
+opt-ball-none = 🚫 Take no one
+why-idle-marriage = { $card } would do nothing now: it moves a card between two of your houses, and { $houses ->
+        [0] you have none
+       *[other] you have one
+    }. You may still play it: it just goes to the discard.
+why-idle-infirmary = { $card } would do nothing now: the graveyard is empty. You may still play it: it just goes to the discard.
+why-idle-ball = { $card } would do nothing now: no opponent's house without a castle holds a man. You may still play it: it just goes to the discard.

@@ -18,7 +18,7 @@ help-group =
     /table — show the table again
     /stop — stop the game (the table's creator or an admin)
     /back — take your seat back from the computer
-    /settings — the chat's settings: language, time, computer, rule variants (the settings' creator or an admin)
+    /settings — the chat's settings: language, time, computer, rule variants (admins and the settings' author change them)
     /top — this chat's leaderboard
     /history — the last 10 games
     /notify — call me in private when a new game is gathered (/notify off — stop)
@@ -78,24 +78,66 @@ rules-text =
        *[other] cards
     }: with a full hand you gain no card from anywhere (from the deck you may draw only a smuta lying face up on top).
 
-    <b>Houses.</b> A card goes into your house of its colour (you have one of each colour at most); if there is none, a new house is placed at the left or right end of your row, never between houses. The two ends of the row are your <b>left</b> and <b>right</b> house; a single house is both. A Plague Carrier or Harlot may also go into a house of its colour in any player's row, except an opponent's castle house. An emptied house disappears.
-
-    <b>Characters</b> (the property fires on appearing in a house, during smuty too): the Lady takes a man of her colour from an opponent; the Treasurer draws an order; the Spy looks at an opponent's hand and may discard an order from it, and in your own turn, not during a smuta, also draws an order; the Minstrel lays out a woman from an opponent's hand; the Mercenary takes a random card from an opponent; the Priest sends a Harlot or Plague Carrier to the graveyard; the Alchemist — any card, except from castle houses and houses with an Alchemist; the Jester, in your own turn and not during a smuta, replays a smuta from the discard. The Healer saves a house from Pestilence, the Alchemist from Poison. The Servant has two colours.
-
-    <b>Orders.</b> Ball — take men from opponents' houses; Marriage — move a card between your houses; Infirmary — resurrect the top card of the graveyard; Merchant — pays for a castle.
+    <b>Houses.</b> A card goes into your house of its colour (you have one of each colour at most); if there is none, a new house is placed at the left or right end of your row, never between houses. The two ends of the row are your <b>left</b> and <b>right</b> house; a single house is both. A Plague Carrier or Harlot may also go into a house of its colour in any player's row, except an opponent's castle house. An emptied house disappears, and its castle returns to the supply (Marriage can do that too).
 
     <b>Smuty.</b> Whoever draws a smuta is its <b>initiator</b>. It is resolved at once: everyone in turn, usually from the initiator clockwise; no normal actions meanwhile. Then the initiator's turn ends — except after Betrayal (the turn starts again) or with a permanent Castle of Power held when the smuta ends (a new turn). The disasters (Drought, Earthquake, Fire, Pestilence) first return every castle to the supply.
-
-    <b>Castles</b> — one of each colour, in the common supply. Building is an action: your house of colour X with a Lord (of any colour) and at least { $castle_cards } { $castle_cards ->
-        [one] card
-       *[other] cards
-    } + a Merchant of colour X from your hand. The castle is laid permanent or one-time side up (a one-time side fires at once). A castle house is untouchable for everyone but its owner: only they lay cards into it and move them with Marriage.
 
     <b>The end.</b> When the game deck runs out, the turn is played out and every other player has one more turn. Points: the cards in your houses ({ $points }) plus { $castle_points } per castle. On a tie, more castles ranks higher; otherwise the win is shared.
 
     <b>Signs.</b> 🎴 deck · 📜 orders · ⚰️ graveyard · 🗑 orders discard · 🌀 smuta · 🔮 Prophet stack · ✋ cards in hand · ⭐ points · ▶️ whose turn · 💭 who is choosing · 🤖 computer · ⬅️ left house, ➡️ right, ↔️ the only one · 🏰♾️ / 🏰⚡ castle permanent / one-time side up.
 
+# /rules, the second message: characters, orders and castles (rules-text is the first)
+rules-cards =
+    <b>Characters</b> — the property fires when the card appears in a house (during smuty too):
+    • The Lady may take a man of her colour from an opponent's house into yours.
+    • The Treasurer draws the top order.
+    • The Spy looks at an opponent's hand and may discard an order from it; in your own turn, not during a smuta, she also draws an order.
+    • The Minstrel looks at an opponent's hand and may lay out a woman from it into your houses.
+    • The Mercenary takes a random card from an opponent's hand.
+    • The Priest may send a Harlot or a Plague Carrier from a house without a castle to the graveyard.
+    • The Alchemist may send any card there — except from castle houses and houses with an Alchemist.
+    • The Jester, in your own turn and not during a smuta, may replay a smuta from the smuta discard as its initiator — and your turn ends.
+    • The Healer saves his house from Pestilence, the Alchemist from Poison; Pestilence takes a house with a Plague Carrier, the Inquisition a house with a Harlot.
+    • The Servant has two colours: it lies one side up and belongs to the house of that colour.
+
+    <b>Orders.</b>
+    • Ball — take men from opponents' houses without a castle into yours: one, and one more for each Lady of yours.
+    • Marriage — move a card from one of your houses into another.
+    • Infirmary — lay out the top card of the graveyard.
+    • Merchant — pays for the castle of its colour.
+    An order may be played even when it would do nothing: it just goes to the discard.
+
+    <b>Castles</b> — one of each colour, in the common supply. Building is an action: your house of colour X with a Lord (of any colour) and at least { $castle_cards } { $castle_cards ->
+        [one] card
+       *[other] cards
+    } + a Merchant of colour X from your hand. The castle is laid permanent (♾️) or one-time (⚡, fires at once) side up:
+    • { castle-red }: ♾️ a smuta you drew does not end your turn — a new one starts; ⚡ take any order you like from the orders deck.
+    • { castle-blue }: ♾️ an order discarded from another player's hand goes into yours if you have room; ⚡ take an order from an opponent's hand.
+    • { castle-green }: ♾️ a house card discarded from another player's hand goes into yours if you have room; ⚡ lay out the top card of the graveyard.
+    • { castle-orange }: ♾️ your turns have { $trade_actions } { $trade_actions ->
+        [one] action
+       *[other] actions
+    } instead of { $actions }; ⚡ draw the top two orders.
+    A castle house is untouchable for everyone but its owner: only they lay cards into it and move them with Marriage.
+
     About a card: /card name (/card feast) · every card: /cards.
+
+# /rules in a group: in short; the full rules come in private
+rules-short =
+    <b>⚜️ Smuta — in short</b>
+    🎯 Gather the most points: the cards in your houses, plus { $castle_points } per castle.
+    🎴 A turn is up to { $actions } { $actions ->
+        [one] action
+       *[other] actions
+    }: draw a card or an order, lay a card into the house of its colour, play an order, discard, build a castle.
+    ✋ A hand holds at most { $hand } { $hand ->
+        [one] card
+       *[other] cards
+    }.
+    🌀 A smuta drawn from the deck is resolved for everyone at once, and the drawer's turn ends.
+    🏁 When the deck runs out, everyone has one more turn, and the points are counted.
+    The full rules come in private — the button below. About a card: /card name.
+btn-rules-full = 📖 The full rules
 
 # "the rest — 1" in the list of card points (rules-text, $points)
 rules-points-rest = the rest — { $points }

@@ -10,6 +10,7 @@ lobby-empty = <i>Nobody at the table yet.</i>
 lobby-settings = ⏱ Per turn: { $turn } s · per choice: { $choice } s
 lobby-hint = { $min } to { $max } players. Press “🙋 I'm in”; the table's creator or a group admin starts the game.
 lobby-started = 🎲 <b>The game begins!</b> At the table:
+lobby-moved = ⬇️ <i>The lobby is below.</i>
 lobby-cancelled = ❌ The game was called off.
 lobby-joined = ✅ You are at the table!
 lobby-joined-private = ✅ You are at the table! The game is played in the group; here I will send you your hand and questions.
@@ -81,6 +82,7 @@ table-actions = { $n } { $n ->
        *[other] actions
     } left
 table-choosing = 💭 choosing
+table-moved = ⬇️ <i>The table is below.</i>
 table-castle-permanent = 🏰♾️
 table-castle-one-time = 🏰⚡
 
@@ -88,6 +90,7 @@ table-castle-one-time = 🏰⚡
 
 result-title = 🏁 <b>The game is over!</b>
 result-aborted = ⚠️ <b>The game was stopped.</b> The score at that moment:
+result-stopped = 📊 The score when it stopped:
 result-line = { $player } — <b>{ $points }</b> { $points ->
         [one] point
        *[other] points
@@ -112,12 +115,13 @@ log-away = 💤 { $player } keeps missing turns — the computer plays on (to co
 
 ## Stopping
 
-stop-confirm = 🛑 Stop the game? It ends without a score.
+stop-confirm = 🛑 Stop the game? It ends here: I will show the score as it stands, but it will not count for the ratings.
 stop-done = 🛑 { $player } stops the game.
 stop-done-short = The game is stopped.
 stop-kept = Playing on!
 stop-everyone-left = 🛑 Everyone has left — the game is over.
-stop-removed = 🛑 The bot was removed from the group — the game there is over, without scores.
+stop-removed = 🛑 The bot was removed from the group — the game there is over and does not count.
+stop-prompt = 🛑 <i>The game was stopped — nothing to answer any more.</i>
 
 ## Language and /card
 
@@ -192,7 +196,7 @@ level-strong = strong
 btn-add-easy = 🤖 Easy
 btn-add-normal = 🤖 Normal
 btn-add-strong = 🤖 Strong
-btn-drop-computer = ➖ Remove a bot
+btn-drop-computer = ➖ Remove a computer
 btn-clock-on = ⏱ Use a clock
 btn-clock-off = ⏱ No clock
 lobby-levels = 🤖 — seat a computer: <b>easy</b> plays at random, <b>normal</b> picks the best move one step ahead, <b>strong</b> plays the game out to its end once the deck runs low.
@@ -201,6 +205,7 @@ practice-title = Practice
 practice-lobby-title = 🎯 <b>Practice</b> — you against the computer
 practice-untimed = ⏱ No clock: take all the time you need.
 practice-hint = 1 to { $max } opponents. The table and your questions come here, in this chat; to end it: /stop.
+practice-cancelled = ❌ Practice cancelled. A new one: /practice.
 practice-running = You have a practice game going: /hand — your question, /table — the table, /stop — end it.
 err-practice-solo = This is a practice table: only computers play at it.
 err-no-computer = There is no computer at the table.
@@ -217,19 +222,19 @@ settings-title = ⚙️ <b>The chat's settings</b> — every new game starts fro
 settings-lang = 🌐 Language: English
 settings-level = 🤖 The computer by default: { $level }
 settings-rules = 📜 <b>Rules</b>
-settings-hint = <i>The settings' creator or a group admin may change them. A game under way keeps its own rules.</i>
+settings-hint = <i>Group admins may change them, and so may their author while they play here (at the table or in one of the last { $games } games); while there is no such author, any player here may, and becomes the author. A game under way keeps its own rules.</i>
 settings-saved = ⚙️ Saved — from the next game on.
 btn-settings-level = 🤖 Level
-err-settings-not-yours = Only the settings' creator or a group admin can change them.
+err-settings-not-yours = Only group admins and the settings' author, while they play here, may change them; with no author, anyone who plays here may.
 variant-hand-limit = ✋ Hand: { $value }
 variant-hand-limit-about = nobody may hold more cards than this
 variant-actions = 🎯 Actions a turn: { $value }
-variant-actions-about = how many actions (draw, lay out, play, discard, build) a turn has
+variant-actions-about = how many actions (draw, lay out, play, discard, build) a turn has; a permanent Castle of Trade gives one more
 variant-fire = 🔥 Fire: { $value ->
         [1] from each house
        *[0] from one house
     }
-variant-fire-about = a player who lost castles discards a card from each house that lost its castle — or from one only
+variant-fire-about = a player who lost castles sends a card from each house that lost its castle to the graveyard — or from one only
 top-title = 🏆 <b>This chat's leaderboard</b>
 top-line = { $place }. { $player } — { $rating } ± { $spread } · games { $games }, wins { $wins }
 top-empty = No counted game has been played in this chat yet.
@@ -258,6 +263,10 @@ notify-start-bot = 🔔 To be called, open a private chat with me and press “S
 notify-lobby = 🔔 A game of Smuta is being gathered in <b>{ $chat }</b>!
 notify-called = 🔔 Called: { $n }
 notify-unreachable = 🔔 { $players }: I cannot write to you in private — <a href="{ $link }">start the bot</a> so I can call you to games.
+forgetme-confirm = 🗑 Forget you? I will delete your preferences, subscriptions and statistics, and in game histories you will be “player”. This cannot be undone.
+btn-forget-yes = 🗑 Yes, forget me
+btn-forget-no = ↩️ No
+forgetme-kept = ↩️ Nothing was deleted.
 forgetme-done = 🗑 Done: your preferences, subscriptions and statistics are gone; in game histories you are now “player”.
 
 ## Hints

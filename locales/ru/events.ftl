@@ -29,7 +29,10 @@ event-seat-human = 🙋 { $player } снова в игре.
 event-deck-drew = 🎴 { $player } берёт карту из колоды.
 event-deck-drew-private = 🎴 Вы берёте из колоды: { $card }.
 event-deck-drew-smuta = 🎴 { $player } вытягивает смуту { $smuta }.
-event-deck-empty = ⏳ { $player } берёт последнюю карту колоды! Этот ход доигрывается, затем каждый из остальных делает ещё по одному ходу.
+event-deck-empty = ⏳ { $player } берёт последнюю карту колоды! { $own ->
+        [yes] Этот ход доигрывается, затем каждый из остальных делает ещё по одному ходу.
+       *[no] Ход игрока { $current } доигрывается, затем каждый, кроме игрока { $current }, делает ещё по одному ходу.
+    }
 event-order-drawn = 📜 { $player } берёт приказ.
 event-order-drawn-private = 📜 Вы берёте приказ: { $card }.
 event-lay = 🏠 { $own ->

@@ -32,6 +32,7 @@ from bot.words.i18n import Case, Translator
 from bot.words.keyboards import LeaveCb, LobbyCb, PromptCb
 from engine import Decision, Event, GameState, pending
 from engine.cards import Card, catalog_for
+from engine.scenario import build
 from tests.bot.fake_telegram import Connection, FakeTelegram, Updates, person
 
 MARK = re.compile(r"‹([hos]\d+)›")
@@ -170,6 +171,28 @@ class Harness:
             await self.press(guest, chat_id, lobby, LobbyCb(action="join", game=game).pack())
         return lobby, game
 
+    async def open_lobby_in(
+        self, chat_id: int, lang: str, host: User, guests: Sequence[User]
+    ) -> tuple[int, int]:
+        """`open_lobby`, then `host` sets the lobby's language to `lang`."""
+        lobby, game = await self.open_lobby(chat_id, host, guests)
+        if (await self.table(chat_id)).lang != lang:
+            await self.press(host, chat_id, lobby, LobbyCb(action="lang", game=game).pack())
+        return lobby, game
+
+    async def set_position(
+        self, chat_id: int, position: Mapping[str, Any], asker: User | None = None
+    ) -> Table:
+        """The chat's running game put at `position` (see `engine.scenario`),
+        its turn's log cleared; `asker` then sends /hand (their prompt for it)."""
+        table = await self.table(chat_id)
+        table.state = build(dict(position))
+        table.turn_log = []
+        assert await self.store.save(table)
+        if asker is not None:
+            await self.say(asker.id, asker, "/hand")
+        return table
+
     async def open_game(
         self,
         chat_id: int,
@@ -177,11 +200,15 @@ class Harness:
         guests: Sequence[User],
         computers: int = 0,
         seed: int | None = None,
+        lang: str | None = None,
     ) -> Table:
-        """`host` opens a lobby, `guests` join, `computers` computer seats are
-        added and the game starts — with a fixed `seed`, the same game each run.
-        Everyone has started the bot first."""
-        lobby, game = await self.open_lobby(chat_id, host, guests)
+        """`host` opens a lobby (in `lang`, when given), `guests` join,
+        `computers` computer seats are added and the game starts — with a
+        fixed `seed`, the same game each run. Everyone has started the bot first."""
+        if lang is None:
+            lobby, game = await self.open_lobby(chat_id, host, guests)
+        else:
+            lobby, game = await self.open_lobby_in(chat_id, lang, host, guests)
         for _ in range(computers):
             await self.press(host, chat_id, lobby, LobbyCb(action="bot", game=game).pack())
         if seed is not None:

@@ -16,6 +16,7 @@ from bot.store import HISTORY_KEEP, Store
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
 from bot.store.redis import RedisStore
+from bot.words.keyboards import ForgetCb
 from engine import GameSetup, apply, pending
 from engine.policy import choose
 from engine.scenario import build
@@ -62,6 +63,7 @@ async def test_settings_feed_new_lobbies_and_outlive_the_game_record(store: Stor
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
     carl = person(300, "Карл")
+    h.tg.admins.add((GROUP, anna.id))  # nobody has played here yet: an admin sets the chat up
     await h.say(GROUP, anna, "/settings")
     message = h.last_with_button(GROUP, "cf:")
     for what in ("lang", "level", "level", "hand_limit", "hand_limit", "actions_per_turn"):
@@ -431,6 +433,7 @@ async def test_newgame_is_answered_while_the_calls_are_still_on_their_way(
 async def test_forgetme_and_migration_carry_or_drop_everything(store: Store) -> None:
     h = Harness(store)
     anna, boris, vera = people("Анна", "Борис", "Вера")
+    h.tg.admins.add((GROUP, anna.id))
     await h.say(GROUP, anna, "/settings")
     await h.press(
         anna, GROUP, h.last_with_button(GROUP, "cf:"), SettingsCb(what="hand_limit").pack()
@@ -454,6 +457,8 @@ async def test_forgetme_and_migration_carry_or_drop_everything(store: Store) -> 
 
     # /forgetme: Вера's figures and subscriptions go, her seat is «игрок»
     await h.say(vera.id, vera, "/forgetme")
+    question = h.last_with_button(vera.id, "fg:")
+    await h.press(vera, vera.id, question, ForgetCb(confirm=True).pack())
     assert f"u{vera.id}" not in await store.stats(NEW_GROUP)
     assert f"u{vera.id}" not in await store.stats(None)
     assert vera.id not in await store.subscribers(NEW_GROUP)

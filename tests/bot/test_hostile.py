@@ -576,6 +576,7 @@ async def may_change(w: World, fired: Fired) -> set[int]:
             joins = (
                 table.status == "lobby"
                 and table.game_no == rematch_cb.game + 1
+                and user.id in table.invited
                 and started
                 and table.seat_of(user.id) is None
                 and len(table.seats) < 6
@@ -623,10 +624,13 @@ async def may_change(w: World, fired: Fired) -> set[int]:
             return {fired.chat} if table.status == "lobby" and started else set()
         if name == "leave":
             return {fired.chat} if await seated(fired.chat) else set()
-        if name == "go":
+        if name in ("go", "stop"):  # /stop closes a lobby at once (a game: asked first)
             ok = table.status == "lobby" and await _manager(w, table, user.id)
             return {fired.chat} if ok else set()
         return set()
+    if name == "stop":  # a practice lobby closes at once
+        own = await store.load(user.id)
+        return {user.id} if own is not None and own.status == "lobby" and own.practice else set()
     if name == "practice":
         own = await store.load(user.id)
         return {user.id} if own is None or own.status == "finished" else set()

@@ -532,7 +532,8 @@ def test_messages_use_only_the_variables_they_get(lang: str) -> None:
         offer(key, set())  # say() and answer_callback() format a Reply's key bare
     for key, sites in bot.offered.items():
         for variables in sites:
-            if key in ("rules-text", "about-smuta-turn"):  # they get **rules_args(rules) too
+            if key in ("rules-text", "rules-cards", "rules-short", "about-smuta-turn"):
+                # they get **rules_args(rules) too
                 variables = variables | RULES_VARIABLES
             offer(key, variables)
     # games.py `_stop(table, key, by=…)` formats its key with player=

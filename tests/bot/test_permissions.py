@@ -8,7 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from aiogram.exceptions import TelegramBadRequest, TelegramForbiddenError, TelegramNetworkError
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramBadRequest,
+    TelegramForbiddenError,
+    TelegramNetworkError,
+)
 from aiogram.methods import AnswerCallbackQuery, GetChatMember, SendMessage
 
 from bot.store import Store
@@ -21,6 +26,10 @@ FAILURES: dict[str, Callable[[], Exception]] = {
     "400": lambda: TelegramBadRequest(method=LOOKUP, message="Bad Request: CHAT_ADMIN_REQUIRED"),
     "403": lambda: TelegramForbiddenError(method=LOOKUP, message="Forbidden: bot is not a member"),
     "network": lambda: TelegramNetworkError(method=LOOKUP, message="Request timeout error"),
+    # a reply aiogram cannot read (not JSON, or not a ChatMember)
+    "unreadable": lambda: ClientDecodeError(
+        "Failed to deserialize object", ValueError("no status"), {"ok": True, "result": {}}
+    ),
 }
 
 

@@ -185,3 +185,23 @@ async def test_a_forged_rematch_button_in_a_private_chat_changes_nothing(store: 
     await h.press(anna, anna.id, 1, RematchCb(game=before.game_no).pack())
     assert alerts(h, since) == [h.tr.t("ru", "err-bad-button")]
     assert (await h.table(GROUP)).version == before.version
+
+
+async def test_play_again_seats_only_the_people_of_that_game(store: Store) -> None:
+    """Once the rematch is open, its button seats those who played — someone
+    who did not is told it is not theirs, in their language, and sits nowhere."""
+    h = Harness(store)
+    (anna, boris, _vera), result = await finished_game(h)
+    data = h.buttons(GROUP, result)[0][1]
+    await h.press(anna, GROUP, result, data)  # Анна opens the rematch
+    for lang in ("ru", "en"):
+        stranger = person(900 + len(lang), "Чужой", lang)
+        await h.say(stranger.id, stranger, "/start")
+        before = await h.table(GROUP)
+        since = len(h.tg.requests)
+        await h.press(stranger, GROUP, result, data)
+        assert alerts(h, since) == [h.tr.t(lang, "rematch-not-yours")]
+        after = await h.table(GROUP)
+        assert after.seat_of(stranger.id) is None and after.version == before.version
+    await h.press(boris, GROUP, result, data)
+    assert (await h.table(GROUP)).seat_of(boris.id) is not None

@@ -24,6 +24,7 @@ from engine import (
     pending,
     replay,
     set_computer,
+    stop,
     view_for,
 )
 from engine.cards import DEFAULT_RULES, catalog_for
@@ -411,6 +412,29 @@ def test_set_computer_hands_a_seat_over_and_back() -> None:
             set_computer(state, seat)
         assert info.value.reason == "no_such_seat"
     assert state.to_json() == before
+
+
+def test_a_stopped_game_ends_with_the_score_as_it_stands() -> None:
+    """Stopping mid-game: each player's points as their houses hold them now
+    (the count of §7: cards plus castles), nothing left to decide, no answer taken."""
+    state, _ = new_game(GameSetup(players=3, seed=5))
+    for _ in range(40):
+        computer_step(state)
+    standing = [p.points for p in view_for(state, None).players]
+    decision_before = pending(state)
+    assert decision_before is not None
+    events = stop(state)
+    result = state.result
+    assert result is not None and result.aborted
+    assert result.scores == standing
+    assert [e.key for e in events] == ["game.over"] and events[0].params["aborted"]
+    assert pending(state) is None
+    assert refused(state, decision_before.seat, decision_before.id, decision_before.options[0]) == (
+        "game_over"
+    )
+    # stopping again changes nothing
+    before = state.to_json()
+    assert stop(state) == [] and state.to_json() == before
 
 
 def test_a_seat_handed_to_the_computer_keeps_its_cards_and_plays_on() -> None:

@@ -1,10 +1,12 @@
 """Why a usual action is missing (engine.explain): the reasons agree with the
-legal actions, and their numbers come from the game's Rules."""
+legal actions, and their numbers come from the game's Rules; an order that
+would do nothing is named, and playing it indeed does nothing."""
 
 from __future__ import annotations
 
-from engine import pending
-from engine.explain import Missing, missing_actions
+from engine import GameState, apply, pending
+from engine.cards import catalog_for
+from engine.explain import Missing, idle_orders, missing_actions
 from engine.scenario import build
 
 
@@ -64,3 +66,86 @@ def test_a_merchant_whose_house_is_not_ready_says_what_it_lacks() -> None:
 def test_nothing_is_missing_when_everything_is_possible() -> None:
     state = build(_position(["page.red"], []))
     assert missing_actions(state, 0) == []
+
+
+# ================================================================ orders that would do nothing
+def _houses_and_graveyard(state: GameState) -> tuple[object, ...]:
+    return (
+        tuple(tuple((h.colour, tuple(h.cards)) for h in p.houses) for p in state.players),
+        tuple(state.graveyard),
+    )
+
+
+def test_an_order_that_would_do_nothing_is_named_with_its_reason() -> None:
+    state = build(
+        {
+            "players": [
+                {
+                    "hand": ["marriage", "infirmary", "ball"],
+                    "houses": [{"colour": "red", "cards": ["lord.red"]}],
+                },
+                {
+                    # a man only in a castle house, a woman in the open one
+                    "houses": [
+                        {
+                            "colour": "blue",
+                            "cards": ["lord.blue", "page.blue", "knight.blue"],
+                            "castle": "permanent",
+                        },
+                        {"colour": "green", "cards": ["lady.green"]},
+                    ]
+                },
+            ],
+            "deck": ["page.red"],
+            "current": 0,
+            "actions_left": 3,
+        }
+    )
+    idle = idle_orders(state, 0)
+    by_kind = {kind(state, card): why for card, why in idle.items()}
+    assert by_kind == {
+        "marriage": Missing("marriage_houses", {"houses": 1}),
+        "infirmary": Missing("infirmary_empty"),
+        "ball": Missing("ball_no_men"),
+    }
+    # each does nothing indeed: played, it only leaves the hand
+    for card in idle:
+        played = build_copy(state)
+        before = _houses_and_graveyard(played)
+        decision = pending(played)
+        assert decision is not None
+        option = next(o for o in decision.options if o[:2] == ("play", card))
+        events = apply(played, 0, decision.id, option)
+        assert [e.key for e in events] == ["order.played"]
+        assert _houses_and_graveyard(played) == before
+        assert pending(played) is not None and pending(played).kind == "action"  # type: ignore[union-attr]
+
+
+def test_an_order_with_something_to_do_is_not_named() -> None:
+    state = build(
+        {
+            "players": [
+                {
+                    "hand": ["marriage", "infirmary", "ball"],
+                    "houses": [
+                        {"colour": "red", "cards": ["lord.red"]},
+                        {"colour": "blue", "cards": ["page.blue"]},
+                    ],
+                },
+                {"houses": [{"colour": "green", "cards": ["page.green"]}]},
+            ],
+            "deck": ["page.red"],
+            "graveyard": ["knight.orange"],
+            "current": 0,
+            "actions_left": 3,
+        }
+    )
+    assert idle_orders(state, 0) == {}
+
+
+def build_copy(state: GameState) -> GameState:
+    return GameState.from_json(state.to_json())
+
+
+def kind(state: GameState, card_id: str) -> str:
+    return catalog_for(state.rules)[card_id].type

@@ -29,7 +29,7 @@ VARIANTS: tuple[Rules, ...] = (
     Rules(hand_limit=5, actions_per_turn=2, fire_each_house=False),
     Rules(deal_house_cards=3, deal_orders=2, castle_min_cards=2, castle_points=4),
 )
-PLAY = "a900305dc6dbdf92a6719294a54cb2cba417d95d5b3e2584874ab72245c3dce6"
+PLAY = "3acc288f19d85143533d571b984dc8ff8b93ca3cd1a1b54e90a2ac6fb501dc6d"
 STATE = "9c54f1544c94a18e2428b8309547e461bcbe1b74204bafd384cda95ce0e97847"
 
 

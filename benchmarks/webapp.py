@@ -77,6 +77,7 @@ from tests.browser.test_miniapp import (
     browser_harness,
     six_player_table,
     stub_telegram,
+    telegram_fragment,
 )
 
 
@@ -120,13 +121,14 @@ async def paint(loads: int) -> dict[str, Any]:
     table = await h.table(GROUP)
     cold: dict[str, list[float]] = {"paint": [], "table": []}
     warm: dict[str, list[float]] = {"paint": [], "table": []}
-    stub = stub_telegram(init_data(users[0], h.clock.now()), "light", LIGHT)
+    data = init_data(users[0], h.clock.now())
+    stub = stub_telegram(data, "light", LIGHT)
 
     async def telegram_js(route: Any) -> None:
         await route.fulfill(status=200, content_type="application/javascript", body=stub)
 
     async def load(page: Any, into: dict[str, list[float]] | None) -> None:
-        await page.goto(url)
+        await page.goto(opened)
         await page.wait_for_selector(f'body[data-version="{table.version}"]')
         marks = await page.evaluate(PAINTED)
         if into is not None:
@@ -137,6 +139,7 @@ async def paint(loads: int) -> dict[str, Any]:
     async with app_server(h) as server, async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         url = str(server.make_url(f"{PREFIX}/?chat={GROUP}"))
+        opened = url + telegram_fragment(data, LIGHT)  # as Telegram opens it
         for i in range(loads + 1):  # the first warms the browser up: not counted
             context = await browser.new_context(viewport=PHONE)
             await context.route(TELEGRAM_JS, telegram_js)

@@ -9,5 +9,6 @@ JavaScript, no build step).
 - `payload`: what a seat may see, as JSON, in the chat's words;
 - `live`: one pub/sub subscriber a process, fanned out to its viewers;
 - `limits`: per-user rate limits;
+- `page`: the page as served (one document, its CSP);
 - `server`: the routes.
 """

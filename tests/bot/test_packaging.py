@@ -92,7 +92,8 @@ def test_the_installed_wheel_renders_texts_from_another_folder(
         "print(Translator().t('en', 'card-lord'))\n"
         "from importlib.resources import files\n"
         "page = files('bot.webapp').joinpath('static')\n"
-        "print(all(page.joinpath(n).is_file() for n in ('index.html', 'app.js', 'app.css')))\n"
+        "names = ('index.html', 'boot.js', 'app.js', 'app.css')\n"
+        "print(all(page.joinpath(n).is_file() for n in names))\n"
     )
     out = run(installed, "-c", probe, cwd=elsewhere, env=clean_env()).splitlines()
     venv = installed.parent.parent

@@ -15,7 +15,9 @@ from typing import Any
 import pytest
 from aiogram.methods import SetChatMenuButton
 from aiogram.types import InlineKeyboardMarkup, User
+from pydantic import ValidationError
 
+from bot.config import Settings, describe
 from bot.store import Store, StoreUnavailable
 from bot.webapp.limits import RateLimit
 from bot.webapp.payload import Payloads
@@ -414,9 +416,11 @@ async def test_the_page_and_the_api_send_a_strict_content_security_policy(store:
         assert re.findall(r'<script src="([^"]+)"', html) == [
             "https://telegram.org/js/telegram-web-app.js"
         ]
-        (script,) = re.findall(r"<script>(.*?)</script>", html, re.S)
+        scripts = re.findall(r"<script>(.*?)</script>", html, re.S)
+        assert len(scripts) == 2, "boot.js in the head, app.js at the end"
         (style,) = re.findall(r"<style>(.*?)</style>", html, re.S)
-        for block, directive in ((script, "script-src"), (style, "style-src")):
+        blocks = [(script, "script-src") for script in scripts] + [(style, "style-src")]
+        for block, directive in blocks:
             digest = base64.b64encode(hashlib.sha256(block.encode()).digest()).decode()
             assert f"'sha256-{digest}'" in csp.split(f"{directive} ")[1].split(";")[0]
         assert "script-src https://telegram.org 'sha256-" in csp
@@ -491,3 +495,26 @@ def test_a_six_player_state_stays_under_16_kb() -> None:
     states = crowded_states(payloads, range(3), FULL_NAMES, random.Random(6))
     largest = max(len(body) for _, body in states)
     assert largest <= 16 * 1024, f"{largest} bytes"
+
+
+def test_the_apps_settings_are_checked_when_they_load() -> None:
+    """Telegram opens a Web App over HTTPS only; a short name is what @BotFather
+    takes; the app shares the webhook's server when it listens where it does."""
+
+    def settings(**values: Any) -> Settings:
+        return Settings(_env_file=None, bot_token="42:TEST", **values)  # type: ignore[call-arg]
+
+    for url in ("http://example.com/app", "example.com/app", "https://example.com/app?x=1"):
+        with pytest.raises(ValidationError) as refused:
+            settings(webapp_url=url)
+        assert describe(refused.value).startswith("WEBAPP_URL:"), url
+    with pytest.raises(ValidationError) as refused:
+        settings(webapp_url=BASE_URL, miniapp_short_name="no spaces!")
+    assert describe(refused.value).startswith("MINIAPP_SHORT_NAME:")
+    app = settings(webapp_url=BASE_URL + "/", miniapp_short_name="table")
+    assert (app.webapp_url, app.webapp_path) == (BASE_URL, PREFIX)
+    assert not app.webapp_on_webhook_server, "polling: the app has its own server"
+    hook = {"webhook_url": "https://example.com/hook", "webhook_secret": "s3cret"}
+    assert settings(webapp_url=BASE_URL, **hook).webapp_on_webhook_server
+    assert not settings(webapp_url=BASE_URL, webapp_port=8090, **hook).webapp_on_webhook_server
+    assert settings(webapp_url="").webapp_url is None

@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from aiogram.types import User
 from aiohttp.test_utils import TestServer
@@ -58,10 +59,15 @@ NAMES = ("Анна", "Борис", "Вера", "Глеб", "Дарья", "Его
 WAIT_MS = 10_000
 
 
-def stub_telegram(data: str, scheme: str, theme: dict[str, str]) -> str:
-    """A stand-in for telegram-web-app.js: the Telegram.WebApp a page sees."""
+def stub_telegram(
+    data: str, scheme: str, theme: dict[str, str], start_param: str | None = None
+) -> str:
+    """A stand-in for telegram-web-app.js: the Telegram.WebApp a page sees
+    (`start_param`: a Direct Link's ``startapp``)."""
+    unsafe = {} if start_param is None else {"start_param": start_param}
     return (
         STUB.replace("$DATA", json.dumps(data))
+        .replace("$UNSAFE", json.dumps(unsafe))
         .replace("$SCHEME", json.dumps(scheme))
         .replace("$THEME", json.dumps(theme))
     )
@@ -70,7 +76,7 @@ def stub_telegram(data: str, scheme: str, theme: dict[str, str]) -> str:
 STUB = """
 window.Telegram = { WebApp: {
   initData: $DATA,
-  initDataUnsafe: {},
+  initDataUnsafe: $UNSAFE,
   colorScheme: $SCHEME,
   themeParams: $THEME,
   handlers: {},
@@ -85,6 +91,18 @@ window.Telegram = { WebApp: {
   }
 } };
 """
+
+
+def telegram_fragment(data: str, theme: dict[str, str]) -> str:
+    """What Telegram appends to a Mini App's address when it opens it."""
+    return "#" + urlencode(
+        {
+            "tgWebAppData": data,
+            "tgWebAppVersion": "8.0",
+            "tgWebAppPlatform": "tdesktop",
+            "tgWebAppThemeParams": json.dumps(theme),
+        }
+    )
 
 
 class Page:
@@ -129,11 +147,20 @@ async def open_page(
     user: User,
     scheme: str = "light",
     viewport: dict[str, int] = PHONE,
+    path: str = f"/?chat={GROUP}",
+    start_param: str | None = None,
+    in_address: bool = True,
 ) -> AsyncIterator[Page]:
+    """The app opened as `user`: by default from a «🃏 Стол» button (the chat
+    in the URL); `path` "/" and a `start_param`: from a Direct Link; "/" alone:
+    from the menu button. `in_address`: Telegram's initData and colours in the
+    page's address too, as Telegram opens a Mini App (else only in
+    ``Telegram.WebApp``, as after a reload)."""
     context = await browser.new_context(viewport=viewport, device_scale_factor=2)
-    stub = stub_telegram(
-        init_data(user, h.clock.now()), scheme, DARK if scheme == "dark" else LIGHT
-    )
+    theme = DARK if scheme == "dark" else LIGHT
+    data = init_data(user, h.clock.now())
+    stub = stub_telegram(data, scheme, theme, start_param)
+    fragment = telegram_fragment(data, theme) if in_address else ""
 
     async def telegram_js(route: Any) -> None:
         await route.fulfill(status=200, content_type="application/javascript", body=stub)
@@ -141,7 +168,7 @@ async def open_page(
     await context.route(TELEGRAM_JS, telegram_js)
     page = Page(await context.new_page())
     try:
-        await page.page.goto(str(server.make_url(f"{PREFIX}/?chat={GROUP}")))
+        await page.page.goto(str(server.make_url(PREFIX + path)) + fragment)
         yield page
     finally:
         await context.close()
@@ -312,3 +339,27 @@ async def test_the_theme_follows_telegram_and_a_card_tells_what_it_does(browser:
         await page.page.locator("#card .opt").click()
         await page.page.locator("#card").wait_for(state="hidden", timeout=WAIT_MS)
         assert page.errors == []
+
+
+async def test_a_direct_link_and_the_menu_button_open_the_players_game(browser: Any) -> None:
+    """A Direct Link names the chat in its ``startapp`` (the page's URL has
+    none); the menu button names nothing, and the page opens the one game the
+    player has."""
+    h = browser_harness()
+    users = [person(200 + i, name) for i, name in enumerate(NAMES[:2])]
+    await h.open_game(GROUP, users[0], users[1:], seed=6)
+    table = await h.table(GROUP)
+    async with app_server(h) as server:
+        watcher = person(300, "Зритель")
+        async with open_page(
+            browser, server, h, watcher, path="/", start_param=str(GROUP), in_address=False
+        ) as page:
+            await page.shows(table.version)
+            assert await page.page.locator(".player").count() == 2
+            assert await page.page.locator("#hand").is_hidden()
+            assert page.errors == []
+        async with open_page(browser, server, h, users[1], path="/", in_address=False) as page:
+            await page.shows(table.version)
+            hand = table.state.players[1].hand  # type: ignore[union-attr]
+            assert await page.page.locator("#hand .card").count() == len(hand)
+            assert page.errors == []

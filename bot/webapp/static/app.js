@@ -2,13 +2,15 @@
 // (api/state, then live through api/events), answers the decision with a tap
 // (api/answer). Every text comes from the server; it is shown with
 // textContent, never as HTML.
-(function () {
+// Runs once the page and Telegram's script are loaded (boot.js ran first and
+// may have asked for the state already).
+document.addEventListener("DOMContentLoaded", function () {
   "use strict";
 
+  var boot = window.smuta || {};
   var tg = window.Telegram && window.Telegram.WebApp;
-  var initData = tg ? tg.initData || "" : "";
-  var query = new URLSearchParams(location.search);
-  var chat = query.get("chat") ||
+  var initData = (tg && tg.initData) || boot.initData || "";
+  var chat = boot.chat ||
     (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) || null;
   var words = {};
   var state = null;
@@ -31,20 +33,8 @@
   }
 
   // ------------------------------------------------------------------ theme
-  var THEME = {
-    bg_color: "--tg-bg", text_color: "--tg-text", hint_color: "--tg-hint",
-    link_color: "--tg-link", button_color: "--tg-button",
-    button_text_color: "--tg-button-text", secondary_bg_color: "--tg-secondary-bg"
-  };
-
   function applyTheme() {
-    var root = document.documentElement;
-    var params = (tg && tg.themeParams) || {};
-    Object.keys(THEME).forEach(function (key) {
-      if (params[key]) root.style.setProperty(THEME[key], params[key]);
-      else root.style.removeProperty(THEME[key]);
-    });
-    root.setAttribute("data-scheme", (tg && tg.colorScheme) || "light");
+    if (tg) boot.applyTheme(tg.themeParams, tg.colorScheme);
   }
 
   // ------------------------------------------------------------------ server
@@ -67,7 +57,7 @@
       tg.ready();
       tg.expand();
     }
-    if (chat) open(chat);
+    if (chat) open(chat, boot.chat === chat ? boot.first : null);
     else pickGame();
   }
 
@@ -87,11 +77,12 @@
     }).catch(function () { notice("…"); });
   }
 
-  function open(id) {
+  // the chat's state: the one boot.js asked for, else asked for now
+  function open(id, asked) {
     chat = id;
-    api("api/state?chat=" + encodeURIComponent(chat)).then(function (r) {
+    (asked || api("api/state?chat=" + encodeURIComponent(chat)).then(function (r) {
       return r.json();
-    }).then(function (data) {
+    })).then(function (data) {
       if (data.ok === false) { notice(data.text); return; }
       words = data.words;
       document.documentElement.lang = data.state.lang;
@@ -116,6 +107,10 @@
     if (state) headers["Last-Event-ID"] = String(state.v);
     api("api/events?chat=" + encodeURIComponent(chat), { headers: headers, signal: ctrl.signal })
       .then(function (r) {
+        if (r.status === 401 || r.status === 403 || r.status === 404) {
+          // not theirs to see (any more): say why, and stop asking
+          return r.json().then(function (data) { notice(data.text); });
+        }
         if (!r.ok || !r.body) throw new Error("stream " + r.status);
         notice("");
         backoff = 0;
@@ -385,4 +380,4 @@
   setInterval(tick, 1000);
 
   start();
-})();
+});

@@ -23,6 +23,7 @@ from bot.service.games import Clock, Defaults, Games
 from bot.service.thinking import Thinker
 from bot.service.timers import Ticker
 from bot.store import Store
+from bot.store.feed import Feed, feed_for
 from bot.store.memory import MemoryStore
 from bot.telegram.call_policy import CallPolicy, install
 from bot.telegram.messenger import Messenger
@@ -114,6 +115,11 @@ class App:
     observer: UpdateObserver
     policy: CallPolicy
     webapp: WebApp | None = None  # the Mini App (WEBAPP_URL)
+    feed: Feed | None = None  # the process's one subscriber to saves (outboxes, Mini App)
+
+    async def close_feed(self) -> None:
+        if self.feed is not None:
+            await self.feed.close()
 
 
 def build_app(
@@ -150,6 +156,8 @@ def build_app(
             return False
         return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 
+    # one subscriber to the store's saves, for the outboxes and the Mini App alike
+    feed = feed_for(store)
     games = Games(
         store=store,
         messenger=Messenger(bot),
@@ -161,6 +169,7 @@ def build_app(
         pace=pace,
         thinker=thinker,
         app=app_links,
+        feed=feed,
     )
     webapp = None
     if app_links is not None:
@@ -178,14 +187,20 @@ def build_app(
             return member.status in MEMBERS
 
         webapp = WebApp(
-            games, tr, bot.token, is_member, webapp_auth_max_age, clock=(clock or SystemClock()).now
+            games,
+            tr,
+            bot.token,
+            is_member,
+            webapp_auth_max_age,
+            feed=feed,
+            clock=(clock or SystemClock()).now,
         )
     # every update: its log context, its metrics, and the count a shutdown drains
     observer = UpdateObserver()
     dispatcher = build_dispatcher(games, tr, observer)
     # every Bot API request: errors by kind (innermost, so each attempt counts)
     metrics.count_telegram_errors(bot)
-    return App(bot, store, games, dispatcher, Ticker(games), observer, policy, webapp)
+    return App(bot, store, games, dispatcher, Ticker(games), observer, policy, webapp, feed)
 
 
 def freeze_startup_objects() -> None:

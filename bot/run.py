@@ -202,6 +202,7 @@ async def run(settings: Settings) -> int:
         cut = await app.games.outboxes.drain(max(0.5, settings.drain_seconds - since))
         if cut:
             log.warning("%d group(s) not told everything at shutdown", cut)
+        await app.close_feed()
         await health.stop()
         app.games.thinker.close()
         await store.close()

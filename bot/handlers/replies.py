@@ -55,10 +55,14 @@ async def chat_lang(games: Games, chat_id: int) -> str:
 async def respond(
     message: Message, games: Games, text: str, markup: InlineKeyboardMarkup | None = None
 ) -> None:
-    """Answer a message in its chat: in a group through the group's outbox (as
-    a reply to it), in a private chat at once."""
+    """Answer a message in its chat: in a group through the replies' lane of
+    the group's outbox (as a reply to it: after the game's own messages,
+    collapsed when a member floods), in a private chat at once."""
     if message.chat.type in GROUPS:
-        games.outboxes.post(message.chat.id, text, markup, reply_to=message.message_id)
+        user_id = message.from_user.id if message.from_user is not None else None
+        games.outboxes.reply(
+            message.chat.id, text, markup, reply_to=message.message_id, user_id=user_id
+        )
     else:
         await message.answer(text, reply_markup=markup)
 

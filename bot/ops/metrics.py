@@ -21,6 +21,7 @@ metric                                      recorded by
 ``smuta_pace_wait_seconds{chat}``           `pace_waited` — called by the outbound pace
 ``smuta_timer_lateness_seconds``            `timer_fired` — called by the timers
 ``smuta_computer_moves_total{why}``         `computer_moved` — called by the play service
+``smuta_outbox_dropped_total{why}``         `outbox_dropped` — called by the groups' outboxes
 ==========================================  =============================================
 """
 
@@ -114,6 +115,14 @@ TIMER_LATENESS_SECONDS = Histogram(
 COMPUTER_MOVES = Counter(
     "smuta_computer_moves",
     "Decisions the computer answered: for a computer seat, or for a person whose time ran out",
+    ["why"],
+    registry=REGISTRY,
+)
+OUTBOX_DROPPED = Counter(
+    "smuta_outbox_dropped",
+    "Replies to a group's commands its outbox dropped before sending: same (an identical "
+    "reply waits), newer (the same person's newer reply took its place), full (the oldest "
+    "of more than the outbox keeps)",
     ["why"],
     registry=REGISTRY,
 )
@@ -220,6 +229,14 @@ def computer_moved(why: Why) -> None:
     added in the lobby, or a person's seat handed over), ``timeout`` for a
     person whose time ran out."""
     COMPUTER_MOVES.labels(why).inc()
+
+
+DropWhy = Literal["same", "newer", "full"]
+
+
+def outbox_dropped(why: DropWhy) -> None:
+    """A group's outbox dropped a command's reply before sending it."""
+    OUTBOX_DROPPED.labels(why).inc()
 
 
 def set_games(counts: Mapping[str, int]) -> None:

@@ -88,6 +88,8 @@ class Records:
         self.store = store
         self.clock = clock
         self.is_admin = is_admin
+        #: told of every record saved here (the groups' outboxes render from it)
+        self.saved: Callable[[Table], None] | None = None
 
     async def change(
         self,
@@ -111,6 +113,8 @@ class Records:
             commands = change(table)
             table.updated_at = self.clock.now()
             if await self.store.save(table, commands):
+                if self.saved is not None:
+                    self.saved(table)
                 return table, ids
         raise Conflict(chat_id)
 

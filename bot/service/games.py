@@ -53,6 +53,7 @@ from bot.service.seats import Seats
 from bot.service.telling import ANNOUNCE_GRACE, Teller
 from bot.service.thinking import Thinker
 from bot.store import Store
+from bot.store.feed import Feed
 from bot.telegram.messenger import Messenger
 from bot.telegram.pace import Pace
 from bot.words.app import AppLinks
@@ -92,6 +93,7 @@ class Games:
         pace: Pace | None = None,
         thinker: Thinker | None = None,
         app: AppLinks | None = None,
+        feed: Feed | None = None,
     ) -> None:
         self.store = store
         self.messenger = messenger
@@ -101,7 +103,8 @@ class Games:
         self.render = Renderer(tr)
         self.links = Links(bot_username)
         self.records = Records(store, clock, is_admin)
-        self.outboxes = Outboxes(store, messenger, pace or Pace())
+        self.outboxes = Outboxes(store, messenger, pace or Pace(), feed)
+        self.records.saved = self.outboxes.know
         self.teller = Teller(
             store,
             messenger,

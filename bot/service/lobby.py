@@ -159,6 +159,7 @@ class Lobby:
         if seated is not None:
             await self.store.link_user(seated.user_id, table.chat_id)
         await self.store.set_messages(table.chat_id, {TABLE: None, LOBBY: None})
+        self.outboxes.forget(table.chat_id)
         self.outboxes.repost(table.chat_id, LOBBY)
         return True
 

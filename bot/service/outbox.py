@@ -2,29 +2,50 @@
 
 A person never waits for the group: a press is answered and the next prompt
 sent first, and what the group reads is put into its outbox, which a worker
-task empties at the pace Telegram allows a group (about a request a second,
-20 new messages a minute). What waits there:
+task empties at the pace Telegram allows a group (about a request a second;
+a new message every 3 s, 20 a minute: `bot.telegram.pace`). Two lanes:
 
-- `post`: a new message (a notice, a reply, the result), in its turn;
+**The game's lane** comes first:
+
+- `post`: a new message (a notice, the result), in its turn;
 - `show`: a *view* — the table, the lobby — brought up to date. It is rendered
-  from the newest saved record only when its turn comes, and a `show` already
+  from the newest record only when its turn comes, and a `show` already
   waiting takes any later one in, so a burst of moves costs one edit (the
   latest wins) and never a backlog;
-- `repost`: the view as a new message, which the view's edits then follow;
-- `fix`: the view's message gets a text for good (a closed turn's last lines,
-  "the game has started"); `show`s still waiting to edit it are dropped;
+- `repost`: the view as a new message, which the view's edits then follow.
+  Only the newest is ever sent: a `repost` waiting is replaced by the next;
+- `fix`: the view's message gets a text for good ("the game has started");
+  `show`s still waiting to edit it are dropped;
+- `close`: a closed turn's lines, for good, in the view's message. Closed
+  turns waiting behind each other merge into one message, and a turn closed
+  while the table that follows the last one has not gone out yet is added to
+  that last message (while it fits Telegram's 4096 characters; else it is a
+  new message): however fast people or computers play, a group that is
+  behind catches up in a few requests. When even one turn's lines don't fit,
+  the oldest are summarised by a line that says how many were left out —
+  never cut mid-line;
 - `drop_buttons` of a group message.
+
+**The replies' lane** — replies to commands in the group (/cards, /rules,
+/top…) — is served only when the game's lane is empty, so no member can hold
+the table back. It keeps at most `REPLIES_MAX` replies (the oldest give way),
+an identical reply waiting takes a new one in, and a person's new reply
+without buttons replaces their older one still waiting
+(`smuta_outbox_dropped_total{why}` counts what was dropped).
 
 A view may be *quiet* (the table): its new messages go without a sound
 (`disable_notification`), unless a `repost` asks it to ring (a game's start).
 
-Distinct messages keep their order: a closed turn's last lines, then the new
-table. Nothing here is needed for a game to go on: an op that fails is logged
-and the next move (or the catch-up, `Teller.catch_up`) shows the table again.
-The message ids of views live in the store, so any process edits the same
-table; after an edit the record's version is read back in the same round
-trip, and a newer move saved meanwhile (maybe by another process, whose edit
-this one may have landed after) is shown again.
+What a view shows is rendered from the record this process just saved
+(`know`, called after every compare-and-set save), and the message ids the
+outbox showed are kept beside it (`KNOWN_CHATS` chats, the least recently
+used forgotten): a group's edit costs no store read, and only a new message
+costs a write (`set_messages`). When another process saves the chat, the
+store's feed says so (`moved`): what is known of the chat is read again
+before its next use, and a view this process may just have edited over the
+newer one is shown again. Nothing here is needed for a game to go on: an op
+that fails is logged and the next move (or the catch-up, `Teller.catch_up`)
+shows the table again.
 """
 
 from __future__ import annotations
@@ -32,13 +53,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.ops import metrics
 from bot.store import Store, StoreUnavailable
+from bot.store.feed import Feed
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.telegram.pace import Pace
@@ -47,6 +70,14 @@ log = logging.getLogger(__name__)
 
 #: a view's text and buttons for a record, or None when the record has none to show
 View = Callable[[Table], tuple[str, InlineKeyboardMarkup | None] | None]
+#: a closed turn's lines as the text of one message: (text, whether every line is in it)
+LogText = Callable[[list[str]], tuple[str, bool]]
+
+REPLIES_MAX = 10  # command replies a group's outbox keeps waiting (the oldest give way)
+KNOWN_CHATS = 1000  # chats whose record and message ids an outbox keeps in memory
+#: after its last request to a group, how long an outbox's edit may still land
+#: after another process's (which then gets shown again when heard of)
+RACE_SECONDS = 2.0
 
 
 @dataclass
@@ -55,6 +86,17 @@ class Post:
     markup: InlineKeyboardMarkup | None = None
     reply_to: int | None = None
     quiet: bool = False
+    new_message = True
+
+
+@dataclass
+class Said:
+    """A reply to a command in the group (the replies' lane)."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None
+    reply_to: int | None
+    user_id: int | None
     new_message = True
 
 
@@ -81,60 +123,162 @@ class Fix:
 
 
 @dataclass
+class Close:
+    view: str
+    lines: list[str]
+    text: LogText
+    new_message = False
+
+
+@dataclass
 class DropButtons:
     message_id: int
     new_message = False
 
 
-Op = Post | Show | Repost | Fix | DropButtons
+Op = Post | Show | Repost | Fix | Close | DropButtons
+
+
+@dataclass
+class Known:
+    """What an outbox knows of a chat: the newest record it saw, the message
+    ids of its views, and the newest version the feed spoke of."""
+
+    table: Table | None
+    ids: dict[str, int]
+    heard: int = 0
+    stale: bool = False  # read again before the next use
+    following: bool = False  # the feed tells this process of other processes' saves
+    shown: set[str] = field(default_factory=set)  # views shown from it
+    closed: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # view → last close
+    last_request: float = float("-inf")
+
+    @property
+    def version(self) -> int:
+        return self.table.version if self.table is not None else 0
+
+    @property
+    def fresh(self) -> bool:
+        return self.following and not self.stale and self.heard <= self.version
 
 
 class Outbox:
-    """One group's queue and the worker that empties it."""
+    """One group's lanes and the worker that empties them."""
 
     def __init__(self, chat_id: int, owner: Outboxes) -> None:
         self.chat_id = chat_id
         self.owner = owner
         self.queue: deque[Op] = deque()
+        self.replies: deque[Said] = deque()
         self.task: asyncio.Task[None] | None = None
 
     def put(self, op: Op) -> None:
         if isinstance(op, Show) and self._showing(op.view):
             return  # the one waiting renders the newest record when it goes
-        if isinstance(op, Fix):
-            # those would edit the very message this fixes
-            waiting = [q for q in self.queue if not (isinstance(q, Show) and q.view == op.view)]
-            self.queue = deque(waiting)
+        if isinstance(op, Repost):
+            op.ring |= self._drop(op.view, (Show, Repost))  # only the newest goes
+        elif isinstance(op, Fix):
+            self._drop(op.view, (Show,))  # those would edit the very message this fixes
+        elif isinstance(op, Close):
+            # the table this waited to follow is not sent: the next one is; the
+            # turn's lines join the waiting ones (or the last closed message)
+            ring = self._drop(op.view, (Show, Repost))
+            if ring:
+                self.owner.ring_next(self.chat_id, op.view)
+            if self._merged(op):
+                self._start()
+                return
         self.queue.append(op)
-        if self.task is None:
+        self._start()
+
+    def say(self, said: Said) -> None:
+        if any(w.text == said.text and w.markup == said.markup for w in self.replies):
+            metrics.outbox_dropped("same")
+            self._start()
+            return
+        if said.markup is None and said.user_id is not None:
+            older = [w for w in self.replies if w.user_id == said.user_id and w.markup is None]
+            for w in older:
+                self.replies.remove(w)
+                metrics.outbox_dropped("newer")
+        self.replies.append(said)
+        while len(self.replies) > REPLIES_MAX:
+            self.replies.popleft()
+            metrics.outbox_dropped("full")
+        self._start()
+
+    def _start(self) -> None:
+        if self.task is None and (self.queue or self.replies):
             self.task = asyncio.create_task(self._work(), name=f"outbox {self.chat_id}")
+
+    def _drop(self, view: str, kinds: tuple[type, ...]) -> bool:
+        """Take the ops of `kinds` about `view` waiting after its last fix or
+        close out of the queue; whether one of them was a repost that rang."""
+        kept: list[Op] = []
+        rang = False
+        cut = True
+        for op in reversed(self.queue):
+            about = getattr(op, "view", None) == view
+            if about and isinstance(op, Fix | Close):
+                cut = False
+            if cut and about and isinstance(op, kinds):
+                rang |= isinstance(op, Repost) and op.ring
+                continue
+            kept.append(op)
+        self.queue = deque(reversed(kept))
+        return rang
+
+    def _merged(self, op: Close) -> bool:
+        """Add `op`'s lines to a close of the same view still waiting (the last
+        op about the view), when all of them fit one message."""
+        for waiting in reversed(self.queue):
+            if getattr(waiting, "view", None) != op.view:
+                continue
+            if not isinstance(waiting, Close):
+                return False
+            lines = waiting.lines + op.lines
+            if not op.text(lines)[1]:
+                return False
+            waiting.lines, waiting.text = lines, op.text
+            return True
+        return False
 
     def _showing(self, view: str) -> bool:
         """Whether the queue's last op about `view` renders it when it goes."""
         for q in reversed(self.queue):
             if isinstance(q, Show | Repost) and q.view == view:
                 return True
-            if isinstance(q, Fix) and q.view == view:
+            if isinstance(q, Fix | Close) and q.view == view:
                 return False
         return False
 
+    def _next(self) -> Op | Said | None:
+        if self.queue:
+            return self.queue[0]
+        return self.replies[0] if self.replies else None
+
     async def _work(self) -> None:
         try:
-            while self.queue:
+            while (head := self._next()) is not None:
                 # wait for the group's slot first, and only then take what to
-                # send: whatever arrived meanwhile is in it
-                await self.owner.pace.wait_free(self.chat_id, self.queue[0].new_message)
-                if not self.queue:
+                # send: whatever arrived meanwhile is in it (the game's first)
+                await self.owner.pace.wait_free(self.chat_id, head.new_message)
+                op: Op | Said
+                if self.queue:
+                    op = self.queue.popleft()
+                elif self.replies:
+                    op = self.replies.popleft()
+                else:
                     break
-                op = self.queue.popleft()
                 try:
                     await self.owner.run(self, op)
                 except StoreUnavailable as e:
                     log.warning("group %s: store unavailable, %s not told: %s", self.chat_id, op, e)
                 except Exception:
-                    log.exception("group %s: %s failed", self.chat_id, op)
+                    log.exception("group %s: %s failed", self.chat_id, type(op).__name__)
         except asyncio.CancelledError:
             self.queue.clear()  # cut off at shutdown
+            self.replies.clear()
             raise
         finally:
             self.task = None
@@ -144,13 +288,21 @@ class Outbox:
 class Outboxes:
     """Every group's outbox, and how each op is carried out."""
 
-    def __init__(self, store: Store, messenger: Messenger, pace: Pace) -> None:
+    def __init__(
+        self, store: Store, messenger: Messenger, pace: Pace, feed: Feed | None = None
+    ) -> None:
         self.store = store
         self.messenger = messenger
         self.pace = pace
+        self.feed = feed
         self.views: dict[str, View] = {}
         self.quiet: set[str] = set()  # views whose new messages make no sound
         self._boxes: dict[int, Outbox] = {}
+        self._known: OrderedDict[int, Known] = OrderedDict()
+        self._ring: set[tuple[int, str]] = set()  # (chat, view): its next repost rings
+        self._following: set[asyncio.Task[None]] = set()
+        if feed is not None:
+            feed.listen(self)
 
     # ------------------------------------------------------------------ telling
     def add_view(self, name: str, view: View, quiet: bool = False) -> None:
@@ -174,11 +326,30 @@ class Outboxes:
     ) -> None:
         self._box(chat_id).put(Post(text, markup, reply_to, quiet))
 
+    def reply(
+        self,
+        chat_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        reply_to: int | None = None,
+        user_id: int | None = None,
+    ) -> None:
+        """A reply to a command in the group, in the replies' lane (see the
+        module's notes): sent once the game's lane is empty, maybe collapsed."""
+        self._box(chat_id).say(Said(text, markup, reply_to, user_id))
+
     def show(self, chat_id: int, view: str) -> None:
         self._box(chat_id).put(Show(view))
 
     def repost(self, chat_id: int, view: str, ring: bool = False) -> None:
+        if (chat_id, view) in self._ring:
+            self._ring.discard((chat_id, view))
+            ring = True
         self._box(chat_id).put(Repost(view, ring))
+
+    def ring_next(self, chat_id: int, view: str) -> None:
+        """A repost that was to ring was replaced: the next one rings instead."""
+        self._ring.add((chat_id, view))
 
     def fix(
         self,
@@ -189,6 +360,11 @@ class Outboxes:
         or_post: bool = False,
     ) -> None:
         self._box(chat_id).put(Fix(view, text, markup, or_post))
+
+    def close(self, chat_id: int, view: str, lines: list[str], text: LogText) -> None:
+        """A closed turn's `lines` go into the view's message for good (merged
+        with other closed turns waiting: see the module's notes)."""
+        self._box(chat_id).put(Close(view, list(lines), text))
 
     def drop_buttons(self, chat_id: int, message_id: int) -> None:
         self._box(chat_id).put(DropButtons(message_id))
@@ -205,15 +381,121 @@ class Outboxes:
         box = self._boxes.get(chat_id)
         if box is not None:
             box.queue.clear()
+            box.replies.clear()
+        self._drop_known(chat_id)
 
     def pending(self, chat_id: int) -> int:
         box = self._boxes.get(chat_id)
-        return len(box.queue) if box is not None else 0
+        return len(box.queue) + len(box.replies) if box is not None else 0
+
+    # ------------------------------------------------------------------ what is known
+    def know(self, table: Table) -> None:
+        """A record this process just saved. Trusted when it follows the last
+        version known here; else what is known is read again before its next use."""
+        known = self._known.get(table.chat_id)
+        if known is None:
+            return  # nothing shown here yet: the first show reads it
+        if known.table is not None and known.version + 1 == table.version:
+            known.table = table
+            self._known.move_to_end(table.chat_id)
+        else:
+            self.forget(table.chat_id)
+
+    def forget(self, chat_id: int) -> None:
+        """What is known of the chat is read again before its next use (what
+        this process showed there is kept: the closed turns' messages)."""
+        known = self._known.get(chat_id)
+        if known is not None:
+            known.stale = True
+
+    def _drop_known(self, chat_id: int) -> None:
+        known = self._known.pop(chat_id, None)
+        self._ring = {r for r in self._ring if r[0] != chat_id}
+        if known is not None and known.following:
+            self._unfollow(chat_id)
+
+    def _remember(self, chat_id: int, table: Table | None, ids: dict[str, int]) -> Known:
+        old = self._known.pop(chat_id, None)
+        known = Known(table, {k: v for k, v in ids.items() if k in self.views})
+        if old is not None:
+            known.following, known.heard = old.following, old.heard
+            known.shown, known.closed = old.shown, old.closed
+            known.last_request = old.last_request
+        self._known[chat_id] = known
+        if not known.following:
+            self._follow(chat_id, known)
+        while len(self._known) > KNOWN_CHATS:
+            evicted, gone = self._known.popitem(last=False)
+            if gone.following:
+                self._unfollow(evicted)
+        return known
+
+    def _follow(self, chat_id: int, known: Known) -> None:
+        if self.feed is None:  # one process: nobody else saves
+            known.following = True
+            return
+        feed = self.feed
+
+        async def follow() -> None:
+            try:
+                await feed.follow(chat_id)
+            except StoreUnavailable as e:
+                log.warning("group %s: cannot hear of other processes' saves: %s", chat_id, e)
+                return
+            if self._known.get(chat_id) is known:
+                known.following = True
+            else:
+                await feed.unfollow(chat_id)
+
+        self._track(follow())
+
+    def _unfollow(self, chat_id: int) -> None:
+        if self.feed is not None:
+            self._track(self.feed.unfollow(chat_id))
+
+    def _track(self, work: object) -> None:
+        task = asyncio.ensure_future(work)  # type: ignore[call-overload]
+        self._following.add(task)
+        task.add_done_callback(self._following.discard)
+
+    def moved(self, chat_id: int, version: int) -> None:
+        """The feed: a save of the chat published `version` (maybe this
+        process's own, whose `know` may not have come yet: heard a moment later)."""
+        with contextlib.suppress(RuntimeError):  # no loop: nothing to tell
+            asyncio.get_running_loop().call_soon(self._heard, chat_id, version)
+
+    def _heard(self, chat_id: int, version: int) -> None:
+        known = self._known.get(chat_id)
+        if known is None or version <= known.version:
+            return
+        known.heard = max(known.heard, version)
+        box = self._boxes.get(chat_id)
+        busy = box is not None and box.task is not None
+        loop = asyncio.get_running_loop()
+        if busy or loop.time() - known.last_request < RACE_SECONDS:
+            # an edit of ours may land after theirs: show the newest once more
+            for view in known.shown:
+                self.show(chat_id, view)
+
+    def gap(self) -> None:
+        """The feed may have missed saves: nothing known is trusted."""
+        for known in self._known.values():
+            known.stale = True
+
+    async def _fresh(self, chat_id: int) -> Known:
+        """What is known of the chat, read (record and message ids in one round
+        trip) when this process cannot vouch for it."""
+        known = self._known.get(chat_id)
+        if known is not None and known.fresh:
+            self._known.move_to_end(chat_id)
+            return known
+        table, ids = await self.store.load_with_messages(chat_id)
+        return self._remember(chat_id, table, ids)
 
     # ------------------------------------------------------------------ waiting
     def done(self, box: Outbox) -> None:
-        """A worker ended with its queue empty (nothing is put between its
-        last look at the queue and this call: no await lies between)."""
+        """A worker ended with its lanes empty (nothing is put between its
+        last look at them and this call: no await lies between)."""
         if self._boxes.get(box.chat_id) is box:
             del self._boxes[box.chat_id]
 
@@ -227,33 +509,70 @@ class Outboxes:
 
     async def drain(self, timeout: float) -> int:
         """At shutdown: let the outboxes empty for up to `timeout` seconds; how
-        many groups still had something to say (cut off)."""
+        many groups still had something to say (cut off). Returns once the
+        ones cut off have stopped (before the store closes under them)."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.idle(), timeout)
         left = self._tasks()
         for task in left:
             task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
+        following = list(self._following)
+        for task in following:
+            task.cancel()
+        await asyncio.gather(*following, return_exceptions=True)
         return len(left)
 
     # ------------------------------------------------------------------ carrying out
-    async def run(self, box: Outbox, op: Op) -> None:
+    async def run(self, box: Outbox, op: Op | Said) -> None:
         chat_id = box.chat_id
         if isinstance(op, Post):
             await self._send(chat_id, op.text, op.markup, op.reply_to, op.quiet)
+        elif isinstance(op, Said):
+            await self._send(chat_id, op.text, op.markup, op.reply_to)
         elif isinstance(op, Show | Repost):
             ring = isinstance(op, Repost) and op.ring
             if await self._show(chat_id, op.view, fresh=isinstance(op, Repost), ring=ring):
                 box.put(Show(op.view))
         elif isinstance(op, Fix):
-            ids = await self.store.messages(chat_id)
-            message_id = ids.get(op.view)
+            known = await self._fresh(chat_id)
+            message_id = known.ids.get(op.view)
             fixed = message_id is not None and await self.messenger.edit(
                 chat_id, message_id, op.text, op.markup
             )
+            self._requested(known)
             if not fixed and op.or_post:
                 await self._send(chat_id, op.text, op.markup)
+        elif isinstance(op, Close):
+            await self._close(chat_id, op)
         else:
             await self.messenger.drop_buttons(chat_id, op.message_id)
+
+    async def _close(self, chat_id: int, op: Close) -> None:
+        """The closed turn's lines into the view's message — added to the lines
+        it holds when it is the last closed one still (no table followed it
+        yet) and all fit; else a new message."""
+        known = await self._fresh(chat_id)
+        message_id = known.ids.get(op.view)
+        last = known.closed.get(op.view)
+        lines = op.lines
+        if message_id is not None and last is not None and last[0] == message_id:
+            text, whole = op.text(last[1] + op.lines)
+            if whole:
+                lines = last[1] + op.lines
+            else:
+                message_id = None  # full: the turn gets a message of its own
+        text, _ = op.text(lines)
+        edited = message_id is not None and await self.messenger.edit(chat_id, message_id, text)
+        self._requested(known)
+        if not edited:
+            message_id = await self._send(chat_id, text, quiet=op.view in self.quiet)
+        if message_id is not None:
+            known.closed[op.view] = (message_id, lines)
+
+    def _requested(self, known: Known) -> None:
+        with contextlib.suppress(RuntimeError):
+            known.last_request = asyncio.get_running_loop().time()
 
     async def _send(
         self,
@@ -273,21 +592,30 @@ class Outboxes:
         return None
 
     async def _show(self, chat_id: int, view: str, fresh: bool, ring: bool = False) -> bool:
-        """Render the view from the newest record and edit its message (or send
-        a new one); True when a newer move was saved meanwhile (maybe by
-        another process, whose edit this one may have landed after)."""
-        table, ids = await self.store.load_with_messages(chat_id)
+        """Render the view from the newest record known and edit its message
+        (or send a new one); True when a newer move was saved meanwhile (maybe
+        by another process, whose edit this one may have landed after)."""
+        known = await self._fresh(chat_id)
+        table = known.table
         shown = self.views[view](table) if table is not None else None
         if table is None or shown is None:
             return False
         text, markup = shown
-        message_id = None if fresh else ids.get(view)
-        updates: dict[str, int | None] = {}
-        if message_id is None or not await self.messenger.edit(chat_id, message_id, text, markup):
-            quiet = view in self.quiet and not ring
-            sent = await self._send(chat_id, text, markup, quiet=quiet)
-            if sent is None:
-                return False
-            updates[view] = sent
-        latest = await self.store.set_messages(chat_id, updates)
-        return latest > table.version
+        known.shown.add(view)
+        message_id = None if fresh else known.ids.get(view)
+        edited = message_id is not None and await self.messenger.edit(
+            chat_id, message_id, text, markup
+        )
+        self._requested(known)
+        if edited:
+            return False
+        quiet = view in self.quiet and not ring
+        sent = await self._send(chat_id, text, markup, quiet=quiet)
+        if sent is None:
+            return False
+        known.ids[view] = sent
+        latest = await self.store.set_messages(chat_id, {view: sent})
+        if latest > table.version:
+            known.heard = max(known.heard, latest)
+            return True
+        return False

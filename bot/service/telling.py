@@ -21,9 +21,9 @@ from collections.abc import Awaitable, Callable
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.service.base import Clock, Defaults
-from bot.service.outbox import Outboxes
+from bot.service.outbox import LogText, Outboxes
 from bot.store import Store
-from bot.store.models import Seat, Table
+from bot.store.models import Lang, Seat, Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words import reasons
 from bot.words.app import AppLinks
@@ -289,7 +289,7 @@ class Teller:
             if not table.practice:
                 self.outboxes.repost(chat, TABLE, ring=True)
         elif table.closed_log is not None:
-            self.outboxes.fix(chat, TABLE, self.closed_turn_text(table, table.closed_log))
+            self.outboxes.close(chat, TABLE, table.closed_log, self.log_text(table.lang))
             self.outboxes.repost(chat, TABLE)
         else:
             self.outboxes.show(chat, TABLE)
@@ -349,21 +349,30 @@ class Teller:
         return self.render.table(table, table.state, table.turn_log)
 
     def closed_turn_text(self, table: Table, lines: list[str]) -> str:
-        if not lines:
-            return self.tr.t(table.lang, "log-empty-turn")
-        text = "\n".join(lines)
-        if len(text) <= MAX_TEXT:
-            return text
-        # a long run of computer turns would pass Telegram's 4096 characters and
-        # the edit would fail: the turn's first line, then the latest lines that fit
-        kept: list[str] = []
-        size = len(lines[0]) + 2  # the first line and "…"
-        for line in reversed(lines[1:]):
-            size += len(line) + 1
-            if size > MAX_TEXT:
-                break
-            kept.append(line)
-        return "\n".join([lines[0], "…", *reversed(kept)])
+        return self.log_text(table.lang)(lines)[0]
+
+    def log_text(self, lang: Lang) -> LogText:
+        """Closed turns' lines as one message's text: all of them when they fit
+        Telegram's 4096 characters; else the latest that fit, under a line
+        that says how many earlier ones were left out (never cut mid-line)."""
+
+        def text(lines: list[str]) -> tuple[str, bool]:
+            if not lines:
+                return self.tr.t(lang, "log-empty-turn"), True
+            whole = "\n".join(lines)
+            if len(whole) <= MAX_TEXT:
+                return whole, True
+            room = MAX_TEXT - len(self.tr.t(lang, "log-skipped", count=len(lines))) - 1
+            kept: list[str] = []
+            for line in reversed(lines):
+                room -= len(line) + 1
+                if room < 0:
+                    break
+                kept.append(line)
+            summary = self.tr.t(lang, "log-skipped", count=len(lines) - len(kept))
+            return "\n".join([summary, *reversed(kept)]), False
+
+        return text
 
     async def finish(self, table: Table) -> None:
         assert table.state is not None

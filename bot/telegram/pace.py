@@ -3,6 +3,11 @@
 - a group receives at most `group_per_minute` new messages a minute (20), and
   no two requests to one group come closer than `group_gap` seconds (about one
   a second, edits included);
+- a group's new messages are spread out, not sent 20 at once and then none
+  for a minute: one every `group_new_gap` seconds (3), with a burst of
+  `group_burst` (3) after a quiet spell — a generic cell rate algorithm (GCRA),
+  whose "theoretical arrival time" each new message moves on by the gap.
+  Edits don't count;
 - all chats together get at most `overall_per_second` requests a second (30).
 
 A request *reserves* its slot at once (no await between looking and booking),
@@ -34,11 +39,21 @@ class Pace:
     group_per_minute: int = 20
     group_gap: float = 1.0
     overall_per_second: int = 30
+    group_new_gap: float = 3.0
+    group_burst: int = 3
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
     _overall: list[float] = field(default_factory=list)  # booked moments, sorted
     _group_sends: defaultdict[int, deque[float]] = field(default_factory=lambda: defaultdict(deque))
     _group_last: dict[int, float] = field(default_factory=dict)
+    _group_tat: dict[int, float] = field(default_factory=dict)  # GCRA: theoretical arrival
+
+    def _spread(self, chat_id: int, slot: float) -> float:
+        """The first moment from `slot` on a new message to the group keeps its spread."""
+        tat = self._group_tat.get(chat_id)
+        if tat is None:
+            return slot
+        return max(slot, tat - (self.group_burst - 1) * self.group_new_gap)
 
     def reserve(self, chat_id: int, new_message: bool) -> float:
         """Book the earliest moment this request may go; returns that moment."""
@@ -49,6 +64,7 @@ class Pace:
             if last is not None:
                 slot = max(slot, last + self.group_gap)
             if new_message:
+                slot = self._spread(chat_id, slot)
                 sends = self._group_sends[chat_id]
                 while sends and sends[0] <= now - 60.0:
                     sends.popleft()
@@ -58,6 +74,8 @@ class Pace:
         if is_group(chat_id):
             if new_message:
                 self._group_sends[chat_id].append(slot)
+                tat = self._group_tat.get(chat_id, slot)
+                self._group_tat[chat_id] = max(tat, slot) + self.group_new_gap
             self._group_last[chat_id] = slot
         return slot
 
@@ -72,6 +90,7 @@ class Pace:
         if last is not None:
             slot = max(slot, last + self.group_gap)
         if new_message:
+            slot = self._spread(chat_id, slot)
             sends = [t for t in self._group_sends.get(chat_id, ()) if t > now - 60.0]
             if len(sends) >= self.group_per_minute:
                 slot = max(slot, sends[-self.group_per_minute] + 60.0)

@@ -38,10 +38,11 @@ from aiohttp import web
 from bot.service.base import Actor, Reply
 from bot.service.games import Games
 from bot.store import StoreUnavailable
+from bot.store.feed import Feed, feed_for
 from bot.store.models import Table
 from bot.webapp.auth import Caller, Denied, caller_of
 from bot.webapp.limits import RateLimit
-from bot.webapp.live import Feed, Hub, Viewer, feed_for
+from bot.webapp.live import Hub, Viewer
 from bot.webapp.page import API_CSP, build_page
 from bot.webapp.payload import Payloads
 from bot.words.i18n import Translator, pick_lang
@@ -135,7 +136,11 @@ class WebApp:
         self.max_age = max_age
         self.clock = clock
         self.payloads = Payloads(tr, games.render, games.teller.prompts)
-        self.hub = Hub(games.store, feed if feed is not None else feed_for(games.store))
+        # the process's feed when it has one; else one of its own, closed with it
+        self._own_feed: Feed | None = None
+        if feed is None:
+            feed = self._own_feed = feed_for(games.store)
+        self.hub = Hub(games.store, feed)
         self.answers = RateLimit(ANSWER_BURST, ANSWERS_PER_SECOND)
         self.streams: dict[int, int] = {}
         self._members: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
@@ -168,6 +173,8 @@ class WebApp:
         """Shutting down: every stream ends; the answers being told finish."""
         self._closing = True
         await self.hub.close()
+        if self._own_feed is not None:
+            await self._own_feed.close()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 

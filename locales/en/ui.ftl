@@ -130,6 +130,7 @@ result-winners = { $n ->
 ## The turn's log
 
 log-empty-turn = <i>Nothing happened this turn.</i>
+log-skipped = <i>⋯ lines left out: { $count }</i>
 log-left = 🚪 { $player } leaves the game — the computer plays on.
 log-back = 🙋 { $player } is back in the game.
 log-timeout = ⏰ { $player } ran out of time — the choice was made automatically.

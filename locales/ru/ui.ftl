@@ -134,6 +134,7 @@ result-winners = { $n ->
 ## Журнал хода
 
 log-empty-turn = <i>Ход прошёл без событий.</i>
+log-skipped = <i>⋯ пропущено строк: { $count }</i>
 log-left = 🚪 { $player } выходит из игры — дальше играет компьютер.
 log-back = 🙋 { $player } возвращается в игру.
 log-timeout = ⏰ { $player } не успевает — выбор сделан автоматически.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cache
 from typing import Any
@@ -87,12 +87,16 @@ class Harness:
         clock: FakeClock | None = None,
         tr: MarkedTranslator | None = None,
         app: AppLinks | None = None,
+        pace: Callable[[], Pace] | None = None,
     ):
-        """`tr`: the translator; by default one all harnesses share (parsing
-        the locales is most of what building one costs, and it keeps no state
-        but caches of what it formatted). `app`: the Mini App's links (the bot
+        """`pace`: builds each process's outbound pace (by default the real
+        pace on a make-believe clock, `InstantPace`). `tr`: the translator; by
+        default one all harnesses share (parsing the locales is most of what
+        building one costs, and it keeps no state but caches of what it
+        formatted). `app`: the Mini App's links (the bot
         then serves it too: `self.app.webapp`)."""
         self.app_links = app
+        self.make_pace = pace
         self.store = store
         self.tg = tg or FakeTelegram()
         self.clock = clock or FakeClock()
@@ -107,7 +111,7 @@ class Harness:
             session=Connection(self.tg),
             default=DefaultBotProperties(parse_mode="HTML"),
         )
-        self.pace = InstantPace()
+        self.pace = self.make_pace() if self.make_pace is not None else InstantPace()
         links = None
         if self.app_links is not None:  # each process learns the username itself
             links = AppLinks(self.app_links.base_url, self.app_links.short_name)

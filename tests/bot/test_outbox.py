@@ -7,8 +7,8 @@
 - A group whose requests hang (its pace, flood control) holds up nobody:
   presses are answered and the next prompt is sent meanwhile.
 - The group's outbox coalesces: many moves while one table edit is in flight
-  cost one more edit, showing the newest table; a turn that closed meanwhile
-  still gets its last lines, then the new table (in that order).
+  cost one more edit, showing the newest table; turns that closed meanwhile
+  get their lines merged into one message, then the newest table (in that order).
 """
 
 from __future__ import annotations
@@ -143,15 +143,16 @@ async def test_a_held_group_holds_up_no_press_and_its_table_is_coalesced(store: 
     await h.settle()
     told = group_requests(tg, GROUP, since)
     newest = await h.table(GROUP)
-    # the hanging edit, then per closed turn its last lines and a new table;
-    # the moves in between cost nothing more: each edit shows the newest table
-    assert len(told) == 1 + 2 * len(closed), [type(r).__name__ for r in told]
+    # the hanging edit, then the closed turns' lines merged into the message
+    # the table was in, then one new table — the newest: the moves in between,
+    # and the tables of the turns closed meanwhile, cost nothing more
+    assert len(told) == 3, [type(r).__name__ for r in told]
     assert isinstance(told[0], EditMessageText) and told[0].message_id == table_message
-    for i, turn in enumerate(closed):
-        fix, new_table = told[1 + 2 * i], told[2 + 2 * i]
-        assert isinstance(fix, EditMessageText), "a closed turn keeps its message"
-        assert fix.text == h.app.games.teller.closed_turn_text(turn, turn.closed_log or [])
-        assert isinstance(new_table, SendMessage), "then the new turn's table comes"
+    fix, new_table = told[1], told[2]
+    assert isinstance(fix, EditMessageText) and fix.message_id == table_message
+    lines = [line for turn in closed for line in turn.closed_log or []]
+    assert fix.text == h.app.games.teller.closed_turn_text(closed[0], lines)
+    assert isinstance(new_table, SendMessage), "then the new turn's table comes"
     ids = await h.store.messages(GROUP)
     assert tg.texts[(GROUP, ids["table"])] == h.app.games.teller.table_text(newest)
     assert h.pace.booked, "every group request still waited for its slot"

@@ -1,0 +1,252 @@
+"""Where a process hears of saves — one subscriber per process, shared by
+whoever needs to know a chat moved (the Mini App's live views, the groups'
+outboxes).
+
+Each successful save publishes the chat's new version: the Redis store inside
+its compare-and-set script (channel named like the record's key: no extra round
+trip), the embedded store to its in-process listeners. A process has **one**
+feed: for Redis one pub/sub connection, subscribed to the chats someone here
+follows (counted: the last to stop following unsubscribes), and to no other.
+Every listener hears every followed chat's versions (`Listener.moved`) and is
+told when moves may have been missed (`Listener.gap`: the connection broke).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from abc import ABC, abstractmethod
+from collections import Counter
+from typing import Any, Protocol, cast
+
+import redis.exceptions
+from redis.asyncio.client import PubSub
+
+from bot.store import Store, StoreUnavailable
+from bot.store.memory import MemoryStore
+from bot.store.redis import RedisStore
+
+log = logging.getLogger(__name__)
+
+#: how long the subscriber waits for a message before it checks its connection
+LISTEN_SECONDS = 15.0
+#: how long a new follower waits for Redis to confirm its chat's subscription
+CONFIRM_SECONDS = 5.0
+RETRY_SECONDS = (0.5, 1.0, 2.0, 5.0)
+
+
+class Listener(Protocol):
+    """Who hears of saves through a feed."""
+
+    def moved(self, chat_id: int, version: int) -> None:
+        """A save of a followed chat published `version` (maybe this process's own)."""
+
+    def gap(self) -> None:
+        """Moves may have been missed (the connection broke): read again what matters."""
+
+
+class Feed(ABC):
+    """Where a process hears of saves: every listener is told each new version
+    of the chats anyone follows. Following is counted per chat, so the Mini
+    App's viewers and the outboxes can follow the same chat and each stop
+    on its own."""
+
+    def __init__(self) -> None:
+        self.listeners: list[Listener] = []
+        self.following: Counter[int] = Counter()
+
+    def listen(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+    def _moved(self, chat_id: int, version: int) -> None:
+        for listener in self.listeners:
+            listener.moved(chat_id, version)
+
+    def _gap(self) -> None:
+        for listener in self.listeners:
+            listener.gap()
+
+    async def follow(self, chat_id: int) -> None:
+        """Hear of the chat's saves from now on (once this returns, a record
+        read misses no move); raises `StoreUnavailable` when it cannot."""
+        self.following[chat_id] += 1
+        if self.following[chat_id] > 1:
+            return
+        try:
+            await self._subscribe(chat_id)
+        except StoreUnavailable:
+            self._drop(chat_id)
+            raise
+
+    async def unfollow(self, chat_id: int) -> None:
+        if self.following[chat_id] <= 0:
+            return
+        if self._drop(chat_id):
+            await self._unsubscribe(chat_id)
+
+    def _drop(self, chat_id: int) -> bool:
+        """One follower fewer; True when it was the last."""
+        self.following[chat_id] -= 1
+        if self.following[chat_id] > 0:
+            return False
+        del self.following[chat_id]
+        return True
+
+    @abstractmethod
+    async def _subscribe(self, chat_id: int) -> None: ...
+
+    @abstractmethod
+    async def _unsubscribe(self, chat_id: int) -> None: ...
+
+    async def close(self) -> None:
+        return None
+
+
+class MemoryFeed(Feed):
+    """The embedded store's saves, heard in process."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        super().__init__()
+        self.store = store
+        store.saved.append(self._saved)
+
+    def _saved(self, chat_id: int, version: int) -> None:
+        if chat_id in self.following:
+            self._moved(chat_id, version)
+
+    async def _subscribe(self, chat_id: int) -> None:
+        return None
+
+    async def _unsubscribe(self, chat_id: int) -> None:
+        return None
+
+    async def close(self) -> None:
+        if self._saved in self.store.saved:
+            self.store.saved.remove(self._saved)
+
+
+class RedisFeed(Feed):
+    """One pub/sub connection for the whole process: SUBSCRIBE to a chat's
+    channel when its first follower comes, UNSUBSCRIBE when its last goes."""
+
+    def __init__(self, store: RedisStore) -> None:
+        super().__init__()
+        self.store = store
+        self.pubsub = store.pubsub()
+        self.channels: dict[str, int] = {}  # channel → chat
+        self._confirms: dict[str, list[asyncio.Future[None]]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._changing = asyncio.Lock()
+        self._closed = False
+
+    async def _subscribe(self, chat_id: int) -> None:
+        """Subscribe, and return once Redis confirms it: a save from then on
+        is heard (so a record read after this misses no move)."""
+        if self._closed:
+            raise StoreUnavailable("the feed is closed")
+        channel = self.store.moves_channel(chat_id)
+        confirmed = asyncio.get_running_loop().create_future()
+        async with self._changing:
+            self.channels[channel] = chat_id
+            self._confirms.setdefault(channel, []).append(confirmed)
+            try:
+                await self.pubsub.subscribe(channel)
+            except _BROKEN as e:  # the reader connects again and subscribes it then
+                self._confirms.pop(channel, None)
+                raise StoreUnavailable(str(e) or type(e).__name__) from e
+        if self._reader is None:
+            self._reader = asyncio.create_task(self._read(), name="store feed")
+        try:
+            await asyncio.wait_for(confirmed, CONFIRM_SECONDS)
+        except TimeoutError:
+            log.warning("store feed: Redis did not confirm a subscription in time")
+
+    async def _unsubscribe(self, chat_id: int) -> None:
+        channel = self.store.moves_channel(chat_id)
+        async with self._changing:
+            if self.channels.pop(channel, None) is not None:
+                with contextlib.suppress(*_BROKEN):
+                    await self.pubsub.unsubscribe(channel)
+
+    async def _read(self) -> None:
+        failures = 0
+        while True:
+            try:
+                message = await self.pubsub.get_message(timeout=LISTEN_SECONDS)
+                failures = 0
+            except asyncio.CancelledError:
+                raise
+            except _BROKEN as e:
+                delay = RETRY_SECONDS[min(failures, len(RETRY_SECONDS) - 1)]
+                failures += 1
+                log.warning("store feed: Redis pub/sub broke (%s); again in %.1fs", e, delay)
+                await asyncio.sleep(delay)
+                await self._resubscribe()
+                continue
+            if message is None:
+                continue
+            kind = message.get("type")
+            if kind == "subscribe":
+                for waiting in self._confirms.pop(_text(message["channel"]), []):
+                    if not waiting.done():
+                        waiting.set_result(None)
+                continue
+            if kind != "message":
+                continue
+            chat = self.channels.get(_text(message["channel"]))
+            if chat is None:
+                continue
+            try:
+                version = int(_text(message["data"]))
+            except ValueError:
+                continue
+            self._moved(chat, version)
+
+    async def _resubscribe(self) -> None:
+        """After a break: connect again, follow the same chats, and have every
+        listener read again (what was published meanwhile is caught up)."""
+        async with self._changing:
+            with contextlib.suppress(*_BROKEN):
+                await _close(self.pubsub)
+                self.pubsub = self.store.pubsub()
+                if self.channels:
+                    await self.pubsub.subscribe(*self.channels)
+        self._gap()
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        with contextlib.suppress(*_BROKEN):
+            await _close(self.pubsub)
+
+
+_BROKEN = (
+    redis.exceptions.ConnectionError,
+    redis.exceptions.TimeoutError,
+    ConnectionError,
+    TimeoutError,
+    OSError,
+    RuntimeError,  # "pubsub connection not set" after a failed reconnect
+)
+
+
+async def _close(pubsub: PubSub) -> None:
+    """Close a pub/sub connection (redis-py leaves `aclose` untyped)."""
+    await cast(Any, pubsub).aclose()
+
+
+def _text(value: object) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def feed_for(store: Store) -> Feed:
+    """The process's one feed for its store."""
+    if isinstance(store, RedisStore):
+        return RedisFeed(store)
+    if isinstance(store, MemoryStore):
+        return MemoryFeed(store)
+    raise TypeError(f"no live feed for {type(store).__name__}")

@@ -92,6 +92,7 @@ ROUNDTRIPS = [0]
 BOT_USER = User(id=42, is_bot=True, first_name="Смута", username="smuta_bench_bot")
 NOW = datetime(2026, 11, 29, tzinfo=UTC)
 EPOCH = int(NOW.timestamp())
+DRAIN_SECONDS = 8.0  # as `bot.config.Settings.drain_seconds`
 
 
 def count_roundtrips() -> None:
@@ -409,6 +410,11 @@ async def main(
         await ticking
     thinker.close()
     group_sends = tg.group_sends - group_sends_before
+    # as a process stops: what the groups are still to be told, then the feed,
+    # and only then the store (an outbox still at work would find it closed)
+    await app.games.notify.drain(DRAIN_SECONDS)
+    await app.games.outboxes.drain(DRAIN_SECONDS)
+    await app.close_feed()
     await store.close()
     cleanup = RedisStore.from_url(redis_url, prefix=prefix)
     keys = [k async for k in cleanup._r.scan_iter(match=f"{prefix}:*", count=1000)]

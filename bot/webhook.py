@@ -24,8 +24,9 @@ log = logging.getLogger(__name__)
 
 class DrainingRequestHandler(SimpleRequestHandler):
     """aiogram's handler, but closing (which closes the bot's session) first
-    waits, up to `drain_seconds`, for the updates still being handled instead
-    of pulling the session from under them."""
+    waits, up to `drain_seconds` in all, for the updates still being handled,
+    then for the calls to new lobbies and the groups' outboxes they fed,
+    instead of pulling the session from under them."""
 
     def __init__(
         self, dispatcher: Dispatcher, bot: Bot, secret_token: str, app: App, drain_seconds: float
@@ -35,7 +36,15 @@ class DrainingRequestHandler(SimpleRequestHandler):
         self.drain_seconds = drain_seconds
 
     async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        until = loop.time() + self.drain_seconds
         await self.app.observer.drain(self.drain_seconds)
+        games = self.app.games
+        if await games.notify.drain(max(0.5, until - loop.time())):
+            log.warning("lobby calls cut off at shutdown")
+        cut = await games.outboxes.drain(max(0.5, until - loop.time()))
+        if cut:
+            log.warning("%d group(s) not told everything at shutdown", cut)
         await super().close()
 
 

@@ -418,8 +418,9 @@ class Outboxes:
         old = self._known.pop(chat_id, None)
         known = Known(table, {k: v for k, v in ids.items() if k in self.views})
         if old is not None:
+            # (not the closed turns' message: another process may have moved on from it)
             known.following, known.heard = old.following, old.heard
-            known.shown, known.closed = old.shown, old.closed
+            known.shown = old.shown
             known.last_request = old.last_request
         self._known[chat_id] = known
         if not known.following:
@@ -503,9 +504,10 @@ class Outboxes:
         return [b.task for b in self._boxes.values() if b.task is not None]
 
     async def idle(self) -> None:
-        """Until every outbox is empty (what a test waits for)."""
+        """Until every outbox is empty (what a test and a shutdown wait for;
+        cancelling the wait leaves the outboxes at work)."""
         while tasks := self._tasks():
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.wait(tasks)
 
     async def drain(self, timeout: float) -> int:
         """At shutdown: let the outboxes empty for up to `timeout` seconds; how
@@ -565,10 +567,18 @@ class Outboxes:
         text, _ = op.text(lines)
         edited = message_id is not None and await self.messenger.edit(chat_id, message_id, text)
         self._requested(known)
-        if not edited:
-            message_id = await self._send(chat_id, text, quiet=op.view in self.quiet)
-        if message_id is not None:
+        if edited:
+            assert message_id is not None
             known.closed[op.view] = (message_id, lines)
+            return
+        sent = await self._send(chat_id, text, quiet=op.view in self.quiet)
+        if sent is None:
+            return
+        # the view's message holds closed lines for good: its next close adds
+        # to this one, its next show is a new message
+        known.closed[op.view] = (sent, lines)
+        known.ids[op.view] = sent
+        await self.store.set_messages(chat_id, {op.view: sent})
 
     def _requested(self, known: Known) -> None:
         with contextlib.suppress(RuntimeError):
@@ -603,6 +613,8 @@ class Outboxes:
         text, markup = shown
         known.shown.add(view)
         message_id = None if fresh else known.ids.get(view)
+        if message_id is not None and message_id == known.closed.get(view, (None,))[0]:
+            return False  # it holds closed turns for good: the repost after them shows it
         edited = message_id is not None and await self.messenger.edit(
             chat_id, message_id, text, markup
         )

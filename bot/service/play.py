@@ -70,13 +70,13 @@ class Play:
         lang = table.seats[seat].lang
         if firsts:
             path = decision.options[cb.option][:depth]
-            await self.messenger.edit(
-                actor.user_id,
-                message_id,
-                self.teller.prompts.text(lang, table, state, decision, path),
-                self.teller.prompts.markup(lang, table, state, decision, cb.option, depth),
-            )
-            return Reply("ok")
+            text = self.teller.prompts.text(lang, table, state, decision, path)
+            markup = self.teller.prompts.markup(lang, table, state, decision, cb.option, depth)
+
+            async def open_level() -> None:
+                await self.messenger.edit(actor.user_id, message_id, text, markup)
+
+            return Reply("ok", then=open_level)  # the press is answered first
         option = decision.options[cb.option]
         # the pressed message is the prompt answered, also when its id was never
         # kept (the process that sent it died before it could keep it)

@@ -224,8 +224,13 @@ class Profiles:
             else:
                 profile.variants[what] = value
         await self.store.save_profile(profile)
-        await self.messenger.edit(chat_id, message_id, self.text(profile), self.markup(profile))
-        return Reply("settings-saved", lang=self.lang_of(profile))
+        text, markup = self.text(profile), self.markup(profile)
+
+        async def show() -> None:
+            await self.messenger.edit(chat_id, message_id, text, markup)
+
+        # the press is answered first; the settings' message follows
+        return Reply("settings-saved", lang=self.lang_of(profile), then=show)
 
 
 def lobby_home_lines(tr: Translator, table: Table) -> list[str]:

@@ -74,8 +74,13 @@ class Rematch:
             )
             if opened is None:
                 continue  # another press (or /newgame) saved first: look again
-            await self._invite(table, opened, actor)
-            return Reply("rematch-opened")
+            old, new = table, opened
+
+            async def invite() -> None:
+                await self._invite(old, new, actor)
+
+            # the press is answered first; the invitations follow
+            return Reply("rematch-opened", then=invite)
         return Reply("err-busy", alert=True)
 
     async def _invite(self, old: Table, new: Table, host: Actor) -> None:

@@ -1045,7 +1045,8 @@ async def test_a_long_run_of_turns_is_cut_to_fit_one_telegram_message(store: Sto
     5 computers reach it in about one game in 15 — passed Telegram's 4096
     characters, the edit failed and the group never saw those turns. The record
     keeps 60 lines, but 60 lines naming players with long names still pass the
-    limit: the turn's first line and the latest lines that fit are shown."""
+    limit: the latest lines that fit are shown, under a line that says how many
+    earlier ones were left out."""
     seen = Witness()
     with seen.watching():
         w = await build_world(store, 1, seen)
@@ -1074,8 +1075,12 @@ async def test_a_long_run_of_turns_is_cut_to_fit_one_telegram_message(store: Sto
     for text in texts:
         assert len(text) <= 4096
         check_html(text)
-    # even the 60 lines the record keeps do not fit: cut, with "…" for what is left out
-    assert "…" in closed[-1].split("\n"), "the log was not cut to fit"
+    # even the 60 lines the record keeps do not fit: the oldest are summarised
+    first, *rest = closed[-1].split("\n")
+    left_out = int(first.removeprefix("<i>⋯ пропущено строк: ").removesuffix("</i>"))
+    assert left_out > 0, "the log was not cut to fit"
+    kept = [line for line in rest if line in injected]
+    assert kept == injected[len(injected) - len(kept) :], "whole lines, the newest kept"
 
 
 async def test_the_private_check_catches_another_players_hand(store: Store) -> None:

@@ -14,7 +14,10 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
+
+import pytest
 
 from aiogram import Bot
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
@@ -180,3 +183,43 @@ async def test_many_moves_in_one_turn_while_an_edit_hangs_cost_one_edit(store: S
     assert len(told) == 2, "the hanging edit and one edit with the newest table"
     assert all(isinstance(r, EditMessageText) for r in told)
     assert told[-1].text == h.app.games.teller.table_text(newest)
+
+
+# ====================================================================== shutdown
+async def test_a_shutdown_drains_the_outboxes_before_the_store_closes(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Within its bound the drain lets every group be told; a group whose
+    requests hang is cut off at the bound, and its worker has stopped when the
+    drain returns — so closing the store then finds nothing still at work (no
+    error logged because the store closed first)."""
+    tg = HeldGroups()
+    h = Harness(store, tg=tg)
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    users = {u.id: u for u in (anna, boris, vera)}
+    await h.open_game(GROUP, anna, [boris, vera], seed=5)
+    await h.open_lobby(OTHER_GROUP, boris, [vera])
+    outboxes = h.app.games.outboxes
+
+    # a move, not waited for: the drain tells the group its newest table
+    await press_first_option(h, users)
+    assert outboxes.pending(GROUP) or outboxes._tasks(), "the group has something to be told"
+    assert await outboxes.drain(600) == 0, "nothing cut off: the group was told"
+    ids = await h.store.messages(GROUP)
+    newest = await h.table(GROUP)
+    assert tg.texts[(GROUP, ids["table"])] == h.app.games.teller.table_text(newest)
+
+    # a group whose requests hang: cut off at the bound, its worker stopped
+    tg.hold.add(GROUP)
+    await press_first_option(h, users)
+    h.app.games.outboxes.show(OTHER_GROUP, "lobby")
+    await tg.held.wait()
+    caplog.clear()
+    assert await outboxes.drain(0.01) == 1, "the hanging group was cut off"
+    assert not outboxes._tasks(), "every worker has stopped when the drain returns"
+    await h.app.close_feed()
+    await store.close()
+    tg.release.set()  # what was cut off stays cut off
+    await asyncio.gather(*asyncio.all_tasks() - {asyncio.current_task()}, return_exceptions=True)
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors, [r.getMessage() for r in errors]

@@ -75,9 +75,6 @@ LogText = Callable[[list[str]], tuple[str, bool]]
 
 REPLIES_MAX = 10  # command replies a group's outbox keeps waiting (the oldest give way)
 KNOWN_CHATS = 1000  # chats whose record and message ids an outbox keeps in memory
-#: after its last request to a group, how long an outbox's edit may still land
-#: after another process's (which then gets shown again when heard of)
-RACE_SECONDS = 2.0
 
 
 @dataclass
@@ -151,7 +148,6 @@ class Known:
     following: bool = False  # the feed tells this process of other processes' saves
     shown: set[str] = field(default_factory=set)  # views shown from it
     closed: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # view → last close
-    last_request: float = float("-inf")
 
     @property
     def version(self) -> int:
@@ -171,6 +167,7 @@ class Outbox:
         self.queue: deque[Op] = deque()
         self.replies: deque[Said] = deque()
         self.task: asyncio.Task[None] | None = None
+        self.doing: Op | Said | None = None  # the op being carried out
 
     def put(self, op: Op) -> None:
         if isinstance(op, Show) and self._showing(op.view):
@@ -270,12 +267,15 @@ class Outbox:
                     op = self.replies.popleft()
                 else:
                     break
+                self.doing = op
                 try:
                     await self.owner.run(self, op)
                 except StoreUnavailable as e:
                     log.warning("group %s: store unavailable, %s not told: %s", self.chat_id, op, e)
                 except Exception:
                     log.exception("group %s: %s failed", self.chat_id, type(op).__name__)
+                finally:
+                    self.doing = None
         except asyncio.CancelledError:
             self.queue.clear()  # cut off at shutdown
             self.replies.clear()
@@ -421,7 +421,6 @@ class Outboxes:
             # (not the closed turns' message: another process may have moved on from it)
             known.following, known.heard = old.following, old.heard
             known.shown = old.shown
-            known.last_request = old.last_request
         self._known[chat_id] = known
         if not known.following:
             self._follow(chat_id, known)
@@ -471,12 +470,10 @@ class Outboxes:
             return
         known.heard = max(known.heard, version)
         box = self._boxes.get(chat_id)
-        busy = box is not None and box.task is not None
-        loop = asyncio.get_running_loop()
-        if busy or loop.time() - known.last_request < RACE_SECONDS:
-            # an edit of ours may land after theirs: show the newest once more
-            for view in known.shown:
-                self.show(chat_id, view)
+        doing = box.doing if box is not None else None
+        if isinstance(doing, Show | Repost):
+            # our edit, under way, may land after theirs: show the newest once more
+            self.show(chat_id, doing.view)
 
     def gap(self) -> None:
         """The feed may have missed saves: nothing known is trusted."""
@@ -542,7 +539,6 @@ class Outboxes:
             fixed = message_id is not None and await self.messenger.edit(
                 chat_id, message_id, op.text, op.markup
             )
-            self._requested(known)
             if not fixed and op.or_post:
                 await self._send(chat_id, op.text, op.markup)
         elif isinstance(op, Close):
@@ -566,7 +562,6 @@ class Outboxes:
                 message_id = None  # full: the turn gets a message of its own
         text, _ = op.text(lines)
         edited = message_id is not None and await self.messenger.edit(chat_id, message_id, text)
-        self._requested(known)
         if edited:
             assert message_id is not None
             known.closed[op.view] = (message_id, lines)
@@ -579,10 +574,6 @@ class Outboxes:
         known.closed[op.view] = (sent, lines)
         known.ids[op.view] = sent
         await self.store.set_messages(chat_id, {op.view: sent})
-
-    def _requested(self, known: Known) -> None:
-        with contextlib.suppress(RuntimeError):
-            known.last_request = asyncio.get_running_loop().time()
 
     async def _send(
         self,
@@ -618,7 +609,6 @@ class Outboxes:
         edited = message_id is not None and await self.messenger.edit(
             chat_id, message_id, text, markup
         )
-        self._requested(known)
         if edited:
             return False
         quiet = view in self.quiet and not ring

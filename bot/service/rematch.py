@@ -13,6 +13,7 @@ and changes nothing.
 from __future__ import annotations
 
 import logging
+from functools import partial
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -74,13 +75,8 @@ class Rematch:
             )
             if opened is None:
                 continue  # another press (or /newgame) saved first: look again
-            old, new = table, opened
-
-            async def invite() -> None:
-                await self._invite(old, new, actor)
-
             # the press is answered first; the invitations follow
-            return Reply("rematch-opened", then=invite)
+            return Reply("rematch-opened", then=partial(self._invite, table, opened, actor))
         return Reply("err-busy", alert=True)
 
     async def _invite(self, old: Table, new: Table, host: Actor) -> None:

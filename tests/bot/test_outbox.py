@@ -18,7 +18,6 @@ import logging
 from typing import Any
 
 import pytest
-
 from aiogram import Bot
 from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, TelegramMethod
 from aiogram.types import User

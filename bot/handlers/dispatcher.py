@@ -16,6 +16,7 @@ from aiogram.types import ErrorEvent
 from bot.handlers.help import common_router
 from bot.handlers.home import home_router
 from bot.handlers.lobby import lobby_router
+from bot.handlers.once import OncePerUpdate
 from bot.handlers.ordering import ChatOrder
 from bot.handlers.private import private_router
 from bot.handlers.table import table_router
@@ -38,6 +39,8 @@ def build_dispatcher(
     if observer is not None:
         dp.update.outer_middleware(observer)
     dp.update.outer_middleware(ChatOrder())
+    # inside the chat's turn: nothing before `ChatOrder` may wait on the store
+    dp.update.outer_middleware(OncePerUpdate(games.store))  # a redelivery is dropped
     dp.include_routers(
         lobby_router(), table_router(), private_router(), home_router(), common_router()
     )

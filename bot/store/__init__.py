@@ -26,6 +26,8 @@ A chat's home, kept for good (no expiry):
 - ``smuta:stats``            — hash: player key → `PlayerStats` everywhere
 - ``smuta:rating:queue``     — list of ``<chat>:<game>`` finished, counted,
   not yet rated: each is rated and popped in one step (see `commit_rating`)
+- ``smuta:rating:aside``     — list of ``<chat>:<game>`` whose rating failed,
+  set aside so the queue moves on (the newest `ASIDE_KEEP`)
 - ``smuta:replay:seq``, ``smuta:replay:index`` — /replay numbers → ``<chat>:<game>``
 - ``smuta:moved``            — hash: a chat's old id → its new one (migration)
 - ``smuta:user:{<uid>}:played`` — chats whose history has the user;
@@ -68,6 +70,9 @@ class StoreUnavailable(Exception):
 LOBBY_TTL = 24 * 3600
 FINISHED_TTL = 7 * 24 * 3600
 
+
+#: the games whose rating failed that are kept to be looked at (the newest)
+ASIDE_KEEP = 1000
 
 #: how long an update's id is remembered: Telegram redelivers an update it
 #: got no answer for within minutes (a webhook's retries, a poller restarted
@@ -200,6 +205,16 @@ class Store(ABC):
         changing nothing, when someone else rated it first."""
 
     @abstractmethod
+    async def set_aside_rating(self, head: str) -> bool:
+        """Atomically: if `head` is still the oldest game waiting to be rated,
+        move it to the games set aside (its rating failed), so the others are
+        rated. False when it is no longer the head."""
+
+    @abstractmethod
+    async def set_aside(self) -> list[str]:
+        """The games whose rating failed (``<chat>:<game>``), oldest first."""
+
+    @abstractmethod
     async def stat_chats(self, user_id: int) -> set[int]:
         """Chats where the user has figures."""
 
@@ -244,4 +259,4 @@ class Store(ABC):
     async def close(self) -> None: ...
 
 
-__all__ = ["UPDATE_TTL", "Store", "StoreUnavailable", "UserPrefs"]
+__all__ = ["ASIDE_KEEP", "UPDATE_TTL", "Store", "StoreUnavailable", "UserPrefs"]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.ops import metrics
-from bot.store import HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs
+from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from engine import Command
 
@@ -54,6 +54,7 @@ class MemoryStore(Store):
         self._replay_seq = 0  # the last /replay number given (numbers are never reused)
         self._stats: dict[int | None, dict[str, str]] = {}  # chat (None: everywhere) → key → JSON
         self._queue: list[str] = []  # games waiting to be rated
+        self._aside: list[str] = []  # games whose rating failed
         self._subs: dict[int, dict[int, str]] = {}
         self._user_sets: dict[tuple[int, str], set[int]] = {}  # (user, played|stats|subs) → chats
         self._moved: dict[int, int] = {}
@@ -321,6 +322,18 @@ class MemoryStore(Store):
         for uid in users:
             self._user_sets.setdefault((uid, "stats"), set()).add(chat_id)
         return True
+
+    async def set_aside_rating(self, head: str) -> bool:
+        await asyncio.sleep(0)
+        if not self._queue or self._queue[0] != head:
+            return False
+        self._aside.append(self._queue.pop(0))
+        del self._aside[:-ASIDE_KEEP]
+        return True
+
+    async def set_aside(self) -> list[str]:
+        await asyncio.sleep(0)
+        return list(self._aside)
 
     async def stat_chats(self, user_id: int) -> set[int]:
         await asyncio.sleep(0)

@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from bot.ops import metrics
-from bot.store import HISTORY_KEEP, UPDATE_TTL, Store, StoreUnavailable, UserPrefs
+from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, StoreUnavailable, UserPrefs
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from engine import Command
 
@@ -156,6 +156,18 @@ end
 return 1
 """
 
+# KEYS: 1 rating queue, 2 the games set aside; ARGV: 1 the game expected at
+# the queue's head, 2 how many set aside games are kept
+_ASIDE_LUA = """
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
+  return 0
+end
+redis.call('LPOP', KEYS[1])
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
+return 1
+"""
+
 # KEYS: 1 the chat's profile; ARGV: 1 expected version, 2 the profile JSON
 # (carrying version + 1). The compare-and-set of /settings: a profile saved
 # before versions were kept counts as version 0.
@@ -227,6 +239,7 @@ class RedisStore(Store):
         self._messages_script = client.register_script(_MESSAGES_LUA)
         self._rate_script = client.register_script(_RATE_LUA)
         self._profile_script = client.register_script(_PROFILE_LUA)
+        self._aside_script = client.register_script(_ASIDE_LUA)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "smuta", timeout: float = 5.0) -> RedisStore:
@@ -609,6 +622,17 @@ class RedisStore(Store):
             ok = await self._rate_script(keys=keys, args=args)
         return int(ok) == 1
 
+    async def set_aside_rating(self, head: str) -> bool:
+        keys = [self._queue_key, f"{self.prefix}:rating:aside"]
+        with _guard():
+            ok = await self._aside_script(keys=keys, args=[head, str(ASIDE_KEEP)])
+        return int(ok) == 1
+
+    async def set_aside(self) -> list[str]:
+        with _guard():
+            found = await _a(self._r.lrange(f"{self.prefix}:rating:aside", 0, -1))
+        return [_str(x) for x in found]
+
     async def stat_chats(self, user_id: int) -> set[int]:
         with _guard():
             found = await _a(self._r.smembers(self._user_set_key(user_id, "stats")))
@@ -717,7 +741,9 @@ class RedisStore(Store):
 
     async def first_delivery(self, update_id: int) -> bool:
         with _guard():
-            claimed = await _a(self._r.set(self._update_key(update_id), "1", nx=True, ex=UPDATE_TTL))
+            claimed = await _a(
+                self._r.set(self._update_key(update_id), "1", nx=True, ex=UPDATE_TTL)
+            )
         return bool(claimed)
 
     async def release_delivery(self, update_id: int) -> None:

@@ -8,17 +8,24 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Sequence
 
+import pytest
 from aiogram.methods import AnswerCallbackQuery
 from aiohttp.test_utils import TestClient, TestServer
 
+import bot.service.ratings
 from bot.ops import metrics
 from bot.service.profile import SettingsCb
+from bot.service.ratings import Analysis
 from bot.store import Store
 from bot.store.memory import MemoryStore
+from bot.store.models import GameRecord
 from bot.webhook import make_web_app
+from engine import Command
 from tests.bot.fake_telegram import person
-from tests.bot.harness import Harness
+from tests.bot.harness import Harness, people
+from tests.bot.test_home import finish_quickly
 from tests.bot.test_scale_out import HOOK_PATH, SECRET_HEADER, as_json, webhook_settings
 
 GROUP = -100171717
@@ -88,3 +95,29 @@ async def test_two_admins_pressing_a_setting_at_once_in_two_processes_cycle_it_t
     assert metrics.sample("smuta_cas_conflicts_total") > conflicts  # they did race
     answers = [r.text for r in one.tg.requests if isinstance(r, AnswerCallbackQuery)]
     assert answers == [one.tr.t("ru", "settings-saved")] * 2
+
+
+async def test_a_game_whose_rating_fails_is_set_aside_and_the_next_chats_are_rated(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = Harness(store)
+    broken, fine = -100171801, -100171802
+    real = bot.service.ratings.analyse
+
+    def analyse(record: GameRecord, commands: Sequence[Command]) -> Analysis:
+        if record.chat_id == broken:
+            raise ValueError("a record this version cannot rate")
+        return real(record, commands)
+
+    monkeypatch.setattr(bot.service.ratings, "analyse", analyse)
+    aside = metrics.sample("smuta_ratings_set_aside_total")
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    await finish_quickly(h, broken, anna, [boris, vera])
+    await finish_quickly(h, fine, boris, [anna, vera])
+
+    assert await store.rating_head() is None  # nothing blocks the queue
+    assert await store.set_aside() == [f"{broken}:1"]
+    assert metrics.sample("smuta_ratings_set_aside_total") == aside + 1
+    rated = await store.stats(fine)
+    assert {k for k in rated if k.startswith("u")} == {f"u{u.id}" for u in (anna, boris, vera)}
+    assert await store.stats(broken) == {}

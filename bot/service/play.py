@@ -220,6 +220,14 @@ class Play:
         state = table.state
         decision = pending(state) if state is not None and table.status == "playing" else None
         if decision is None:
+            if table.status == "finished" and table.result_untold:
+                # the game ended, and the process that ended it died before
+                # its result was posted: this one posts it (once: whoever
+                # marks it told first)
+                if await self.teller.result_told(table):
+                    log.warning("chat %s: the result was never posted; posting it", chat_id)
+                    await self.teller.finish(table, claimed=True)
+                return
             if table.deadline is not None or table.reminder is not None:
                 await self.records.change(chat_id, self._cleared)
             return

@@ -87,6 +87,10 @@ class Table(BaseModel):
     deadline: float | None = None  # when the pending decision times out (epoch seconds)
     reminder: float | None = None  # when to remind the player (cleared once sent)
     deadline_decision: int | None = None  # the decision the deadline belongs to
+    # the game's end is saved but its result not yet handed to the group: the
+    # timer (due `ANNOUNCE_GRACE` after the end) posts it if the process that
+    # ended the game died first
+    result_untold: bool = False
     turn_log: list[str] = Field(default_factory=list)  # public lines of this turn (group language)
     closed_log: list[str] | None = None  # the last lines of the turn that just ended
     created_at: float = 0.0

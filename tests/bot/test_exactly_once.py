@@ -12,20 +12,23 @@ from collections.abc import Sequence
 
 import pytest
 from aiogram.methods import AnswerCallbackQuery
+from aiogram.types import InlineKeyboardMarkup, User
 from aiohttp.test_utils import TestClient, TestServer
 
 import bot.service.ratings
 from bot.ops import metrics
 from bot.service.profile import SettingsCb
 from bot.service.ratings import Analysis
+from bot.service.telling import ANNOUNCE_GRACE
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.models import GameRecord
 from bot.webhook import make_web_app
-from engine import Command
+from engine import Command, pending
+from engine.scenario import build
 from tests.bot.fake_telegram import person
-from tests.bot.harness import Harness, people
-from tests.bot.test_home import finish_quickly
+from tests.bot.harness import Harness, answer_data, people
+from tests.bot.test_home import LAST_ACTION, finish_quickly
 from tests.bot.test_scale_out import HOOK_PATH, SECRET_HEADER, as_json, webhook_settings
 
 GROUP = -100171717
@@ -121,3 +124,74 @@ async def test_a_game_whose_rating_fails_is_set_aside_and_the_next_chats_are_rat
     rated = await store.stats(fine)
     assert {k for k in rated if k.startswith("u")} == {f"u{u.id}" for u in (anna, boris, vera)}
     assert await store.stats(broken) == {}
+
+
+async def results_posted(h: Harness) -> list[int]:
+    """The group's messages that carry «Ещё партию»."""
+    return [
+        h.message_id_of(r)
+        for r in h.tg.sent(GROUP)
+        if isinstance(r.reply_markup, InlineKeyboardMarkup)
+        and any(
+            (b.callback_data or "").startswith("rm:")
+            for row in r.reply_markup.inline_keyboard
+            for b in row
+        )
+    ]
+
+
+async def last_move(h: Harness) -> tuple[User, str]:
+    """A game of three at its last action: who makes it, and the button that does."""
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    await h.open_game(GROUP, anna, [boris, vera])
+    table = await h.table(GROUP)
+    table.state = build(LAST_ACTION)
+    table.turn_log = []
+    assert await h.store.save(table)
+    decision = pending(table.state)
+    assert decision is not None and table.seats[decision.seat].user_id == anna.id
+    discard = next(o for o in decision.options if o[0] == "discard")
+    return anna, answer_data(table, decision, discard)
+
+
+async def test_a_game_that_ends_posts_its_result_once_and_leaves_no_timer(store: Store) -> None:
+    h = Harness(store)
+    anna, data = await last_move(h)
+    await h.press(anna, anna.id, 1, data)
+    assert len(await results_posted(h)) == 1
+    table = await h.table(GROUP)
+    assert table.status == "finished" and not table.result_untold
+    assert await store.due(h.clock.now() + 10**6) == []
+    h.restart()
+    assert await h.tick(ANNOUNCE_GRACE + 1) == 0
+    assert len(await results_posted(h)) == 1
+
+
+async def test_a_kill_right_after_the_finishing_save_leaves_the_result_to_the_next_process(
+    store: Store,
+) -> None:
+    h = Harness(store)
+    anna, data = await last_move(h)
+
+    async def killed(*args: object, **kwargs: object) -> None:
+        raise asyncio.CancelledError("the process died right after the save")
+
+    h.app.games.teller.tell = killed  # type: ignore[method-assign]
+    with pytest.raises(asyncio.CancelledError):
+        await h.press(anna, anna.id, 1, data)
+    table = await h.table(GROUP)
+    assert table.status == "finished" and table.result_untold  # saved, never told
+    assert await results_posted(h) == []
+
+    h.restart()  # the next process: its timers notice the result never posted
+    assert await h.tick(ANNOUNCE_GRACE) == 1
+    posted = await results_posted(h)
+    assert len(posted) == 1
+    assert h.tr.t("ru", "btn-rematch") in [t for t, _ in h.buttons(GROUP, posted[0])]
+    assert await store.rating_head() is None  # and the game is rated
+    assert {k for k in await store.stats(GROUP) if k.startswith("u")}
+    # once: no timer is left, a later tick (another process) posts nothing more
+    assert await store.due(h.clock.now() + 10**6) == []
+    h.restart()
+    await h.tick(ANNOUNCE_GRACE)
+    assert len(await results_posted(h)) == 1

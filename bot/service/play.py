@@ -272,7 +272,8 @@ class Play:
         # a computer seat plays at its level; a person whose time ran out gets
         # a sensible move (normal), not a random one
         level = table.seats[seat].computer_level() if computer else "normal"
-        option = await self.thinker.decide(state, decision, level)
+        # a person's deadline never waits for the computers' searches
+        option = await self.thinker.decide(state, decision, level, urgent=not computer)
         events: list[Event] = []
 
         def act(t: Table) -> list[Command]:

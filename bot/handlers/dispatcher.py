@@ -13,6 +13,7 @@ from typing import Any
 from aiogram import BaseMiddleware, Bot, Dispatcher
 from aiogram.types import ErrorEvent
 
+from bot.handlers.channels import channel_router
 from bot.handlers.help import common_router
 from bot.handlers.home import home_router
 from bot.handlers.lobby import lobby_router
@@ -42,7 +43,12 @@ def build_dispatcher(
     # inside the chat's turn: nothing before `ChatOrder` may wait on the store
     dp.update.outer_middleware(OncePerUpdate(games.store))  # a redelivery is dropped
     dp.include_routers(
-        lobby_router(), table_router(), private_router(), home_router(), common_router()
+        channel_router(),  # first: a channel's post acts as nobody
+        lobby_router(),
+        table_router(),
+        private_router(),
+        home_router(),
+        common_router(),
     )
 
     @dp.errors()

@@ -37,6 +37,8 @@ Short-lived keys:
 
 - ``smuta:update:<update_id>`` — an update being or already handled (its
   redelivery is ignored); expires after `UPDATE_TTL`
+- ``smuta:claim:<name>`` — something done at most once a while (/notify's
+  calls to a chat: ``notify:<chat>``); expires when its while is over
 """
 
 from __future__ import annotations
@@ -243,6 +245,12 @@ class Store(ABC):
     @abstractmethod
     async def release_delivery(self, update_id: int) -> None:
         """An update claimed but not handled (it failed): its redelivery is handled."""
+
+    @abstractmethod
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        """Claim `name` for `seconds` from `now` (the game clock), for every
+        process at once: True when it was free — never claimed, or the last
+        claim is over; False, changing nothing, while a claim holds."""
 
     @abstractmethod
     async def ping(self) -> None:

@@ -59,6 +59,7 @@ class MemoryStore(Store):
         self._user_sets: dict[tuple[int, str], set[int]] = {}  # (user, played|stats|subs) → chats
         self._moved: dict[int, int] = {}
         self._updates: dict[int, float] = {}  # update id → when it may be handled again
+        self._claims: dict[str, float] = {}  # name → when its claim is over (game clock)
         # called with (chat, new version) after each successful save: the
         # in-process stand-in for Redis's pub/sub (the Mini App's live views)
         self.saved: list[Callable[[int, int], None]] = []
@@ -412,6 +413,15 @@ class MemoryStore(Store):
     async def release_delivery(self, update_id: int) -> None:
         await asyncio.sleep(0)
         self._updates.pop(update_id, None)
+
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        await asyncio.sleep(0)
+        if len(self._claims) > 1024:  # the claims that are over go (Redis: key expiry)
+            self._claims = {k: t for k, t in self._claims.items() if t > now}
+        if self._claims.get(name, float("-inf")) > now:
+            return False
+        self._claims[name] = now + seconds
+        return True
 
     async def ping(self) -> None:
         return None

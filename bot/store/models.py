@@ -29,6 +29,7 @@ class Seat(BaseModel):
     strikes: int = 0  # timeouts in a row
     away: bool = False  # handed to the computer after timeouts, until /back
     left: bool = False  # left the game: the computer plays on (until /back)
+    returns: int = 0  # times this person took the seat back (/back): at most MAX_RETURNS
     level: Level | None = None  # a computer seat's level (None: a person's seat)
     # a person's private messages (`bot.service.telling`): the lines above the
     # question of their prompt message, the decision it asks (None: closed),
@@ -48,6 +49,12 @@ class Seat(BaseModel):
         if self.level is not None:
             return self.level
         return "easy" if self.user_id is None else "normal"
+
+
+#: how often a person may take their seat back from the computer in one game:
+#: /leave ↔ /back (and timeouts ↔ /back) add a command to the game's log and a
+#: line to the group each time, so toggling is bounded
+MAX_RETURNS = 10
 
 
 class SeatReasons(BaseModel):

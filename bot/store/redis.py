@@ -168,6 +168,17 @@ redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
 return 1
 """
 
+# KEYS: 1 the claim; ARGV: 1 now, 2 when the claim is over, 3 its seconds
+# (the key's TTL: it never outlives its claim by much)
+_CLAIM_LUA = """
+local over = redis.call('GET', KEYS[1])
+if over and tonumber(over) > tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1
+"""
+
 # KEYS: 1 the chat's profile; ARGV: 1 expected version, 2 the profile JSON
 # (carrying version + 1). The compare-and-set of /settings: a profile saved
 # before versions were kept counts as version 0.
@@ -240,6 +251,7 @@ class RedisStore(Store):
         self._rate_script = client.register_script(_RATE_LUA)
         self._profile_script = client.register_script(_PROFILE_LUA)
         self._aside_script = client.register_script(_ASIDE_LUA)
+        self._claim_script = client.register_script(_CLAIM_LUA)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "smuta", timeout: float = 5.0) -> RedisStore:
@@ -749,6 +761,12 @@ class RedisStore(Store):
     async def release_delivery(self, update_id: int) -> None:
         with _guard():
             await _a(self._r.delete(self._update_key(update_id)))
+
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        args = [repr(float(now)), repr(float(now + seconds)), str(max(1, seconds))]
+        with _guard():
+            ok = await self._claim_script(keys=[f"{self.prefix}:claim:{name}"], args=args)
+        return int(ok) == 1
 
     # health -----------------------------------------------------------
 

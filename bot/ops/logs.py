@@ -15,7 +15,9 @@ line, and (optionally) Sentry for what is logged as an error.
 - ``SENTRY_DSN``: with the ``sentry`` extra installed (``pip install
   'smuta[sentry]'``), every record logged at ERROR or above — ``log.exception``
   included — becomes a Sentry event carrying the same context fields; INFO and
-  WARNING lines before it become its breadcrumbs.
+  WARNING lines before it become its breadcrumbs. An event carries no frame's
+  local variables (they hold hands, decks, seeds and names), no request body,
+  headers or cookies, no user and no extra but the context fields (`scrubbed`).
 """
 
 from __future__ import annotations
@@ -160,21 +162,60 @@ def init_sentry(dsn: str, **options: Any) -> bool:
         release = None
     install_context()
 
-    def tag(event: Any, hint: Any) -> Any:
-        """The context fields as tags too, so Sentry can search by chat."""
-        extra = event.get("extra") or {}
-        tags = event.setdefault("tags", {})
-        for name, _ in FIELDS:
-            if name in extra:
-                tags[name] = str(extra[name])
-        return event
-
     sentry_sdk.init(
         dsn=dsn,
         release=release,
-        send_default_pii=False,  # no names, no IP addresses
+        send_default_pii=False,  # no names, no IP addresses, no cookies or headers
+        include_local_variables=False,  # a frame's locals hold hands, decks, seeds, names
+        max_request_body_size="never",  # a webhook's body is an update: names, texts
         integrations=[LoggingIntegration(level=logging.INFO, event_level=logging.ERROR)],
-        before_send=tag,
+        before_send=scrubbed,  # type: ignore[arg-type]  # an Event is a TypedDict
+        before_breadcrumb=scrubbed_breadcrumb,
         **options,
     )
     return True
+
+
+#: what of an event's ``extra`` goes to Sentry: the context fields only (a log
+#: record's other attributes may carry anything a caller passed)
+SENT_EXTRA = frozenset(name for name, _ in FIELDS)
+
+
+def scrubbed(event: dict[str, Any], hint: Any = None) -> dict[str, Any]:
+    """An event as Sentry may keep it: no frame's local variables, no request
+    body, cookies or headers, no user, no log arguments, no extra but the
+    context fields — which also become tags, so Sentry can search by chat."""
+    for exception in (event.get("exception") or {}).get("values") or []:
+        for frame in (exception.get("stacktrace") or {}).get("frames") or []:
+            frame.pop("vars", None)
+    for thread in (event.get("threads") or {}).get("values") or []:
+        for frame in (thread.get("stacktrace") or {}).get("frames") or []:
+            frame.pop("vars", None)
+    request = event.get("request")
+    if isinstance(request, dict):
+        for field in ("data", "cookies", "headers", "query_string", "env"):
+            request.pop(field, None)
+    event.pop("user", None)
+    entry = event.get("logentry")
+    if isinstance(entry, dict):
+        entry.pop("params", None)
+    extra = {k: v for k, v in (event.get("extra") or {}).items() if k in SENT_EXTRA}
+    event["extra"] = extra
+    tags = event.setdefault("tags", {})
+    for name in SENT_EXTRA:
+        if name in extra:
+            tags[name] = str(extra[name])
+    breadcrumbs = event.get("breadcrumbs")
+    if isinstance(breadcrumbs, dict):
+        for crumb in breadcrumbs.get("values") or []:
+            scrubbed_breadcrumb(crumb)
+    return event
+
+
+def scrubbed_breadcrumb(crumb: dict[str, Any], hint: Any = None) -> dict[str, Any]:
+    """A breadcrumb (an INFO line before the error) without its data: the
+    context fields only, as on the log line."""
+    data = crumb.get("data")
+    if isinstance(data, dict):
+        crumb["data"] = {k: v for k, v in data.items() if k in SENT_EXTRA}
+    return crumb

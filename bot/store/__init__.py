@@ -19,7 +19,8 @@ A chat's home, kept for good (no expiry):
 - ``smuta:{<chat>}:history`` — hash of finished games: ``r:<game>`` the
   `GameRecord`, ``l:<game>`` its command log (JSON lines), ``n:<game>`` its
   /replay number; written by the very save that finishes the game, which also
-  drops the games beyond the last `HISTORY_KEEP` (and their /replay numbers)
+  drops the games beyond the last `HISTORY_KEEP` (and their /replay numbers);
+  ``last``: the highest game number given in the chat (`Store.last_game_no`)
 - ``smuta:{<chat>}:stats``   — hash: player key → `PlayerStats` in this chat
 - ``smuta:{<chat>}:subs``    — hash: user id → ``1`` (called to new lobbies)
   or ``asked`` (could not be reached; asked once to start the bot)
@@ -111,6 +112,15 @@ class Store(ABC):
         running game never does. The log belongs to the record's `game_no`: a
         save that changes `game_no` (a new lobby in the same chat) starts a
         fresh log."""
+
+    @abstractmethod
+    async def last_game_no(self, chat_id: int) -> int:
+        """The highest game number ever given in the group chat (0: none): a
+        counter kept with the chat's home (for good, moved by `migrate_home`),
+        raised by every `save` that brings a new game number (practice games
+        excepted: nothing keeps them), so a number is never given twice in a
+        chat whatever expires. A chat from before the counter starts it past
+        the highest game its history holds."""
 
     @abstractmethod
     async def delete(self, chat_id: int) -> None:

@@ -98,6 +98,9 @@ class MemoryStore(Store):
             return False
         if rec is not None and rec.game_no != table.game_no:
             self._logs.pop(chat, None)  # a new game in this chat starts a fresh log
+        if not table.practice and (rec is None or rec.game_no != table.game_no):
+            history = self._history.setdefault(chat, {})
+            history["last"] = str(max(self._last_game_no(chat), table.game_no))
         self._tables[chat] = _Record(expected + 1, data, table.game_no, table.status)
         if lines:
             self._logs.setdefault(chat, []).extend(lines)
@@ -117,6 +120,16 @@ class MemoryStore(Store):
         for listener in self.saved:
             listener(chat, expected + 1)
         return True
+
+    def _last_game_no(self, chat_id: int) -> int:
+        history = self._history.get(chat_id, {})
+        if "last" in history:
+            return int(history["last"])
+        return max((int(k[2:]) for k in history if k.startswith("r:")), default=0)
+
+    async def last_game_no(self, chat_id: int) -> int:
+        await asyncio.sleep(0)
+        return self._last_game_no(chat_id)
 
     async def delete(self, chat_id: int) -> None:
         await asyncio.sleep(0)

@@ -33,6 +33,21 @@ from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, StoreUnavaila
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from engine import Command
 
+# The chat's counter of game numbers (`hist`: its history hash) as `last`:
+# the highest number given; a chat from before the counter: the highest game
+# its history holds (0: none)
+_LAST_LUA = """
+  local last = tonumber(redis.call('HGET', hist, 'last') or '-1')
+  if last < 0 then
+    last = 0
+    for _, field in ipairs(redis.call('HKEYS', hist)) do
+      if string.sub(field, 1, 2) == 'r:' then
+        last = math.max(last, tonumber(string.sub(field, 3)))
+      end
+    end
+  end
+"""
+
 # KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash,
 #       5 history hash, 6 replay number counter, 7 replay index hash, 8 rating queue,
 #       9.. the seated people's "played" sets
@@ -42,14 +57,20 @@ from engine import Command
 #       finished: kept beside the JSON for the games gauge), 8 the history's
 #       `GameRecord` JSON of a game this save finishes ("" none), 9 "1" when it
 #       counts in the ratings, 10 how many finished games the history keeps,
-#       11.. command JSONs
+#       11 "1" when the chat's game numbers count (a group's game: not practice),
+#       12.. command JSONs
+# A save that brings a new game number raises the chat's counter of game
+# numbers (``last`` in the history hash, kept for good with it), so a number
+# is never given twice in the chat whatever expires; a chat from before the
+# counter starts it past the highest game its history holds.
 # A finished game goes into the history (with its whole log) and the rating
 # queue in this same atomic step, once: HSETNX on its game number; the oldest
 # games beyond the kept number leave the history and the replay index in it too.
 # The new version is published on the channel named like the table key (the
 # Mini App's live views, `bot.webapp.live`): inside the script, so it costs no
 # round trip and no viewer ever hears of a version before it is saved.
-_SAVE_LUA = """
+_SAVE_LUA = (
+    """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
   return 0
@@ -58,8 +79,16 @@ local g = redis.call('HGET', KEYS[1], 'g')
 if g and g ~= ARGV[3] then
   redis.call('DEL', KEYS[2])
 end
+if ARGV[11] == '1' and g ~= ARGV[3] then
+  local hist = KEYS[5]
+"""
+    + _LAST_LUA
+    + """  if tonumber(ARGV[3]) > last then
+    redis.call('HSET', KEYS[5], 'last', ARGV[3])
+  end
+end
 redis.call('HSET', KEYS[1], 'v', tostring(v + 1), 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7])
-for i = 11, #ARGV, 500 do
+for i = 12, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
 if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 1 then
@@ -114,6 +143,11 @@ end
 redis.call('PUBLISH', KEYS[1], tostring(v + 1))
 return 1
 """
+)
+
+# KEYS: 1 the chat's history hash. Returns the last game number given in the
+# chat (see `_LAST_LUA`).
+_LAST_GAME_LUA = "local hist = KEYS[1]\n" + _LAST_LUA + "return last\n"
 
 # KEYS: 1 message ids hash, 2 table hash
 # ARGV: 1 how many names to forget, 2.. those names, then name/id pairs to set.
@@ -252,6 +286,7 @@ class RedisStore(Store):
         self._profile_script = client.register_script(_PROFILE_LUA)
         self._aside_script = client.register_script(_ASIDE_LUA)
         self._claim_script = client.register_script(_CLAIM_LUA)
+        self._last_game_script = client.register_script(_LAST_GAME_LUA)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "smuta", timeout: float = 5.0) -> RedisStore:
@@ -353,6 +388,7 @@ class RedisStore(Store):
             "" if record is None else record.model_dump_json(),
             "1" if record is not None and record.counted else "0",
             str(HISTORY_KEEP),
+            "0" if table.practice else "1",
             *(c.model_dump_json() for c in commands),
         ]
         keys = [
@@ -378,6 +414,12 @@ class RedisStore(Store):
             return False
         table.version = expected + 1
         return True
+
+    async def last_game_no(self, chat_id: int) -> int:
+        key = self._history_key(chat_id)
+        with _guard():
+            last = await self._last_game_script(keys=[key])
+        return int(last)
 
     async def delete(self, chat_id: int) -> None:
         tk = self._table_key(chat_id)

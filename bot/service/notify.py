@@ -23,6 +23,7 @@ import logging
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.ops import logs
 from bot.service.base import Actor, Links, Records, Refusal, Reply
 from bot.service.outbox import Outboxes
 from bot.store import StoreUnavailable
@@ -141,7 +142,7 @@ class Notify:
                     unreached[user_id] = name
                 continue
             except Undelivered as e:
-                log.warning("could not call %s to %s: %s", user_id, table.chat_id, e)
+                log.warning("could not call %s to %s: %s", logs.person(user_id), table.chat_id, e)
                 continue
             called += 1
             if state == ASKED:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.ops import logs
 from bot.service.base import Actor, Conflict, Records, Refusal, Reply, noted
 from bot.service.lobby import CANCELLED, LOBBY, Lobby
 from bot.service.outbox import Outboxes
@@ -320,5 +321,7 @@ class Seats:
             try:
                 await self.records.change(chat_id, relang)
             except (Refusal, Conflict):
-                log.info("could not set the language of %s in %s", actor.user_id, chat_id)
+                log.info(
+                    "could not set the language of %s in %s", logs.person(actor.user_id), chat_id
+                )
         return Reply("lang-set", lang=lang)

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.ops import logs
 from bot.service.base import Clock, Defaults
 from bot.service.outbox import Outboxes
 from bot.store import Store
@@ -415,7 +416,7 @@ class Teller:
             return await self.messenger.send(user_id, text, markup)
         except Undelivered as e:
             # a prompt that never arrived is sent again (see `catch_up`)
-            log.warning("gave up sending to %s: %s", user_id, e)
+            log.warning("gave up sending to %s: %s", logs.person(user_id), e)
             return None
         except Unreachable:
             await self._tell_unreachable(table, seat, user_id)
@@ -491,7 +492,11 @@ class Teller:
             return False
         if self.clock.now() - table.updated_at < ANNOUNCE_GRACE:
             return False
-        log.info("chat %s: the prompt of decision %s was never shown", table.chat_id, decision.id)
+        log.info(
+            "chat %s: the prompt of decision %s was never shown",
+            logs.chat(table.chat_id),
+            decision.id,
+        )
         updates = await self.drop_prompts(table, ids)
         updates.update(prompt_ids(decision, await self.send_prompt(table, decision, {})))
         await self.store.set_messages(table.chat_id, updates)

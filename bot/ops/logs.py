@@ -14,7 +14,7 @@ line, and (optionally) Sentry for what is logged as an error.
   factory copies them onto every log record as it is made.
 - Nobody is named, and no user id is written raw: a person's id — and a
   private chat's, which is the same number — is written as a pseudonym
-  (`person`: ``p-`` and a keyed hash, the same in every line and every
+  (`person`: ``user~`` and a keyed hash, the same in every line and every
   process that shares the key, which `set_pseudonym_key` sets from the bot's
   token), in the context fields and in messages alike (`chat`). A group's id
   (negative) names no one and is written as it is.
@@ -65,9 +65,9 @@ def set_pseudonym_key(secret: str | bytes) -> None:
 
 
 def person(user_id: int) -> str:
-    """A person's id as log lines write it: a pseudonym (``p-`` and 10 hex digits)."""
+    """A person's id as log lines write it: a pseudonym (``user~`` and 10 hex digits)."""
     digest = hmac.new(_pseudonym_key, str(int(user_id)).encode(), hashlib.sha256)
-    return "p-" + digest.hexdigest()[:10]
+    return "user~" + digest.hexdigest()[:10]
 
 
 def chat(chat_id: int) -> int | str:

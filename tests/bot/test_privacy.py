@@ -65,6 +65,16 @@ SENTRY_PRIVACY_PROBE = textwrap.dedent(
         "names": ["Анна", "Ферапонт Зубов"],
         "users": [1, 777000111],
     }
+    def webhook_request(event, hint):  # as a web framework's integration adds it
+        event["request"] = {
+            "url": "https://bot.example.org/hook",
+            "method": "POST",
+            "data": {"message": {"from": {"id": 777000111, "first_name": "Ферапонт Зубов"}}},
+            "headers": {"X-Telegram-Bot-Api-Secret-Token": "secret"},
+        }
+        return event
+
+    sentry_sdk.get_isolation_scope().add_event_processor(webhook_request)
     with logs.bind(chat_id=-100555, update_id=77, decision_id=41):
         try:
             answer(state)
@@ -78,8 +88,9 @@ SENTRY_PRIVACY_PROBE = textwrap.dedent(
 
 def test_a_sentry_event_carries_no_local_variables_names_hands_or_decks(tmp_path: Path) -> None:
     """An error raised where a hand, the deck, the seed, a name and a user id
-    are local variables: the event sent (a transport stub keeps it) holds none
-    of them, yet still tells what failed, where, and in which chat."""
+    are local variables, while a webhook's request (its body an update) is in
+    scope: the event sent (a transport stub keeps it) holds none of them, yet
+    still tells what failed, where, and in which chat."""
     pytest.importorskip("sentry_sdk")
     env = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY")}
     done = subprocess.run(
@@ -95,12 +106,14 @@ def test_a_sentry_event_carries_no_local_variables_names_hands_or_decks(tmp_path
     events = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(events) == 1, events
     sent = json.dumps(events[0], ensure_ascii=False)
-    for secret in ("ZZ917", "ZZ918", "ZZ555", "ZZ556", "98765432123", "Ферапонт", "777000111"):
+    secrets = ("ZZ917", "ZZ918", "ZZ555", "ZZ556", "98765432123", "Ферапонт", "777000111")
+    for secret in (*secrets, "Secret-Token"):
         assert secret not in sent, f"{secret} reached Sentry"
     (event,) = events
     frames = event["exception"]["values"][0]["stacktrace"]["frames"]
     assert [f["function"] for f in frames][-1] == "answer"  # where it failed is kept
     assert all("vars" not in f for f in frames)
+    assert event["request"]["url"] == "https://bot.example.org/hook"  # the body is gone
     assert event["tags"]["chat_id"] == "-100555"
     assert set(event["extra"]) <= {"chat_id", "update_id", "decision_id"}
 

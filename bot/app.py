@@ -25,6 +25,7 @@ from bot.service.timers import Ticker
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.telegram.call_policy import CallPolicy, install
+from bot.telegram.membership import Membership
 from bot.telegram.messenger import Messenger
 from bot.telegram.pace import Pace
 from bot.webapp.server import WebApp
@@ -63,14 +64,6 @@ PRIVATE_COMMANDS = (
     "help",
     "card",
     "cards",
-)
-
-
-#: who may watch a group's game in the app without a seat
-MEMBERS = (
-    ChatMemberStatus.CREATOR,
-    ChatMemberStatus.ADMINISTRATOR,
-    ChatMemberStatus.MEMBER,
 )
 
 
@@ -151,6 +144,7 @@ def build_app(
             return False
         return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 
+    membership = Membership(bot)
     games = Games(
         store=store,
         messenger=Messenger(bot),
@@ -158,6 +152,7 @@ def build_app(
         clock=clock or SystemClock(),
         bot_username=username,
         is_admin=is_admin,
+        is_member=membership.is_member,
         defaults=defaults,
         pace=pace,
         thinker=thinker,
@@ -167,19 +162,13 @@ def build_app(
     if app_links is not None:
         app_links.learn = username
 
-        async def is_member(chat_id: int, user_id: int) -> bool:
-            """Fails closed, like `is_admin`: a member Telegram cannot vouch for sees nothing."""
-            try:
-                member = await bot.get_chat_member(chat_id, user_id)
-            except AiogramError as e:  # an API error, or a reply that cannot be read
-                log.info("cannot tell whether %s is in %s: %s", user_id, chat_id, e)
-                return False
-            if member.status == ChatMemberStatus.RESTRICTED:
-                return bool(getattr(member, "is_member", False))
-            return member.status in MEMBERS
-
         webapp = WebApp(
-            games, tr, bot.token, is_member, webapp_auth_max_age, clock=(clock or SystemClock()).now
+            games,
+            tr,
+            bot.token,
+            membership.is_member,  # fails closed: one Telegram cannot vouch for sees nothing
+            webapp_auth_max_age,
+            clock=(clock or SystemClock()).now,
         )
     # every update: its log context, its metrics, and the count a shutdown drains
     observer = UpdateObserver()

@@ -12,6 +12,12 @@ line, and (optionally) Sentry for what is logged as an error.
   for each update (`bind` sets them elsewhere); each update runs in a task of
   its own, so one update's context never shows on another's lines. A record
   factory copies them onto every log record as it is made.
+- Nobody is named, and no user id is written raw: a person's id — and a
+  private chat's, which is the same number — is written as a pseudonym
+  (`person`: ``user~`` and a keyed hash, the same in every line and every
+  process that shares the key, which `set_pseudonym_key` sets from the bot's
+  token), in the context fields and in messages alike (`chat`). A group's id
+  (negative) names no one and is written as it is.
 - ``SENTRY_DSN``: with the ``sentry`` extra installed (``pip install
   'smuta[sentry]'``), every record logged at ERROR or above — ``log.exception``
   included — becomes a Sentry event carrying the same context fields; INFO and
@@ -22,8 +28,11 @@ line, and (optionally) Sentry for what is logged as an error.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
+import secrets
 import sys
 import time
 from collections.abc import Iterator
@@ -41,6 +50,30 @@ FIELDS: tuple[tuple[str, ContextVar[int | None]], ...] = (
 )
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 log = logging.getLogger(__name__)
+
+
+_pseudonym_key = secrets.token_bytes(32)  # until `set_pseudonym_key`: this process's own
+
+
+def set_pseudonym_key(secret: str | bytes) -> None:
+    """Pseudonyms from `secret` (the bot's token): the same person gets the same
+    pseudonym in every process and after a restart, and nobody without the
+    secret can go from a pseudonym back to the id."""
+    global _pseudonym_key
+    raw = secret.encode() if isinstance(secret, str) else secret
+    _pseudonym_key = hashlib.sha256(b"smuta-log-pseudonyms:" + raw).digest()
+
+
+def person(user_id: int) -> str:
+    """A person's id as log lines write it: a pseudonym (``user~`` and 10 hex digits)."""
+    digest = hmac.new(_pseudonym_key, str(int(user_id)).encode(), hashlib.sha256)
+    return "user~" + digest.hexdigest()[:10]
+
+
+def chat(chat_id: int) -> int | str:
+    """A chat's id as log lines write it: a group's as it is; a private chat's
+    (a person's id) as the person's pseudonym."""
+    return chat_id if chat_id < 0 else person(chat_id)
 
 
 @contextmanager
@@ -65,7 +98,7 @@ def _with_context(record: logging.LogRecord) -> logging.LogRecord:
         if not hasattr(record, name):
             value = var.get()
             if value is not None:
-                setattr(record, name, value)
+                setattr(record, name, chat(value) if name == "chat_id" else value)
     return record
 
 

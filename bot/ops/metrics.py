@@ -21,6 +21,8 @@ metric                                      recorded by
 ``smuta_pace_wait_seconds{chat}``           `pace_waited` — called by the outbound pace
 ``smuta_timer_lateness_seconds``            `timer_fired` — called by the timers
 ``smuta_computer_moves_total{why}``         `computer_moved` — called by the play service
+``smuta_updates_redelivered_total``         `update_redelivered` — `bot.handlers.once`
+``smuta_ratings_set_aside_total``           `rating_set_aside` — the ratings service
 ==========================================  =============================================
 """
 
@@ -129,6 +131,17 @@ READY = Gauge(
     registry=REGISTRY,
 )
 
+UPDATES_REDELIVERED = Counter(
+    "smuta_updates_redelivered",
+    "Updates Telegram delivered again after they were handled (ignored)",
+    registry=REGISTRY,
+)
+RATINGS_SET_ASIDE = Counter(
+    "smuta_ratings_set_aside",
+    "Finished games whose rating failed: set aside so the others are rated (an error)",
+    registry=REGISTRY,
+)
+
 UPDATE_KINDS = frozenset(
     {
         "message",
@@ -220,6 +233,14 @@ def computer_moved(why: Why) -> None:
     added in the lobby, or a person's seat handed over), ``timeout`` for a
     person whose time ran out."""
     COMPUTER_MOVES.labels(why).inc()
+
+
+def update_redelivered() -> None:
+    UPDATES_REDELIVERED.inc()
+
+
+def rating_set_aside() -> None:
+    RATINGS_SET_ASIDE.inc()
 
 
 def set_games(counts: Mapping[str, int]) -> None:

@@ -36,10 +36,12 @@ from bot.service.base import (
     Conflict,
     Defaults,
     IsAdmin,
+    IsMember,
     Links,
     Records,
     Refusal,
     Reply,
+    nobody,
 )
 from bot.service.history import History
 from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
@@ -88,6 +90,7 @@ class Games:
         bot_username: Callable[[], Awaitable[str]],
         is_admin: IsAdmin,
         defaults: Defaults | None = None,
+        is_member: IsMember | None = None,
         seeds: random.Random | None = None,
         pace: Pace | None = None,
         thinker: Thinker | None = None,
@@ -100,7 +103,7 @@ class Games:
         self.defaults = defaults or Defaults()
         self.render = Renderer(tr)
         self.links = Links(bot_username)
-        self.records = Records(store, clock, is_admin)
+        self.records = Records(store, clock, is_admin, is_member or nobody)
         self.outboxes = Outboxes(store, messenger, pace or Pace())
         self.teller = Teller(
             store,

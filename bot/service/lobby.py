@@ -211,7 +211,11 @@ class Lobby:
 
     async def join_from_link(self, chat_id: int, game_no: int, actor: Actor) -> Reply:
         """/start join_<chat>_<game> in the private chat (which has marked the
-        person as one the bot can write to): take the seat."""
+        person as one the bot can write to): take the seat — only for a
+        member of the group (a link travels: whoever got it from elsewhere
+        may not sit at a group's table they are not in)."""
+        if not await self.records.is_member(chat_id, actor.user_id):
+            return Reply("err-not-member")
         reply = await self.join(chat_id, actor, game_no)
         if reply.key == "lobby-joined":
             return Reply("lobby-joined-private")

@@ -31,11 +31,20 @@ A chat's home, kept for good (no expiry; bounded):
 - ``smuta:stats``            — hash: player key → `PlayerStats` everywhere
 - ``smuta:rating:queue``     — list of ``<chat>:<game>`` finished, counted,
   not yet rated: each is rated and popped in one step (see `commit_rating`)
+- ``smuta:rating:aside``     — list of ``<chat>:<game>`` whose rating failed,
+  set aside so the queue moves on (the newest `ASIDE_KEEP`)
 - ``smuta:replay:seq``, ``smuta:replay:index`` — /replay numbers → ``<chat>:<game>``
 - ``smuta:moved``            — hash: a chat's old id → its new one (migration)
 - ``smuta:user:{<uid>}:played`` — chats whose history has the user;
   ``smuta:user:{<uid>}:subs`` — chats the user asked to be called to;
   ``smuta:user:{<uid>}:stats`` — chats where the user has figures
+
+Short-lived keys:
+
+- ``smuta:update:<update_id>`` — an update being or already handled (its
+  redelivery is ignored); expires after `UPDATE_TTL`
+- ``smuta:claim:<name>`` — something done at most once a while (/notify's
+  calls to a chat: ``notify:<chat>``); expires when its while is over
 """
 
 from __future__ import annotations
@@ -80,6 +89,15 @@ PLAYING_TTL = 7 * 24 * 3600
 GAME_BUDGET = 4096
 
 
+#: the games whose rating failed that are kept to be looked at (the newest)
+ASIDE_KEEP = 1000
+
+#: how long an update's id is remembered: Telegram redelivers an update it
+#: got no answer for within minutes (a webhook's retries, a poller restarted
+#: after a kill); an hour covers that, and bounds the keys to an hour of updates
+UPDATE_TTL = 3600
+
+
 @dataclass(frozen=True)
 class KeyKind:
     """A kind of key the store writes (after ``<prefix>:``; ``<chat>`` and
@@ -87,7 +105,9 @@ class KeyKind:
     write, or (`ttl` None) for good within `bound`."""
 
     pattern: str
-    ttl: str | None  # the `Store` attribute that bounds its life (None: kept for good)
+    # seconds it lives at most after its last write, or the `Store` attribute
+    # that says (None: kept for good)
+    ttl: str | int | None
     bound: str  # what keeps it small
 
 
@@ -101,6 +121,8 @@ KEYS: tuple[KeyKind, ...] = (
         "record_ttl",
         "chats where the person sits; its time starts again with each seat taken",
     ),
+    KeyKind("update:<id>", UPDATE_TTL, "one per update handled in the last UPDATE_TTL"),
+    KeyKind("claim:<name>", 24 * 3600, "one per thing done at most once a while (≤ a day)"),
     KeyKind(
         "deadlines",
         None,
@@ -117,6 +139,7 @@ KEYS: tuple[KeyKind, ...] = (
     KeyKind("{<chat>}:subs", None, "one entry per person who asked to be called to the chat"),
     KeyKind("stats", None, "one entry per player ever rated (people, computer levels)"),
     KeyKind("rating:queue", None, "the finished games not yet rated: popped as rated"),
+    KeyKind("rating:aside", None, "the last ASIDE_KEEP games whose rating failed"),
     KeyKind("replay:seq", None, "one counter"),
     KeyKind("replay:index", None, "one entry per game some chat's history still keeps"),
     KeyKind("moved", None, "one entry per chat that became a supergroup"),
@@ -229,7 +252,10 @@ class Store(ABC):
         """The chat's settings, or None when it never changed any."""
 
     @abstractmethod
-    async def save_profile(self, profile: ChatProfile) -> None: ...
+    async def save_profile(self, profile: ChatProfile) -> bool:
+        """Compare-and-set: store `profile` only if the stored one's version is
+        still `profile.version` (0: none stored); its version then grows by
+        one. False, changing nothing, when someone else saved first."""
 
     @abstractmethod
     async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
@@ -266,6 +292,16 @@ class Store(ABC):
         changing nothing, when someone else rated it first."""
 
     @abstractmethod
+    async def set_aside_rating(self, head: str) -> bool:
+        """Atomically: if `head` is still the oldest game waiting to be rated,
+        move it to the games set aside (its rating failed), so the others are
+        rated. False when it is no longer the head."""
+
+    @abstractmethod
+    async def set_aside(self) -> list[str]:
+        """The games whose rating failed (``<chat>:<game>``), oldest first."""
+
+    @abstractmethod
     async def stat_chats(self, user_id: int) -> set[int]:
         """Chats where the user has figures."""
 
@@ -287,6 +323,21 @@ class Store(ABC):
         """Move the chat's profile, history, figures and subscribers to its new id."""
 
     @abstractmethod
+    async def first_delivery(self, update_id: int) -> bool:
+        """Claim an update for handling, for every process at once: True the
+        first time its id is seen (within `UPDATE_TTL`), False for a redelivery."""
+
+    @abstractmethod
+    async def release_delivery(self, update_id: int) -> None:
+        """An update claimed but not handled (it failed): its redelivery is handled."""
+
+    @abstractmethod
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        """Claim `name` for `seconds` from `now` (the game clock), for every
+        process at once: True when it was free — never claimed, or the last
+        claim is over; False, changing nothing, while a claim holds."""
+
+    @abstractmethod
     async def ping(self) -> None:
         """Return when the store answers; `StoreUnavailable` when it does not
         (the readiness check)."""
@@ -301,4 +352,13 @@ class Store(ABC):
     async def close(self) -> None: ...
 
 
-__all__ = ["GAME_BUDGET", "KEYS", "KeyKind", "Store", "StoreUnavailable", "UserPrefs"]
+__all__ = [
+    "ASIDE_KEEP",
+    "GAME_BUDGET",
+    "KEYS",
+    "UPDATE_TTL",
+    "KeyKind",
+    "Store",
+    "StoreUnavailable",
+    "UserPrefs",
+]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.ops import metrics
-from bot.store import HISTORY_KEEP, Store, UserPrefs
+from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
@@ -56,9 +56,13 @@ class MemoryStore(Store):
         self._replay_seq = 0  # the last /replay number given (numbers are never reused)
         self._stats: dict[int | None, dict[str, str]] = {}  # chat (None: everywhere) → key → JSON
         self._queue: list[str] = []  # games waiting to be rated
+        self._aside: list[str] = []  # games whose rating failed
         self._subs: dict[int, dict[int, str]] = {}
         self._user_sets: dict[tuple[int, str], set[int]] = {}  # (user, played|stats|subs) → chats
         self._moved: dict[int, int] = {}
+        self._updates: dict[int, float] = {}  # update id → when it may be handled again
+        self._claims: dict[str, float] = {}  # name → when its claim is over (game clock)
+        self._claims_now = 0.0  # the game clock at the last claim
         # called with (chat, new version) after each successful save: the
         # in-process stand-in for Redis's pub/sub (the Mini App's live views)
         self.saved: list[Callable[[int, int], None]] = []
@@ -271,9 +275,17 @@ class MemoryStore(Store):
         raw = self._profiles.get(chat_id)
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
-    async def save_profile(self, profile: ChatProfile) -> None:
+    async def save_profile(self, profile: ChatProfile) -> bool:
+        data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
         await asyncio.sleep(0)
-        self._profiles[profile.chat_id] = profile.model_dump_json()
+        raw = self._profiles.get(profile.chat_id)
+        stored = 0 if raw is None else ChatProfile.model_validate_json(raw).version
+        if stored != profile.version:
+            metrics.cas_conflict()
+            return False
+        self._profiles[profile.chat_id] = data
+        profile.version += 1
+        return True
 
     def _record(self, chat: int, game: int) -> GameRecord | None:
         history = self._history.get(chat, {})
@@ -341,6 +353,18 @@ class MemoryStore(Store):
             self._user_sets.setdefault((uid, "stats"), set()).add(chat_id)
         return True
 
+    async def set_aside_rating(self, head: str) -> bool:
+        await asyncio.sleep(0)
+        if not self._queue or self._queue[0] != head:
+            return False
+        self._aside.append(self._queue.pop(0))
+        del self._aside[:-ASIDE_KEEP]
+        return True
+
+    async def set_aside(self) -> list[str]:
+        await asyncio.sleep(0)
+        return list(self._aside)
+
     async def stat_chats(self, user_id: int) -> set[int]:
         await asyncio.sleep(0)
         return set(self._user_sets.get((user_id, "stats"), set()))
@@ -405,6 +429,30 @@ class MemoryStore(Store):
                 chats.add(new)
         self._moved[old] = new
 
+    async def first_delivery(self, update_id: int) -> bool:
+        await asyncio.sleep(0)
+        now = self._clock()
+        if len(self._updates) > 1024:  # the expired go (Redis: key expiry)
+            self._updates = {u: t for u, t in self._updates.items() if t > now}
+        if self._updates.get(update_id, 0.0) > now:
+            return False
+        self._updates[update_id] = now + UPDATE_TTL
+        return True
+
+    async def release_delivery(self, update_id: int) -> None:
+        await asyncio.sleep(0)
+        self._updates.pop(update_id, None)
+
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        await asyncio.sleep(0)
+        if len(self._claims) > 1024:  # the claims that are over go (Redis: key expiry)
+            self._claims = {k: t for k, t in self._claims.items() if t > now}
+        if self._claims.get(name, float("-inf")) > now:
+            return False
+        self._claims[name] = now + seconds
+        self._claims_now = now  # the claims' clock (the game's), for `inventory`
+        return True
+
     async def ping(self) -> None:
         return None
 
@@ -458,6 +506,13 @@ class MemoryStore(Store):
         for (uid, kind), chats in self._user_sets.items():
             add(f"user:{{{uid}}}:{kind}", len(chats))
         add("moved", len(self._moved))
+        add("rating:aside", len(self._aside))
+        for update_id, until in self._updates.items():
+            if until > now:
+                add(f"update:{update_id}", 1, until)
+        for name, over in self._claims.items():
+            if over > self._claims_now:
+                found[f"{prefix}:claim:{name}"] = (over - self._claims_now, 1)
         return found
 
     async def close(self) -> None:

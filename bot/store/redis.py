@@ -29,7 +29,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from bot.ops import metrics
-from bot.store import HISTORY_KEEP, Store, StoreUnavailable, UserPrefs
+from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, StoreUnavailable, UserPrefs
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
@@ -209,6 +209,45 @@ end
 return 1
 """
 
+# KEYS: 1 rating queue, 2 the games set aside; ARGV: 1 the game expected at
+# the queue's head, 2 how many set aside games are kept
+_ASIDE_LUA = """
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
+  return 0
+end
+redis.call('LPOP', KEYS[1])
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
+return 1
+"""
+
+# KEYS: 1 the claim; ARGV: 1 now, 2 when the claim is over, 3 its seconds
+# (the key's TTL: it never outlives its claim by much)
+_CLAIM_LUA = """
+local over = redis.call('GET', KEYS[1])
+if over and tonumber(over) > tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1
+"""
+
+# KEYS: 1 the chat's profile; ARGV: 1 expected version, 2 the profile JSON
+# (carrying version + 1). The compare-and-set of /settings: a profile saved
+# before versions were kept counts as version 0.
+_PROFILE_LUA = """
+local raw = redis.call('GET', KEYS[1])
+local v = 0
+if raw then
+  v = tonumber(cjson.decode(raw)['version'] or 0)
+end
+if v ~= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+"""
+
 _UNAVAILABLE = (
     redis.exceptions.ConnectionError,  # includes BusyLoadingError
     redis.exceptions.TimeoutError,
@@ -263,6 +302,9 @@ class RedisStore(Store):
         self._save_script = client.register_script(_SAVE_LUA)
         self._messages_script = client.register_script(_MESSAGES_LUA)
         self._rate_script = client.register_script(_RATE_LUA)
+        self._profile_script = client.register_script(_PROFILE_LUA)
+        self._aside_script = client.register_script(_ASIDE_LUA)
+        self._claim_script = client.register_script(_CLAIM_LUA)
         self._last_game_script = client.register_script(_LAST_GAME_LUA)
         self._due_script = client.register_script(_DUE_LUA)
 
@@ -588,9 +630,17 @@ class RedisStore(Store):
             raw = await _a(self._r.get(self._profile_key(chat_id)))
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
-    async def save_profile(self, profile: ChatProfile) -> None:
+    async def save_profile(self, profile: ChatProfile) -> bool:
+        data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
         with _guard():
-            await _a(self._r.set(self._profile_key(profile.chat_id), profile.model_dump_json()))
+            ok = await self._profile_script(
+                keys=[self._profile_key(profile.chat_id)], args=[str(profile.version), data]
+            )
+        if int(ok) != 1:
+            metrics.cas_conflict()
+            return False
+        profile.version += 1
+        return True
 
     async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
         key = self._history_key(chat_id)
@@ -677,6 +727,17 @@ class RedisStore(Store):
         with _guard():
             ok = await self._rate_script(keys=keys, args=args)
         return int(ok) == 1
+
+    async def set_aside_rating(self, head: str) -> bool:
+        keys = [self._queue_key, f"{self.prefix}:rating:aside"]
+        with _guard():
+            ok = await self._aside_script(keys=keys, args=[head, str(ASIDE_KEEP)])
+        return int(ok) == 1
+
+    async def set_aside(self) -> list[str]:
+        with _guard():
+            found = await _a(self._r.lrange(f"{self.prefix}:rating:aside", 0, -1))
+        return [_str(x) for x in found]
 
     async def stat_chats(self, user_id: int) -> set[int]:
         with _guard():
@@ -778,6 +839,28 @@ class RedisStore(Store):
                     key = self._user_set_key(u, kind)
                     if await _a(self._r.srem(key, str(old))):
                         await _a(self._r.sadd(key, str(new)))
+
+    # updates ----------------------------------------------------------
+
+    def _update_key(self, update_id: int) -> str:
+        return f"{self.prefix}:update:{update_id}"
+
+    async def first_delivery(self, update_id: int) -> bool:
+        with _guard():
+            claimed = await _a(
+                self._r.set(self._update_key(update_id), "1", nx=True, ex=UPDATE_TTL)
+            )
+        return bool(claimed)
+
+    async def release_delivery(self, update_id: int) -> None:
+        with _guard():
+            await _a(self._r.delete(self._update_key(update_id)))
+
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        args = [repr(float(now)), repr(float(now + seconds)), str(max(1, seconds))]
+        with _guard():
+            ok = await self._claim_script(keys=[f"{self.prefix}:claim:{name}"], args=args)
+        return int(ok) == 1
 
     # health -----------------------------------------------------------
 

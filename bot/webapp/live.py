@@ -29,6 +29,7 @@ from typing import Any, cast
 import redis.exceptions
 from redis.asyncio.client import PubSub
 
+from bot.ops import logs
 from bot.store import Store, StoreUnavailable
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
@@ -285,7 +286,7 @@ class Hub:
                 try:
                     table = await self.store.load(chat_id)
                 except StoreUnavailable as e:
-                    log.warning("live view of %s: store unavailable: %s", chat_id, e)
+                    log.warning("live view of %s: store unavailable: %s", logs.chat(chat_id), e)
                     return
                 self.loads += 1
                 watching = self.viewers.get(chat_id)

@@ -50,6 +50,7 @@ game-started = 🎲 The game begins!
 game-left = 👋 You left the game — the computer plays on for you. Changed your mind? /back in the private chat.
 back-done = 🙋 You are back in the game!
 back-nothing = There is no game where the computer plays for you.
+back-too-often = 🔁 You have come back to this game too often — the computer plays for you until it ends.
 hand-title = ✋ <b>Your hand</b> — { $n } { $n ->
         [one] card
        *[other] cards
@@ -209,6 +210,8 @@ btn-leave-no = ↩️ No, I play on
 leave-kept = Playing on!
 game-left-last = 👋 You left — no people are left at the table, the game is over.
 err-not-your-button = This button is not for you.
+err-channel-sender = 📢 This came from a channel or the group, not from a person: games cannot be played or managed that way. Send the command as yourself.
+err-not-member = 🔒 This table is for the group's members. Join the group, and the link will work.
 
 ## Computers and practice
 

@@ -47,7 +47,9 @@ def kind_of(store: Store, key: str) -> KeyKind | None:
     prefix = re.escape(prefix_of(store) + ":")
     for kind in KEYS:
         pattern = re.escape(kind.pattern)
-        pattern = pattern.replace(re.escape("<chat>"), r"-?\d+").replace(re.escape("<uid>"), r"\d+")
+        for name, matches in (("<chat>", r"-?\d+"), ("<uid>", r"\d+"), ("<id>", r"\d+")):
+            pattern = pattern.replace(re.escape(name), matches)
+        pattern = pattern.replace(re.escape("<name>"), r".+")
         if re.fullmatch(prefix + pattern, key):
             return kind
     return None

@@ -74,6 +74,12 @@ class StoreUnavailable(Exception):
     """The store cannot be reached right now."""
 
 
+class StoreFull(StoreUnavailable):
+    """The store answers but refuses to write: Redis has reached its
+    ``maxmemory`` (with ``noeviction``). Nothing was saved; the same write
+    succeeds once there is room again."""
+
+
 #: how long a record outlives its last change: an open lobby nobody starts, a
 #: finished game (kept with its players, scores and command log until then),
 #: a running game nobody touches (a practice game without a clock left alone,
@@ -322,6 +328,9 @@ class Store(ABC):
     async def migrate_home(self, old_chat_id: int, new_chat_id: int) -> None:
         """Move the chat's profile, history, figures and subscribers to its new id."""
 
+    #: what the store is, as /readyz names it
+    kind: str = "store"
+
     @abstractmethod
     async def first_delivery(self, update_id: int) -> bool:
         """Claim an update for handling, for every process at once: True the
@@ -339,8 +348,9 @@ class Store(ABC):
 
     @abstractmethod
     async def ping(self) -> None:
-        """Return when the store answers; `StoreUnavailable` when it does not
-        (the readiness check)."""
+        """Return when the store answers and has room to write; `StoreFull`
+        when it answers but is full, `StoreUnavailable` when it does not
+        answer (the readiness check)."""
 
     @abstractmethod
     async def count_games(self) -> dict[str, int]:
@@ -359,6 +369,7 @@ __all__ = [
     "UPDATE_TTL",
     "KeyKind",
     "Store",
+    "StoreFull",
     "StoreUnavailable",
     "UserPrefs",
 ]

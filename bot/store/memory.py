@@ -39,6 +39,8 @@ def _timer(table: Table) -> float | None:
 
 
 class MemoryStore(Store):
+    kind = "memory"
+
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
         self._expires: dict[int, float] = {}  # chat → when its lobby or finished game goes

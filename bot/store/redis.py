@@ -29,7 +29,15 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from bot.ops import metrics
-from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, StoreUnavailable, UserPrefs
+from bot.store import (
+    ASIDE_KEEP,
+    HISTORY_KEEP,
+    UPDATE_TTL,
+    Store,
+    StoreFull,
+    StoreUnavailable,
+    UserPrefs,
+)
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
@@ -279,10 +287,20 @@ def _timer(table: Table) -> float | None:
     return min(times) if times else None
 
 
+def _is_full(error: redis.exceptions.ResponseError) -> bool:
+    """Redis refused a write for want of memory (``OOM command not allowed…``),
+    told directly, from inside a script, or as the reason a MULTI was discarded."""
+    return isinstance(error, redis.exceptions.OutOfMemoryError) or "OOM " in str(error)
+
+
 @contextmanager
 def _guard() -> Iterator[None]:
     try:
         yield
+    except redis.exceptions.ResponseError as e:
+        if _is_full(e):
+            raise StoreFull("Redis is full (maxmemory): nothing was written") from e
+        raise
     except _UNAVAILABLE as e:
         task = asyncio.current_task()
         if task is not None and task.cancelling():
@@ -294,6 +312,8 @@ def _guard() -> Iterator[None]:
 
 class RedisStore(Store):
     """Works with clients built with or without ``decode_responses``."""
+
+    kind = "redis"
 
     def __init__(self, client: Redis, prefix: str = "smuta", *, owns_client: bool = False):
         self._r = client
@@ -865,8 +885,14 @@ class RedisStore(Store):
     # health -----------------------------------------------------------
 
     async def ping(self) -> None:
+        """`INFO memory`: an answer, and room to write — a Redis at its
+        ``maxmemory`` with ``noeviction`` refuses every write (`StoreFull`)."""
         with _guard():
-            await _a(self._r.ping())
+            info = await _a(self._r.info("memory"))
+        limit = int(info.get("maxmemory", 0))
+        used = int(info.get("used_memory", 0))
+        if limit and used >= limit and _str(info.get("maxmemory_policy", "")) == "noeviction":
+            raise StoreFull(f"Redis is full: {used} of {limit} bytes used (maxmemory)")
 
     async def count_games(self) -> dict[str, int]:
         """SCANs the game records (``<prefix>:{*}:table``, 1000 keys a step) and

@@ -94,6 +94,7 @@ def make_store(settings: Settings) -> Store:
         store = MemoryStore()
     store.lobby_ttl = round(settings.lobby_ttl_hours * 3600)
     store.finished_ttl = round(settings.finished_ttl_hours * 3600)
+    store.playing_ttl = round(settings.playing_ttl_hours * 3600)
     return store
 
 

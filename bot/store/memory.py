@@ -18,6 +18,7 @@ from typing import TypeVar
 from bot.ops import metrics
 from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
+from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
 
 T = TypeVar("T")
@@ -38,6 +39,8 @@ def _timer(table: Table) -> float | None:
 
 
 class MemoryStore(Store):
+    kind = "memory"
+
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
         self._expires: dict[int, float] = {}  # chat → when its lobby or finished game goes
@@ -47,6 +50,7 @@ class MemoryStore(Store):
         self._timers: dict[int, float] = {}
         self._users: dict[int, str] = {}  # UserPrefs JSON
         self._links: dict[int, set[int]] = {}
+        self._links_expire: dict[int, float] = {}  # user → when their links go
         # a chat's home: kept for good
         self._profiles: dict[int, str] = {}
         self._history: dict[int, dict[str, str]] = {}  # chat → r:/l:/n:<game> → text
@@ -60,12 +64,13 @@ class MemoryStore(Store):
         self._moved: dict[int, int] = {}
         self._updates: dict[int, float] = {}  # update id → when it may be handled again
         self._claims: dict[str, float] = {}  # name → when its claim is over (game clock)
+        self._claims_now = 0.0  # the game clock at the last claim
         # called with (chat, new version) after each successful save: the
         # in-process stand-in for Redis's pub/sub (the Mini App's live views)
         self.saved: list[Callable[[int, int], None]] = []
 
     def _expire(self, chat_id: int) -> None:
-        """Forget a lobby or finished game whose time is up (Redis: key expiry)."""
+        """Forget a game whose time is up (Redis: key expiry)."""
         until = self._expires.get(chat_id)
         if until is not None and until <= self._clock():
             del self._expires[chat_id]
@@ -111,11 +116,7 @@ class MemoryStore(Store):
             self._timers.pop(chat, None)
         else:
             self._timers[chat] = float(timer)
-        ttl = self.ttl_of(table)
-        if ttl:
-            self._expires[chat] = self._clock() + ttl
-        else:
-            self._expires.pop(chat, None)
+        self._expires[chat] = self._clock() + self.ttl_of(table)
         table.version = expected + 1
         for listener in self.saved:
             listener(chat, expected + 1)
@@ -151,6 +152,10 @@ class MemoryStore(Store):
         await asyncio.sleep(0)
         if limit <= 0:
             return []
+        for chat in [c for c, t in self._timers.items() if t <= now]:
+            self._expire(chat)
+            if chat not in self._tables:  # its record expired: its timer goes too
+                del self._timers[chat]
         # Redis orders equal scores by member (as a string): do the same
         ready = sorted(
             ((t, str(chat), chat) for chat, t in self._timers.items() if t <= now),
@@ -176,6 +181,8 @@ class MemoryStore(Store):
         if not kept:
             del self._msgs[chat_id]
         rec = self._tables.get(chat_id)
+        if rec is None:  # no record to live as long as: they expire on their own
+            self._expires[chat_id] = self._clock() + self.record_ttl
         return rec.version if rec is not None else 0
 
     async def user(self, user_id: int) -> UserPrefs:
@@ -187,19 +194,30 @@ class MemoryStore(Store):
         await asyncio.sleep(0)
         self._users[prefs.user_id] = prefs.model_dump_json()
 
+    def _expire_links(self, user_id: int) -> None:
+        until = self._links_expire.get(user_id)
+        if until is not None and until <= self._clock():
+            del self._links_expire[user_id]
+            self._links.pop(user_id, None)
+
     async def user_tables(self, user_id: int) -> set[int]:
         await asyncio.sleep(0)
+        self._expire_links(user_id)
         return set(self._links.get(user_id, set()))
 
     async def link_user(self, user_id: int, chat_id: int, linked: bool = True) -> None:
         await asyncio.sleep(0)
+        self._expire_links(user_id)
         if linked:
             self._links.setdefault(user_id, set()).add(chat_id)
+            self._links_expire[user_id] = self._clock() + self.record_ttl
         else:
             self._links.get(user_id, set()).discard(chat_id)
 
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> bool:
         await asyncio.sleep(0)
+        self._expire(old_chat_id)
+        self._expire(new_chat_id)
         rec = self._tables.get(old_chat_id)
         if rec is None or old_chat_id == new_chat_id or new_chat_id in self._tables:
             return False
@@ -212,6 +230,7 @@ class MemoryStore(Store):
         _move(self._logs, old_chat_id, new_chat_id)
         _move(self._msgs, old_chat_id, new_chat_id)
         _move(self._timers, old_chat_id, new_chat_id)
+        _move(self._expires, old_chat_id, new_chat_id)  # the record keeps its time
         for uid in _seated(rec.data):
             links = self._links.get(uid, set())
             if old_chat_id in links:
@@ -230,8 +249,8 @@ class MemoryStore(Store):
             return
         self._replay_seq += 1
         number = self._replay_seq
-        history[f"r:{game}"] = record.model_dump_json()
-        history[f"l:{game}"] = "\n".join(log)
+        history[f"r:{game}"] = record_json(record)
+        history[f"l:{game}"] = pack_log(log)
         history[f"n:{game}"] = str(number)
         self._replays[number] = f"{chat}:{game}"
         games = sorted(int(k[2:]) for k in history if k.startswith("r:"))
@@ -296,8 +315,7 @@ class MemoryStore(Store):
         record = self._record(chat, game_no)
         if record is None:
             return None
-        log = self._history[chat].get(f"l:{game_no}", "")
-        return record, [Command.model_validate_json(x) for x in log.splitlines() if x]
+        return record, unpack_log(self._history[chat].get(f"l:{game_no}", ""))
 
     async def game_by_number(self, number: int) -> tuple[GameRecord, list[Command]] | None:
         ref = self._replays.get(number)
@@ -421,7 +439,7 @@ class MemoryStore(Store):
             if field.startswith("r:"):
                 record = GameRecord.model_validate_json(raw)
                 record.chat_id = new
-                history[field] = record.model_dump_json()
+                history[field] = record_json(record)
         self._history.setdefault(new, {}).update(history)
         for number, ref in list(self._replays.items()):
             if ref.split(":")[0] == str(old):
@@ -457,6 +475,7 @@ class MemoryStore(Store):
         if self._claims.get(name, float("-inf")) > now:
             return False
         self._claims[name] = now + seconds
+        self._claims_now = now  # the claims' clock (the game's), for `inventory`
         return True
 
     async def ping(self) -> None:
@@ -471,6 +490,55 @@ class MemoryStore(Store):
             if rec is not None:
                 counts[rec.status] = counts.get(rec.status, 0) + 1
         return counts
+
+    def inventory(self, prefix: str = "smuta") -> dict[str, tuple[float | None, int]]:
+        """What the store holds, named as `RedisStore` names its keys: key →
+        (seconds it has left, None: kept for good; how many entries it holds:
+        a hash's fields, a set's members, a list's items, 1 for a value)."""
+        now = self._clock()
+        for chat_id in list(self._expires):
+            self._expire(chat_id)
+        for user_id in list(self._links_expire):
+            self._expire_links(user_id)
+        found: dict[str, tuple[float | None, int]] = {}
+
+        def add(key: str, entries: int, until: float | None = None) -> None:
+            if entries:
+                found[f"{prefix}:{key}"] = (None if until is None else until - now, entries)
+
+        for chat in self._tables:
+            add(f"{{{chat}}}:table", 4, self._expires.get(chat))
+        for chat, lines in self._logs.items():
+            add(f"{{{chat}}}:log", len(lines), self._expires.get(chat))
+        for chat, ids in self._msgs.items():
+            add(f"{{{chat}}}:msgs", len(ids), self._expires.get(chat))
+        add("deadlines", len(self._timers))
+        for uid in self._users:
+            add(f"user:{{{uid}}}", 3)
+        for uid, chats in self._links.items():
+            add(f"user:{{{uid}}}:tables", len(chats), self._links_expire.get(uid))
+        for chat in self._profiles:
+            add(f"{{{chat}}}:profile", 1)
+        for chat, history in self._history.items():
+            add(f"{{{chat}}}:history", len(history))
+        for scope, stats in self._stats.items():
+            add("stats" if scope is None else f"{{{scope}}}:stats", len(stats))
+        add("rating:queue", len(self._queue))
+        add("replay:seq", 1 if self._replay_seq else 0)
+        add("replay:index", len(self._replays))
+        for chat, subs in self._subs.items():
+            add(f"{{{chat}}}:subs", len(subs))
+        for (uid, kind), chats in self._user_sets.items():
+            add(f"user:{{{uid}}}:{kind}", len(chats))
+        add("moved", len(self._moved))
+        add("rating:aside", len(self._aside))
+        for update_id, until in self._updates.items():
+            if until > now:
+                add(f"update:{update_id}", 1, until)
+        for name, over in self._claims.items():
+            if over > self._claims_now:
+                found[f"{prefix}:claim:{name}"] = (over - self._claims_now, 1)
+        return found
 
     async def close(self) -> None:
         return None
@@ -489,7 +557,7 @@ def _scrub(raw: str, user_id: int) -> str | None:
     for seat in record.seats:
         if seat.user_id == user_id:
             seat.user_id, seat.name, hit = None, "", True
-    return record.model_dump_json() if hit else None
+    return record_json(record) if hit else None
 
 
 def _seated(data: str) -> list[int]:

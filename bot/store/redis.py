@@ -29,8 +29,17 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from bot.ops import metrics
-from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, StoreUnavailable, UserPrefs
+from bot.store import (
+    ASIDE_KEEP,
+    HISTORY_KEEP,
+    UPDATE_TTL,
+    Store,
+    StoreFull,
+    StoreUnavailable,
+    UserPrefs,
+)
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
+from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
 
 # The chat's counter of game numbers (`hist`: its history hash) as `last`:
@@ -53,12 +62,13 @@ _LAST_LUA = """
 #       9.. the seated people's "played" sets
 # ARGV: 1 expected version, 2 record JSON (already carrying version + 1), 3 game_no,
 #       4 chat id (the zset member), 5 timer score or "" to clear,
-#       6 seconds the game's keys live on ("0": for good), 7 status (lobby, playing,
+#       6 seconds the game's keys live on, 7 status (lobby, playing,
 #       finished: kept beside the JSON for the games gauge), 8 the history's
 #       `GameRecord` JSON of a game this save finishes ("" none), 9 "1" when it
 #       counts in the ratings, 10 how many finished games the history keeps,
 #       11 "1" when the chat's game numbers count (a group's game: not practice),
-#       12.. command JSONs
+#       12 the finished game's whole command log, packed (`bot.store.packing`),
+#       13.. command JSONs
 # A save that brings a new game number raises the chat's counter of game
 # numbers (``last`` in the history hash, kept for good with it), so a number
 # is never given twice in the chat whatever expires; a chat from before the
@@ -88,14 +98,13 @@ if ARGV[11] == '1' and g ~= ARGV[3] then
   end
 end
 redis.call('HSET', KEYS[1], 'v', tostring(v + 1), 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7])
-for i = 12, #ARGV, 500 do
+for i = 13, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
 if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 1 then
-  local log = redis.call('LRANGE', KEYS[2], 0, -1)
   local n = redis.call('INCR', KEYS[6])
   local ref = ARGV[4] .. ':' .. ARGV[3]
-  redis.call('HSET', KEYS[5], 'l:' .. ARGV[3], table.concat(log, '\\n'), 'n:' .. ARGV[3], n)
+  redis.call('HSET', KEYS[5], 'l:' .. ARGV[3], ARGV[12], 'n:' .. ARGV[3], n)
   redis.call('HSET', KEYS[7], tostring(n), ref)
   if ARGV[9] == '1' then
     redis.call('RPUSH', KEYS[8], ref)
@@ -123,17 +132,10 @@ if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 
   end
 end
 local ttl = tonumber(ARGV[6])
-for k = 1, 4, 3 do
-  if ttl > 0 then
+for k = 1, 4 do
+  if k ~= 3 then
     redis.call('EXPIRE', KEYS[k], ttl)
-  else
-    redis.call('PERSIST', KEYS[k])
   end
-end
-if ttl > 0 then
-  redis.call('EXPIRE', KEYS[2], ttl)
-else
-  redis.call('PERSIST', KEYS[2])
 end
 if ARGV[5] == '' then
   redis.call('ZREM', KEYS[3], ARGV[4])
@@ -150,22 +152,47 @@ return 1
 _LAST_GAME_LUA = "local hist = KEYS[1]\n" + _LAST_LUA + "return last\n"
 
 # KEYS: 1 message ids hash, 2 table hash
-# ARGV: 1 how many names to forget, 2.. those names, then name/id pairs to set.
-# The ids live as long as the record does (a lobby or finished game expires).
-# Returns the record's version.
+# ARGV: 1 seconds the ids live on when the chat has no record, 2 how many names
+# to forget, 3.. those names, then name/id pairs to set.
+# The ids live as long as the record does; without a record, they expire on
+# their own (a record saved later gives them its time). Returns the record's version.
 _MESSAGES_LUA = """
-local n = tonumber(ARGV[1])
+local n = tonumber(ARGV[2])
 if n > 0 then
-  redis.call('HDEL', KEYS[1], unpack(ARGV, 2, n + 1))
+  redis.call('HDEL', KEYS[1], unpack(ARGV, 3, n + 2))
 end
-if #ARGV > n + 1 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, n + 2, #ARGV))
+if #ARGV > n + 2 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, n + 3, #ARGV))
 end
 local ttl = redis.call('PTTL', KEYS[2])
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)
+else
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
 end
 return tonumber(redis.call('HGET', KEYS[2], 'v') or '0')
+"""
+
+# KEYS: 1 deadlines zset
+# ARGV: 1 now, 2 how many at most, 3 the key prefix
+# The chats whose timer is due, earliest first; a chat whose record has expired
+# loses its timer instead (the zset never keeps one for long). The table keys
+# are built here, which a Redis Cluster would refuse; see the module's notes.
+_DUE_LUA = """
+local due = {}
+local gone = {}
+local found = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[2])
+for _, chat in ipairs(found) do
+  if redis.call('EXISTS', ARGV[3] .. ':{' .. chat .. '}:table') == 1 then
+    due[#due + 1] = chat
+  else
+    gone[#gone + 1] = chat
+  end
+end
+if #gone > 0 then
+  redis.call('ZREM', KEYS[1], unpack(gone))
+end
+return due
 """
 
 # KEYS: 1 rating queue, 2 overall stats hash, 3 the chat's stats hash, 4.. the
@@ -264,10 +291,20 @@ def _timer(table: Table) -> float | None:
     return min(times) if times else None
 
 
+def _is_full(error: redis.exceptions.ResponseError) -> bool:
+    """Redis refused a write for want of memory (``OOM command not allowed…``),
+    told directly, from inside a script, or as the reason a MULTI was discarded."""
+    return isinstance(error, redis.exceptions.OutOfMemoryError) or "OOM " in str(error)
+
+
 @contextmanager
 def _guard() -> Iterator[None]:
     try:
         yield
+    except redis.exceptions.ResponseError as e:
+        if _is_full(e):
+            raise StoreFull("Redis is full (maxmemory): nothing was written") from e
+        raise
     except _UNAVAILABLE as e:
         task = asyncio.current_task()
         if task is not None and task.cancelling():
@@ -280,6 +317,8 @@ def _guard() -> Iterator[None]:
 class RedisStore(Store):
     """Works with clients built with or without ``decode_responses``."""
 
+    kind = "redis"
+
     def __init__(self, client: Redis, prefix: str = "smuta", *, owns_client: bool = False):
         self._r = client
         self.prefix = prefix  # every key starts with "<prefix>:"
@@ -291,6 +330,7 @@ class RedisStore(Store):
         self._aside_script = client.register_script(_ASIDE_LUA)
         self._claim_script = client.register_script(_CLAIM_LUA)
         self._last_game_script = client.register_script(_LAST_GAME_LUA)
+        self._due_script = client.register_script(_DUE_LUA)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "smuta", timeout: float = 5.0) -> RedisStore:
@@ -380,20 +420,29 @@ class RedisStore(Store):
         expected = table.version
         data = table.model_copy(update={"version": expected + 1}).model_dump_json()
         timer = _timer(table)
+        lines = [c.model_dump_json() for c in commands]
         record = record_of(table)
+        packed = ""
+        if record is not None:
+            kept = await self._log_before(table)
+            if kept is None:  # someone else saved first
+                metrics.cas_conflict()
+                return False
+            packed = pack_log([*kept, *lines])
         args: list[str] = [
             str(expected),
             data,
             str(table.game_no),
             str(chat),
             "" if timer is None else repr(float(timer)),
-            str(self.ttl_of(table) or 0),
+            str(self.ttl_of(table)),
             table.status,
-            "" if record is None else record.model_dump_json(),
+            "" if record is None else record_json(record),
             "1" if record is not None and record.counted else "0",
             str(HISTORY_KEEP),
             "0" if table.practice else "1",
-            *(c.model_dump_json() for c in commands),
+            packed,
+            *lines,
         ]
         keys = [
             self._table_key(chat),
@@ -418,6 +467,23 @@ class RedisStore(Store):
             return False
         table.version = expected + 1
         return True
+
+    async def _log_before(self, table: Table) -> list[str] | None:
+        """The log a save that finishes `table`'s game adds to, read at the
+        version it expects (None: the record has moved on, the save would lose);
+        empty when the history has the game already (the save adds nothing)."""
+        chat = table.chat_id
+        with _guard():
+            async with self._r.pipeline(transaction=True) as pipe:
+                pipe.hmget(self._table_key(chat), ["v", "g"])
+                pipe.hexists(self._history_key(chat), f"r:{table.game_no}")
+                pipe.lrange(self._log_key(chat), 0, -1)
+                (v, g), kept, log = await pipe.execute()
+        if int(_str(v or "0")) != table.version:
+            return None
+        if kept or g is None or _str(g) != str(table.game_no):
+            return []
+        return [_str(line) for line in log]
 
     async def last_game_no(self, chat_id: int) -> int:
         key = self._history_key(chat_id)
@@ -453,10 +519,10 @@ class RedisStore(Store):
         if limit <= 0:
             return []
         with _guard():
-            members = await _a(
-                self._r.zrange(self._deadlines_key, "-inf", now, byscore=True, offset=0, num=limit)
+            found = await self._due_script(
+                keys=[self._deadlines_key], args=[repr(float(now)), str(limit), self.prefix]
             )
-        return [int(_str(m)) for m in members]
+        return [int(_str(m)) for m in found]
 
     async def messages(self, chat_id: int) -> dict[str, int]:
         with _guard():
@@ -466,7 +532,7 @@ class RedisStore(Store):
     async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> int:
         keep = {k: str(v) for k, v in ids.items() if v is not None}
         drop = [k for k, v in ids.items() if v is None]
-        args = [str(len(drop)), *drop]
+        args = [str(self.record_ttl), str(len(drop)), *drop]
         for name, value in keep.items():
             args += [name, value]
         with _guard():
@@ -512,7 +578,10 @@ class RedisStore(Store):
         key = self._user_tables_key(user_id)
         with _guard():
             if linked:
-                await _a(self._r.sadd(key, str(chat_id)))
+                async with self._r.pipeline(transaction=True) as pipe:
+                    pipe.sadd(key, str(chat_id))
+                    pipe.expire(key, self.record_ttl)
+                    await pipe.execute()
             else:
                 await _a(self._r.srem(key, str(chat_id)))
 
@@ -539,6 +608,7 @@ class RedisStore(Store):
                         log = await _a(pipe.lrange(old_lk, 0, -1))
                         msgs = await _a(pipe.hgetall(old_mk))
                         timer = await _a(pipe.zscore(dl, str(old_chat_id)))
+                        left = int(await _a(pipe.pttl(old_tk)))  # ms; < 0: none
                         table = Table.model_validate_json(data)
                         table.chat_id = new_chat_id
                         table.version = int(_str(v))
@@ -568,6 +638,9 @@ class RedisStore(Store):
                         for u in linked:
                             pipe.srem(self._user_tables_key(u), str(old_chat_id))
                             pipe.sadd(self._user_tables_key(u), str(new_chat_id))
+                        if left > 0:  # the record keeps its time, and its keys with it
+                            for key in (new_tk, new_lk, new_mk):
+                                pipe.pexpire(key, left)
                         pipe.delete(old_tk, old_lk, old_mk)
                         await pipe.execute()
                         return True
@@ -636,8 +709,7 @@ class RedisStore(Store):
             return None
         record = GameRecord.model_validate_json(raw)
         record.number = int(_str(number or "0"))
-        lines = _str(log or "").splitlines()
-        return record, [Command.model_validate_json(x) for x in lines if x]
+        return record, unpack_log(_str(log or ""))
 
     async def game_by_number(self, number: int) -> tuple[GameRecord, list[Command]] | None:
         with _guard():
@@ -785,7 +857,7 @@ class RedisStore(Store):
                 if field.startswith("r:"):
                     record = GameRecord.model_validate_json(raw)
                     record.chat_id = new
-                    history[field] = record.model_dump_json()
+                    history[field] = record_json(record)
                     users |= {s.user_id for s in record.seats if s.user_id is not None}
             async with self._r.pipeline(transaction=True) as pipe:
                 if profile is not None:
@@ -841,8 +913,14 @@ class RedisStore(Store):
     # health -----------------------------------------------------------
 
     async def ping(self) -> None:
+        """`INFO memory`: an answer, and room to write — a Redis at its
+        ``maxmemory`` with ``noeviction`` refuses every write (`StoreFull`)."""
         with _guard():
-            await _a(self._r.ping())
+            info = await _a(self._r.info("memory"))
+        limit = int(info.get("maxmemory", 0))
+        used = int(info.get("used_memory", 0))
+        if limit and used >= limit and _str(info.get("maxmemory_policy", "")) == "noeviction":
+            raise StoreFull(f"Redis is full: {used} of {limit} bytes used (maxmemory)")
 
     async def count_games(self) -> dict[str, int]:
         """SCANs the game records (``<prefix>:{*}:table``, 1000 keys a step) and
@@ -892,7 +970,7 @@ def _scrub(raw: str, user_id: int) -> str | None:
     for seat in record.seats:
         if seat.user_id == user_id:
             seat.user_id, seat.name, hit = None, "", True
-    return record.model_dump_json() if hit else None
+    return record_json(record) if hit else None
 
 
 def _seated(data: Any) -> list[int]:

@@ -23,19 +23,21 @@ def on_clock(store: Store, clock: FakeClock) -> Store:
     return MemoryStore(clock=clock.now) if isinstance(store, MemoryStore) else store
 
 
-async def let_expire(h: Harness, chat_id: int) -> None:
-    """The chat's record outlives its time and goes, as it would by itself:
-    the embedded store's clock passes its expiry; on Redis, the keys that carry
-    a time to live (checked) are given one millisecond, and the test waits
-    until Redis has let them go."""
+async def let_expire(h: Harness, chat_id: int, ttl: int | None = None) -> None:
+    """The chat's record outlives its time (`ttl`; a finished game's by
+    default) and goes, as it would by itself: the embedded store's clock
+    passes its expiry; on Redis, the keys that carry that time to live
+    (checked) are given one millisecond, and the test waits until Redis has
+    let them go."""
     store = h.store
+    ttl = store.finished_ttl if ttl is None else ttl
     if isinstance(store, MemoryStore):
-        h.clock.advance(store.finished_ttl + 1)
+        h.clock.advance(ttl + 1)
     else:
         redis_store = cast(RedisStore, store)
         client: Any = redis_store._r
         table_key = redis_store._table_key(chat_id)
-        assert 0 < await client.ttl(table_key) <= store.finished_ttl
+        assert ttl - 60 < await client.ttl(table_key) <= ttl
         for key in (table_key, redis_store._log_key(chat_id), redis_store._msgs_key(chat_id)):
             await client.pexpire(key, 1)
         while await client.exists(table_key):  # expiry has to happen: wait for it

@@ -399,6 +399,7 @@ class MemoryStore(Store):
         chats = await self.user_chats(user_id)
         await self.delete(user_id)  # their practice game (its chat is theirs)
         self._links.pop(user_id, None)
+        self._links_expire.pop(user_id, None)
         self._user_sets.pop((user_id, "owns"), None)
         for chat_id in chats:
             kept = self._msgs.get(chat_id)

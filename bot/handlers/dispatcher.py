@@ -22,7 +22,7 @@ from bot.handlers.ordering import ChatOrder
 from bot.handlers.private import private_router
 from bot.handlers.table import table_router
 from bot.service.games import Games
-from bot.store import StoreUnavailable
+from bot.store import StoreFull, StoreUnavailable
 from bot.words.i18n import Translator
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,11 @@ def build_dispatcher(
     @dp.errors()
     async def on_error(event: ErrorEvent, bot: Bot) -> bool:
         update = event.update
-        if isinstance(event.exception, StoreUnavailable):
+        if isinstance(event.exception, StoreFull):
+            # nothing of the update was saved: the person is told so, and may retry
+            log.warning("store full while handling update %s", update.update_id)
+            key = "err-store-full"
+        elif isinstance(event.exception, StoreUnavailable):
             log.warning("store unavailable while handling update %s", update.update_id)
             key = "err-unavailable"
         else:

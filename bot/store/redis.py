@@ -270,6 +270,11 @@ _UNAVAILABLE = (
 
 T = TypeVar("T")
 
+#: the room a save needs below ``maxmemory``: Redis counts a command's own
+#: bytes (a game's record, its log) while it runs, so a Redis closer to its
+#: limit than this refuses saves though tiny writes still pass (readiness)
+WRITE_ROOM = 64 * 1024
+
 
 def _a(result: Awaitable[T] | T) -> Awaitable[T]:
     """redis-py types each command as sync-or-async; on the asyncio client it is async."""
@@ -294,7 +299,10 @@ def _timer(table: Table) -> float | None:
 def _is_full(error: redis.exceptions.ResponseError) -> bool:
     """Redis refused a write for want of memory (``OOM command not allowed…``),
     told directly, from inside a script, or as the reason a MULTI was discarded."""
-    return isinstance(error, redis.exceptions.OutOfMemoryError) or "OOM " in str(error)
+    if isinstance(error, redis.exceptions.OutOfMemoryError):
+        return True
+    text = str(error)
+    return "OOM " in text or "used memory > 'maxmemory'" in text
 
 
 @contextmanager
@@ -913,13 +921,16 @@ class RedisStore(Store):
     # health -----------------------------------------------------------
 
     async def ping(self) -> None:
-        """`INFO memory`: an answer, and room to write — a Redis at its
-        ``maxmemory`` with ``noeviction`` refuses every write (`StoreFull`)."""
+        """`INFO memory`: an answer, and room to write — a Redis within
+        `WRITE_ROOM` of its ``maxmemory`` with ``noeviction`` refuses writes
+        as big as a save (the command's own bytes count: `StoreFull`)."""
         with _guard():
             info = await _a(self._r.info("memory"))
         limit = int(info.get("maxmemory", 0))
         used = int(info.get("used_memory", 0))
-        if limit and used >= limit and _str(info.get("maxmemory_policy", "")) == "noeviction":
+        if _str(info.get("maxmemory_policy", "")) != "noeviction" or not limit:
+            return
+        if used + WRITE_ROOM > limit:
             raise StoreFull(f"Redis is full: {used} of {limit} bytes used (maxmemory)")
 
     async def count_games(self) -> dict[str, int]:

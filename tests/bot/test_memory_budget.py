@@ -208,3 +208,28 @@ async def test_an_abandoned_group_game_expires_and_the_chat_plays_on(store: Stor
     await let_expire_running(h, RUNNING)
     await h.open_lobby(RUNNING, anna, [boris])
     assert (await h.table(RUNNING)).game_no == first.game_no + 1
+
+
+async def test_a_migrated_game_keeps_its_time_to_live(store: Store) -> None:
+    """A group becoming a supergroup moves its game to the new id with the time
+    the record had left (record, log and message ids alike): a finished game
+    there still goes after its week, not never."""
+    table, commands = a_whole_game(3, 2)
+    table.chat_id = OLD_GROUP
+    playing = table.model_copy(update={"status": "playing"})
+    assert await store.save(playing, commands[:-1])
+    table.version = playing.version
+    assert await store.save(table, commands[-1:])
+    await store.set_messages(OLD_GROUP, {"table": 7})
+    before = await keys_of(store)
+    assert await store.migrate(OLD_GROUP, NEW_GROUP)
+    after = await keys_of(store)
+    for part in ("table", "log", "msgs"):
+        assert f"{{{OLD_GROUP}}}:{part}" not in " ".join(after)
+        old = next(v for k, v in before.items() if k.endswith(f"{{{OLD_GROUP}}}:{part}"))
+        new = next(v for k, v in after.items() if k.endswith(f"{{{NEW_GROUP}}}:{part}"))
+        assert old[0] is not None and new[0] is not None, part
+        assert store.finished_ttl - 60 < new[0] <= old[0] <= store.finished_ttl, (part, new)
+    moved = await store.load(NEW_GROUP)
+    assert moved is not None and moved.status == "finished"
+    assert len(await store.log(NEW_GROUP)) == len(commands)

@@ -55,18 +55,24 @@ log = logging.getLogger(__name__)
 _pseudonym_key = secrets.token_bytes(32)  # until `set_pseudonym_key`: this process's own
 
 
+def pseudonym_key(secret: str | bytes) -> bytes:
+    """The key pseudonyms are made with, from `secret` (the bot's token)."""
+    raw = secret.encode() if isinstance(secret, str) else secret
+    return hashlib.sha256(b"smuta-log-pseudonyms:" + raw).digest()
+
+
 def set_pseudonym_key(secret: str | bytes) -> None:
     """Pseudonyms from `secret` (the bot's token): the same person gets the same
     pseudonym in every process and after a restart, and nobody without the
     secret can go from a pseudonym back to the id."""
     global _pseudonym_key
-    raw = secret.encode() if isinstance(secret, str) else secret
-    _pseudonym_key = hashlib.sha256(b"smuta-log-pseudonyms:" + raw).digest()
+    _pseudonym_key = pseudonym_key(secret)
 
 
-def person(user_id: int) -> str:
-    """A person's id as log lines write it: a pseudonym (``user~`` and 10 hex digits)."""
-    digest = hmac.new(_pseudonym_key, str(int(user_id)).encode(), hashlib.sha256)
+def person(user_id: int, key: bytes | None = None) -> str:
+    """A person's id as log lines write it: a pseudonym (``user~`` and 10 hex
+    digits), made with `key` (default: the one `set_pseudonym_key` set)."""
+    digest = hmac.new(key or _pseudonym_key, str(int(user_id)).encode(), hashlib.sha256)
     return "user~" + digest.hexdigest()[:10]
 
 

@@ -21,7 +21,8 @@ It is made of parts, each an object with one job, that call each other
 - `Profiles` (profile): a chat's settings for good, /settings;
 - `Ratings` (ratings): figures and skill ratings, /top, /stats;
 - `History` (history): finished games, /history, /replay;
-- `Notify` (notify): /notify's calls to a new lobby, /forgetme.
+- `Notify` (notify): /notify's calls to a new lobby;
+- `Forgetting` (forgetting): /forgetme.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from bot.service.base import (
     Reply,
     nobody,
 )
+from bot.service.forgetting import Forgetting
 from bot.service.history import History
 from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
 from bot.service.notify import Notify
@@ -137,6 +139,7 @@ class Games:
         self.play = Play(self.records, self.teller, messenger, self.render, tr, self.thinker)
         self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr, self.lobby)
         self.rematch = Rematch(store, self.lobby, messenger, self.render, tr, self.links)
+        self.forgetting = Forgetting(self.records, self.teller, self.outboxes, tr)
 
     @property
     def seeds(self) -> random.Random:

@@ -1,6 +1,5 @@
 """The next game: /notify calls a person in private when a lobby opens in the
-group (one message per subscriber per lobby, with a join button); /forgetme
-forgets a person.
+group (one message per subscriber per lobby, with a join button).
 
 A subscriber the bot cannot write to (never started it, or blocked it: 403)
 is asked in the group to start the bot — once, until they are reached again.
@@ -173,7 +172,3 @@ class Notify:
                 return called
             self.outboxes.show(table.chat_id, LOBBY)
         return called
-
-    async def forget(self, actor: Actor) -> Reply:
-        await self.store.forget_user(actor.user_id)
-        return Reply("forgetme-done")

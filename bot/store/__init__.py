@@ -37,7 +37,9 @@ A chat's home, kept for good (no expiry; bounded):
 - ``smuta:moved``            — hash: a chat's old id → its new one (migration)
 - ``smuta:user:{<uid>}:played`` — chats whose history has the user;
   ``smuta:user:{<uid>}:subs`` — chats the user asked to be called to;
-  ``smuta:user:{<uid>}:stats`` — chats where the user has figures
+  ``smuta:user:{<uid>}:stats`` — chats where the user has figures;
+  ``smuta:user:{<uid>}:owns`` — chats whose settings the user made (/forgetme);
+  each holds at most the chats the user was in, and goes with /forgetme
 
 Short-lived keys:
 
@@ -152,6 +154,7 @@ KEYS: tuple[KeyKind, ...] = (
     KeyKind("user:{<uid>}:played", None, "one member per chat whose history has the person"),
     KeyKind("user:{<uid>}:stats", None, "one member per chat where the person has figures"),
     KeyKind("user:{<uid>}:subs", None, "one member per chat the person is called to"),
+    KeyKind("user:{<uid>}:owns", None, "one member per chat whose settings the person made"),
 )
 
 
@@ -320,9 +323,18 @@ class Store(ABC):
         """Call the user to the chat's lobbies (`state` ``1`` or ``asked``); None: stop."""
 
     @abstractmethod
+    async def user_chats(self, user_id: int) -> set[int]:
+        """Every chat the store links to the user: where they sit, played,
+        have figures, asked to be called, or made the settings."""
+
+    @abstractmethod
     async def forget_user(self, user_id: int) -> None:
-        """/forgetme: the user's preferences, subscriptions and figures go; their
-        seats in the histories of chats they played in lose their name."""
+        """/forgetme: everything keyed by the user goes — preferences (language,
+        «started»), subscriptions, figures, their sets of chats, their practice
+        game, the «start the bot» notes about them in their chats' message ids
+        — and what names them loses it: their seats in the histories of chats
+        they played in, the profiles they made (no author). The records of
+        games they sit in are the service's (`bot.service.forgetting`)."""
 
     @abstractmethod
     async def migrate_home(self, old_chat_id: int, new_chat_id: int) -> None:

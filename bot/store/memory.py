@@ -138,6 +138,7 @@ class MemoryStore(Store):
         self._logs.pop(chat_id, None)
         self._msgs.pop(chat_id, None)
         self._timers.pop(chat_id, None)
+        self._expires.pop(chat_id, None)
         if rec is not None:
             for uid in _seated(rec.data):
                 self._links.get(uid, set()).discard(chat_id)
@@ -286,6 +287,8 @@ class MemoryStore(Store):
             metrics.cas_conflict()
             return False
         self._profiles[profile.chat_id] = data
+        if profile.owner_id is not None:
+            self._user_sets.setdefault((profile.owner_id, "owns"), set()).add(profile.chat_id)
         profile.version += 1
         return True
 
@@ -385,8 +388,29 @@ class MemoryStore(Store):
             self._subs.setdefault(chat_id, {})[user_id] = state
             subs.add(chat_id)
 
-    async def forget_user(self, user_id: int) -> None:
+    async def user_chats(self, user_id: int) -> set[int]:
         await asyncio.sleep(0)
+        chats = set(self._links.get(user_id, set()))
+        for kind in ("played", "stats", "subs", "owns"):
+            chats |= self._user_sets.get((user_id, kind), set())
+        return chats
+
+    async def forget_user(self, user_id: int) -> None:
+        chats = await self.user_chats(user_id)
+        await self.delete(user_id)  # their practice game (its chat is theirs)
+        self._links.pop(user_id, None)
+        self._links_expire.pop(user_id, None)
+        self._user_sets.pop((user_id, "owns"), None)
+        for chat_id in chats:
+            kept = self._msgs.get(chat_id)
+            if kept is not None:
+                kept.pop(f"unreachable:{user_id}", None)
+            raw = self._profiles.get(chat_id)
+            if raw is not None:
+                profile = ChatProfile.model_validate_json(raw)
+                if profile.owner_id == user_id:
+                    profile.owner_id = None
+                    self._profiles[chat_id] = profile.model_dump_json()
         self._users.pop(user_id, None)
         for chat in self._user_sets.pop((user_id, "subs"), set()):
             self._subs.get(chat, {}).pop(user_id, None)

@@ -30,6 +30,7 @@ class Seat(BaseModel):
     away: bool = False  # handed to the computer after timeouts, until /back
     left: bool = False  # left the game: the computer plays on (until /back)
     returns: int = 0  # times this person took the seat back (/back): at most MAX_RETURNS
+    forgotten: bool = False  # its person asked to be forgotten: «игрок», the computer plays
     level: Level | None = None  # a computer seat's level (None: a person's seat)
     # a person's private messages (`bot.service.telling`): the lines above the
     # question of their prompt message, the decision it asks (None: closed),
@@ -48,7 +49,7 @@ class Seat(BaseModel):
         person's seat handed over (timeouts, /leave) plays normal."""
         if self.level is not None:
             return self.level
-        return "easy" if self.user_id is None else "normal"
+        return "easy" if self.user_id is None and not self.forgotten else "normal"
 
 
 #: how often a person may take their seat back from the computer in one game:
@@ -230,7 +231,7 @@ def record_of(table: Table) -> GameRecord | None:
             SeatRecord(
                 user_id=s.user_id,
                 name=s.name,
-                level=s.computer_level() if s.user_id is None else None,
+                level=s.computer_level() if s.user_id is None and not s.forgotten else None,
             )
             for s in table.seats
         ],

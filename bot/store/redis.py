@@ -242,9 +242,10 @@ redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 return 1
 """
 
-# KEYS: 1 the chat's profile; ARGV: 1 expected version, 2 the profile JSON
-# (carrying version + 1). The compare-and-set of /settings: a profile saved
-# before versions were kept counts as version 0.
+# KEYS: 1 the chat's profile, 2 (when it has an author) the author's "owns"
+# set; ARGV: 1 expected version, 2 the profile JSON (carrying version + 1),
+# 3 the chat id. The compare-and-set of /settings: a profile saved before
+# versions were kept counts as version 0.
 _PROFILE_LUA = """
 local raw = redis.call('GET', KEYS[1])
 local v = 0
@@ -255,6 +256,9 @@ if v ~= tonumber(ARGV[1]) then
   return 0
 end
 redis.call('SET', KEYS[1], ARGV[2])
+if KEYS[2] then
+  redis.call('SADD', KEYS[2], ARGV[3])
+end
 return 1
 """
 
@@ -663,8 +667,11 @@ class RedisStore(Store):
     async def save_profile(self, profile: ChatProfile) -> bool:
         data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
         with _guard():
+            keys = [self._profile_key(profile.chat_id)]
+            if profile.owner_id is not None:
+                keys.append(self._user_set_key(profile.owner_id, "owns"))
             ok = await self._profile_script(
-                keys=[self._profile_key(profile.chat_id)], args=[str(profile.version), data]
+                keys=keys, args=[str(profile.version), data, str(profile.chat_id)]
             )
         if int(ok) != 1:
             metrics.cas_conflict()
@@ -791,8 +798,19 @@ class RedisStore(Store):
                     pipe.sadd(mine, str(chat_id))
                 await pipe.execute()
 
+    async def user_chats(self, user_id: int) -> set[int]:
+        kinds = ("tables", "played", "stats", "subs", "owns")
+        with _guard():
+            async with self._r.pipeline(transaction=False) as pipe:
+                for kind in kinds:
+                    pipe.smembers(self._user_set_key(user_id, kind))
+                found = await pipe.execute()
+        return {int(_str(chat)) for members in found for chat in members}
+
     async def forget_user(self, user_id: int) -> None:
         key = f"u{user_id}"
+        chats = await self.user_chats(user_id)
+        await self.delete(user_id)  # their practice game (its chat is theirs)
         with _guard():
             subs = await _a(self._r.smembers(self._user_set_key(user_id, "subs")))
             rated = await _a(self._r.smembers(self._user_set_key(user_id, "stats")))
@@ -804,12 +822,22 @@ class RedisStore(Store):
                 pipe.hdel(self._stats_key(None), key)
                 for chat in rated:
                     pipe.hdel(self._stats_key(int(_str(chat))), key)
+                for chat_id in chats:  # the «start the bot» notes about them
+                    pipe.hdel(self._msgs_key(chat_id), f"unreachable:{user_id}")
                 pipe.delete(
-                    self._user_set_key(user_id, "subs"),
-                    self._user_set_key(user_id, "stats"),
-                    self._user_set_key(user_id, "played"),
+                    *(
+                        self._user_set_key(user_id, kind)
+                        for kind in ("subs", "stats", "played", "tables", "owns")
+                    )
                 )
                 await pipe.execute()
+            for chat_id in chats:  # the settings they made have no author now
+                raw = await _a(self._r.get(self._profile_key(chat_id)))
+                if raw is not None:
+                    profile = ChatProfile.model_validate_json(raw)
+                    if profile.owner_id == user_id:
+                        profile.owner_id = None
+                        await _a(self._r.set(self._profile_key(chat_id), profile.model_dump_json()))
             for chat in played:
                 hk = self._history_key(int(_str(chat)))
                 raw = await _a(self._r.hgetall(hk))

@@ -26,7 +26,7 @@ from bot.store.models import GameRecord
 from bot.webhook import make_web_app
 from engine import Command, pending
 from engine.scenario import build
-from tests.bot.fake_telegram import person
+from tests.bot.fake_telegram import Hold, person
 from tests.bot.harness import Harness, answer_data, people
 from tests.bot.test_home import LAST_ACTION, finish_quickly
 from tests.bot.test_scale_out import HOOK_PATH, SECRET_HEADER, as_json, webhook_settings
@@ -89,9 +89,16 @@ async def test_two_admins_pressing_a_setting_at_once_in_two_processes_cycle_it_t
     message = one.last_with_button(GROUP, "cf:")
     data = SettingsCb(what="hand_limit").pack()
     conflicts = metrics.sample("smuta_cas_conflicts_total")
-    await asyncio.gather(
+    # both have read the settings when they ask Telegram whether the presser
+    # is an admin: the door holds them there until both have come
+    door = one.tg.holds[GROUP] = Hold()
+    presses = asyncio.gather(
         one.press(dana, GROUP, message, data), two.press(erik, GROUP, message, data)
     )
+    while len(door.tasks) < 2:
+        await asyncio.sleep(0)  # a turn of the event loop, not a wait on time
+    door.release.set()
+    await presses
     profile = await store.profile(GROUP)
     assert profile is not None and profile.variants == {"hand_limit": 8}
     assert profile.version == 2

@@ -4,22 +4,31 @@ leaves nothing that names the person in either store."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import logging
 import os
 import subprocess
 import sys
 import textwrap
+import zlib
+from dataclasses import is_dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.ops import logs
+from bot.service.profile import SettingsCb
 from bot.store import Store
+from bot.store.memory import MemoryStore
+from bot.store.redis import RedisStore
+from bot.words.keyboards import ForgetCb, LangCb
 from engine import pending
 from engine.policy import choose
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, answer_data
+from tests.bot.test_home import finish_quickly
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,6 +65,16 @@ SENTRY_PRIVACY_PROBE = textwrap.dedent(
         "names": ["Анна", "Ферапонт Зубов"],
         "users": [1, 777000111],
     }
+    def webhook_request(event, hint):  # as a web framework's integration adds it
+        event["request"] = {
+            "url": "https://bot.example.org/hook",
+            "method": "POST",
+            "data": {"message": {"from": {"id": 777000111, "first_name": "Ферапонт Зубов"}}},
+            "headers": {"X-Telegram-Bot-Api-Secret-Token": "secret"},
+        }
+        return event
+
+    sentry_sdk.get_isolation_scope().add_event_processor(webhook_request)
     with logs.bind(chat_id=-100555, update_id=77, decision_id=41):
         try:
             answer(state)
@@ -69,8 +88,9 @@ SENTRY_PRIVACY_PROBE = textwrap.dedent(
 
 def test_a_sentry_event_carries_no_local_variables_names_hands_or_decks(tmp_path: Path) -> None:
     """An error raised where a hand, the deck, the seed, a name and a user id
-    are local variables: the event sent (a transport stub keeps it) holds none
-    of them, yet still tells what failed, where, and in which chat."""
+    are local variables, while a webhook's request (its body an update) is in
+    scope: the event sent (a transport stub keeps it) holds none of them, yet
+    still tells what failed, where, and in which chat."""
     pytest.importorskip("sentry_sdk")
     env = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY")}
     done = subprocess.run(
@@ -86,12 +106,14 @@ def test_a_sentry_event_carries_no_local_variables_names_hands_or_decks(tmp_path
     events = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(events) == 1, events
     sent = json.dumps(events[0], ensure_ascii=False)
-    for secret in ("ZZ917", "ZZ918", "ZZ555", "ZZ556", "98765432123", "Ферапонт", "777000111"):
+    secrets = ("ZZ917", "ZZ918", "ZZ555", "ZZ556", "98765432123", "Ферапонт", "777000111")
+    for secret in (*secrets, "Secret-Token"):
         assert secret not in sent, f"{secret} reached Sentry"
     (event,) = events
     frames = event["exception"]["values"][0]["stacktrace"]["frames"]
     assert [f["function"] for f in frames][-1] == "answer"  # where it failed is kept
     assert all("vars" not in f for f in frames)
+    assert event["request"]["url"] == "https://bot.example.org/hook"  # the body is gone
     assert event["tags"]["chat_id"] == "-100555"
     assert set(event["extra"]) <= {"chat_id", "update_id", "decision_id"}
 
@@ -185,3 +207,140 @@ async def test_the_logs_of_a_whole_game_name_nobody_and_hold_no_user_id(
     # message (a call, a hand, an edit that failed) and as a private chat's context
     assert told, "no line concerned a person: the test saw nothing"
     assert any(isinstance(getattr(r, "chat_id", None), str) for r in lines)
+
+
+# ====================================================================== /forgetme
+FORGOTTEN = person(7123456789, "Ферапонт")
+OTHERS = (person(7123456790, "Евлампия"), person(7123456791, "Акакий"))
+HOME, PLAYING = -100717172, -100717173
+
+
+def decoded(raw: Any) -> list[str]:
+    """A stored value as text, every way the store may write it: as it is,
+    decompressed, and as JSON read back (escapes undone)."""
+    texts: list[str] = []
+    if isinstance(raw, bytes):
+        for unpack in (lambda b: b, zlib.decompress, gzip.decompress):
+            try:
+                texts.append(unpack(raw).decode("utf-8", "replace"))
+            except (zlib.error, OSError, EOFError):
+                continue
+    else:
+        texts.append(str(raw))
+    for text in list(texts):
+        for line in text.splitlines() or [text]:
+            try:
+                texts.append(json.dumps(json.loads(line), ensure_ascii=False))
+            except ValueError:
+                continue
+    return texts
+
+
+async def everything_in(store: Store) -> list[tuple[str, str]]:
+    """Every key and every value the store holds, as text: (where, text)."""
+    found: list[tuple[str, str]] = []
+    if isinstance(store, RedisStore):
+        client = store._r
+        async for key in client.scan_iter(match=f"{store.prefix}:*", count=500):
+            where = key.decode()
+            found += [(where, t) for t in decoded(key)]
+            kind = (await client.type(key)).decode()
+            if kind == "string":
+                values = [await client.get(key)]
+            elif kind == "hash":
+                values = [x for kv in (await client.hgetall(key)).items() for x in kv]
+            elif kind == "list":
+                values = await client.lrange(key, 0, -1)
+            elif kind == "set":
+                values = list(await client.smembers(key))
+            elif kind == "zset":
+                scored = await client.zrange(key, 0, -1, withscores=True)
+                values = [x for member, score in scored for x in (member, str(score))]
+            else:
+                raise AssertionError(f"{key!r}: a {kind} the scan cannot read")
+            for value in values:
+                found += [(where, t) for t in decoded(value)]
+        return found
+    assert isinstance(store, MemoryStore)
+
+    def walk(where: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{where}[key]", k)
+                walk(f"{where}[{k!r}]", v)
+        elif isinstance(value, list | tuple | set | frozenset):
+            for v in value:
+                walk(f"{where}[]", v)
+        elif is_dataclass(value) and not isinstance(value, type):
+            walk(where, vars(value))
+        elif isinstance(value, str | bytes | int | float):
+            found.extend((where, t) for t in decoded(value))
+
+    for name, value in vars(store).items():
+        if name not in ("saved", "_clock"):
+            walk(name, value)
+    return found
+
+
+async def test_forgetme_leaves_nothing_that_names_the_person_in_either_store(
+    store: Store,
+) -> None:
+    """Ферапонт plays here and there: a finished game (history, figures), a
+    call to lobbies, the settings he made as an admin, his language, a
+    practice game, a game under way where the bot could not reach him (the
+    group was asked to have him start it). He asks to be forgotten; the game
+    he sat in plays on to its end. Then every key and value of the store is
+    read: none holds his id or his name."""
+    h = Harness(store)
+    fer = FORGOTTEN
+    evl, aka = OTHERS
+    for user in (fer, evl, aka):
+        await h.say(user.id, user, "/start")
+    await h.press(fer, fer.id, 1, LangCb(lang="en").pack())
+    assert (await store.user(fer.id)).lang == "en"
+    h.tg.admins.add((HOME, fer.id))
+    await h.say(HOME, fer, "/settings")
+    await h.press(fer, HOME, h.last_with_button(HOME, "cf:"), SettingsCb(what="level").pack())
+    profile = await store.profile(HOME)
+    assert profile is not None and profile.owner_id == fer.id
+    await h.say(HOME, fer, "/notify")
+    await finish_quickly(h, HOME, fer, [evl, aka])
+    assert f"u{fer.id}" in await store.stats(HOME)
+    await h.say(fer.id, fer, "/practice")
+    h.tg.blocked.add(fer.id)  # the game's prompts cannot reach him: the group is asked
+    await h.open_game(PLAYING, evl, [fer, aka], seed=5)
+    for _ in range(40):  # play until his prompt was tried
+        if f"unreachable:{fer.id}" in await store.messages(PLAYING):
+            break
+        table = await h.table(PLAYING)
+        assert table.deadline is not None
+        await h.tick(table.deadline - h.clock.now())
+    assert f"unreachable:{fer.id}" in await store.messages(PLAYING)
+    h.tg.blocked.discard(fer.id)
+    assert any(fer.first_name in t for _, t in await everything_in(store))  # the scan sees him
+
+    await h.say(fer.id, fer, "/forgetme")
+    await h.press(fer, fer.id, h.last_with_button(fer.id, "fg:"), ForgetCb(confirm=True).pack())
+
+    table = await h.table(PLAYING)
+    seat = next(i for i, s in enumerate(table.seats) if s.forgotten)
+    assert h.app.games.render.name("ru", table, seat) == "игрок"
+    for _ in range(3000):  # the game plays on to its end
+        table = await h.table(PLAYING)
+        if table.status == "finished":
+            break
+        assert table.deadline is not None
+        await h.tick(table.deadline - h.clock.now())
+    assert table.status == "finished"
+    await h.app.games.ratings.drain()
+    assert await store.rating_head() is None
+
+    texts = await everything_in(store)
+    for where, text in texts:
+        assert str(fer.id) not in text, f"{where}: {text[:300]}"
+        assert fer.first_name not in text, f"{where}: {text[:300]}"
+    # the others are still there: the scan reads what it should
+    assert any(evl.first_name in t for _, t in texts)
+    assert any(str(aka.id) in t for _, t in texts)
+    await h.say(PLAYING, evl, "/history")
+    assert "игрок" in h.tg.sent(PLAYING)[-1].text

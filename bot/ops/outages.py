@@ -37,7 +37,7 @@ class OutageLog:
             self._untold += 1
             return
         more = f" ({self._untold} more failures since)" if self._untold else ""
-        self.log.log(level, "%s wait: %s%s", self.what, reason, more)
+        self.log.log(level, "%s: %s wait%s", reason, self.what, more)
         self._told_at, self._untold = now, 0
 
     def ok(self) -> None:

@@ -1,7 +1,9 @@
 """`Store` over Redis (redis-py asyncio). Key layout: see `bot.store`.
 
 Round trips: `load` is one (HMGET), `save` is one (EVALSHA of a script that does
-the compare-and-set, the log append and the timer in one atomic step).
+the compare-and-set, the log append and the timer in one atomic step) — the
+save that finishes a game two: it first reads the game's log (at the version
+it expects) to pack it for the history (`bot.store.packing`).
 `delete` and `migrate` are rare and use WATCH/MULTI, a few round trips each.
 
 Redis Cluster: the save script touches the chat's keys (one slot: ``{<chat>}``)

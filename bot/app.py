@@ -26,6 +26,7 @@ from bot.store import Store
 from bot.store.feed import Feed, feed_for
 from bot.store.memory import MemoryStore
 from bot.telegram.call_policy import CallPolicy, install
+from bot.telegram.membership import Membership
 from bot.telegram.messenger import Messenger
 from bot.telegram.pace import Pace
 from bot.webapp.server import WebApp
@@ -67,14 +68,6 @@ PRIVATE_COMMANDS = (
 )
 
 
-#: who may watch a group's game in the app without a seat
-MEMBERS = (
-    ChatMemberStatus.CREATOR,
-    ChatMemberStatus.ADMINISTRATOR,
-    ChatMemberStatus.MEMBER,
-)
-
-
 class SystemClock:
     def now(self) -> float:
         return time.time()
@@ -102,6 +95,7 @@ def make_store(settings: Settings) -> Store:
         store = MemoryStore()
     store.lobby_ttl = round(settings.lobby_ttl_hours * 3600)
     store.finished_ttl = round(settings.finished_ttl_hours * 3600)
+    store.playing_ttl = round(settings.playing_ttl_hours * 3600)
     return store
 
 
@@ -158,6 +152,7 @@ def build_app(
 
     # one subscriber to the store's saves, for the outboxes and the Mini App alike
     feed = feed_for(store)
+    membership = Membership(bot)
     games = Games(
         store=store,
         messenger=Messenger(bot),
@@ -165,6 +160,7 @@ def build_app(
         clock=clock or SystemClock(),
         bot_username=username,
         is_admin=is_admin,
+        is_member=membership.is_member,
         defaults=defaults,
         pace=pace,
         thinker=thinker,
@@ -175,22 +171,11 @@ def build_app(
     if app_links is not None:
         app_links.learn = username
 
-        async def is_member(chat_id: int, user_id: int) -> bool:
-            """Fails closed, like `is_admin`: a member Telegram cannot vouch for sees nothing."""
-            try:
-                member = await bot.get_chat_member(chat_id, user_id)
-            except AiogramError as e:  # an API error, or a reply that cannot be read
-                log.info("cannot tell whether %s is in %s: %s", user_id, chat_id, e)
-                return False
-            if member.status == ChatMemberStatus.RESTRICTED:
-                return bool(getattr(member, "is_member", False))
-            return member.status in MEMBERS
-
         webapp = WebApp(
             games,
             tr,
             bot.token,
-            is_member,
+            membership.is_member,  # fails closed: one Telegram cannot vouch for sees nothing
             webapp_auth_max_age,
             feed=feed,
             clock=(clock or SystemClock()).now,

@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     computer_workers: int | None = Field(default=None, ge=0, le=64)
     lobby_ttl_hours: float = Field(default=24, gt=0)  # an unstarted lobby is forgotten after
     finished_ttl_hours: float = Field(default=168, gt=0)  # a finished game's record is kept
+    playing_ttl_hours: float = Field(default=168, gt=0)  # an untouched running game goes after
     # on SIGTERM: how long the updates and the timer tick in hand may take to finish
     drain_seconds: float = Field(default=8.0, ge=0, le=3600)
     # /healthz, /readyz, /metrics; port 0: any free port (the log says which)

@@ -101,6 +101,7 @@ async def menus(app: App, settings: Settings) -> None:
 
 async def run(settings: Settings) -> int:
     logs.setup(settings.log_level, settings.log_format)
+    logs.set_pseudonym_key(settings.bot_token.get_secret_value())  # stable across restarts
     if settings.sentry_dsn is not None:
         logs.init_sentry(settings.sentry_dsn.get_secret_value())
     bot = make_bot(settings)

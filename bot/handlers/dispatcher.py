@@ -13,14 +13,16 @@ from typing import Any
 from aiogram import BaseMiddleware, Bot, Dispatcher
 from aiogram.types import ErrorEvent
 
+from bot.handlers.channels import channel_router
 from bot.handlers.help import common_router
 from bot.handlers.home import home_router
 from bot.handlers.lobby import lobby_router
+from bot.handlers.once import OncePerUpdate
 from bot.handlers.ordering import ChatOrder
 from bot.handlers.private import private_router
 from bot.handlers.table import table_router
 from bot.service.games import Games
-from bot.store import StoreUnavailable
+from bot.store import StoreFull, StoreUnavailable
 from bot.words.i18n import Translator
 
 log = logging.getLogger(__name__)
@@ -38,14 +40,25 @@ def build_dispatcher(
     if observer is not None:
         dp.update.outer_middleware(observer)
     dp.update.outer_middleware(ChatOrder())
+    # inside the chat's turn: nothing before `ChatOrder` may wait on the store
+    dp.update.outer_middleware(OncePerUpdate(games.store))  # a redelivery is dropped
     dp.include_routers(
-        lobby_router(), table_router(), private_router(), home_router(), common_router()
+        channel_router(),  # first: a channel's post acts as nobody
+        lobby_router(),
+        table_router(),
+        private_router(),
+        home_router(),
+        common_router(),
     )
 
     @dp.errors()
     async def on_error(event: ErrorEvent, bot: Bot) -> bool:
         update = event.update
-        if isinstance(event.exception, StoreUnavailable):
+        if isinstance(event.exception, StoreFull):
+            # nothing of the update was saved: the person is told so, and may retry
+            log.warning("store full while handling update %s", update.update_id)
+            key = "err-store-full"
+        elif isinstance(event.exception, StoreUnavailable):
             log.warning("store unavailable while handling update %s", update.update_id)
             key = "err-unavailable"
         else:

@@ -122,7 +122,7 @@ def home_router() -> Router:
             return
         lang = await user_lang(games, query.from_user)  # asked before it is forgotten
         if callback_data.confirm:
-            reply = await games.notify.forget(actor_of(query.from_user))
+            reply = await games.forgetting.forget(actor_of(query.from_user))
         else:
             reply = Reply("forgetme-kept")
         await query.answer()

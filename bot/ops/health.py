@@ -5,11 +5,14 @@ server, never the webhook's port.
 - ``GET /healthz``: 200 while the process runs and its event loop answers (a
   loop that is stuck answers nothing, and the probe times out). For Docker's
   ``HEALTHCHECK``, or a liveness probe.
-- ``GET /readyz``: 200 when the bot can do its work — the store answers (a Redis
-  ``PING``; the embedded store always does), the timers' ticker turned within
-  the last `beat_within` seconds, and the process is not shutting down; else
-  503. The JSON body says which check failed. For a load balancer or a
-  readiness probe, and the compose healthcheck.
+- ``GET /readyz``: 200 when the bot can do its work — the store answers within
+  `ping_timeout` and has room to write (Redis's ``INFO memory``: not at its
+  ``maxmemory``; the embedded store always does), the timers' ticker turned
+  within the last `beat_within` seconds, and the process is not shutting down;
+  else 503. The JSON body says which check failed (the store's by its name:
+  ``redis: no answer within 2s``, ``redis: full…``). The check runs to its end
+  even when the asker hangs up, and sets the ready gauge either way. For a load
+  balancer or a readiness probe, and the compose healthcheck.
 - ``GET /metrics``: Prometheus text format, the registry of `bot.ops.metrics`. The
   games gauge is read from the store here, at most every `games_every` seconds.
 """
@@ -36,11 +39,20 @@ GAMES_EVERY = 30.0
 
 class Checked(Protocol):
     """What health asks of the store: a ping, and the games by status. Any
-    error either raises (an outage, a timeout) makes the store not ready."""
+    error either raises (an outage, a timeout, a full store) makes the store
+    not ready."""
+
+    kind: str  # what the store is (``redis``, ``memory``): /readyz names it
 
     async def ping(self) -> None: ...
 
     async def count_games(self) -> dict[str, int]: ...
+
+
+def _consumed(task: asyncio.Future[dict[str, str]]) -> None:
+    """A readiness check nobody awaits any more: its outcome is the gauge's."""
+    if not task.cancelled():
+        task.exception()
 
 
 class Health:
@@ -67,14 +79,28 @@ class Health:
 
     # ------------------------------------------------------------------ checks
     async def problems(self) -> dict[str, str]:
-        """What keeps the bot from being ready, by check; empty when it is ready."""
+        """What keeps the bot from being ready, by check; empty when it is
+        ready. Sets the ready gauge — also when the caller is cancelled (an
+        asker that hung up): the check goes on to its end, shielded."""
+        check = asyncio.ensure_future(self._problems())
+        try:
+            return await asyncio.shield(check)
+        except asyncio.CancelledError:
+            check.add_done_callback(_consumed)  # it sets the gauge when it ends
+            raise
+
+    async def _problems(self) -> dict[str, str]:
         found: dict[str, str] = {}
         if self.stopping:
             found["process"] = "shutting down"
+        kind = getattr(self.store, "kind", "store")
         try:
-            await asyncio.wait_for(self.store.ping(), self.ping_timeout)
+            async with asyncio.timeout(self.ping_timeout):
+                await self.store.ping()
+        except TimeoutError:
+            found["store"] = f"{kind}: no answer within {self.ping_timeout:g}s"
         except Exception as e:
-            found["store"] = f"unavailable: {e or type(e).__name__}"
+            found["store"] = f"{kind}: {str(e) or type(e).__name__}"
         beat = getattr(self.ticker, "last_beat", None)
         if beat is None:
             found["ticker"] = "has not turned yet"

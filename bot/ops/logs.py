@@ -12,16 +12,27 @@ line, and (optionally) Sentry for what is logged as an error.
   for each update (`bind` sets them elsewhere); each update runs in a task of
   its own, so one update's context never shows on another's lines. A record
   factory copies them onto every log record as it is made.
+- Nobody is named, and no user id is written raw: a person's id — and a
+  private chat's, which is the same number — is written as a pseudonym
+  (`person`: ``user~`` and a keyed hash, the same in every line and every
+  process that shares the key, which `set_pseudonym_key` sets from the bot's
+  token), in the context fields and in messages alike (`chat`). A group's id
+  (negative) names no one and is written as it is.
 - ``SENTRY_DSN``: with the ``sentry`` extra installed (``pip install
   'smuta[sentry]'``), every record logged at ERROR or above — ``log.exception``
   included — becomes a Sentry event carrying the same context fields; INFO and
-  WARNING lines before it become its breadcrumbs.
+  WARNING lines before it become its breadcrumbs. An event carries no frame's
+  local variables (they hold hands, decks, seeds and names), no request body,
+  headers or cookies, no user and no extra but the context fields (`scrubbed`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import logging
+import secrets
 import sys
 import time
 from collections.abc import Iterator
@@ -39,6 +50,36 @@ FIELDS: tuple[tuple[str, ContextVar[int | None]], ...] = (
 )
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 log = logging.getLogger(__name__)
+
+
+_pseudonym_key = secrets.token_bytes(32)  # until `set_pseudonym_key`: this process's own
+
+
+def pseudonym_key(secret: str | bytes) -> bytes:
+    """The key pseudonyms are made with, from `secret` (the bot's token)."""
+    raw = secret.encode() if isinstance(secret, str) else secret
+    return hashlib.sha256(b"smuta-log-pseudonyms:" + raw).digest()
+
+
+def set_pseudonym_key(secret: str | bytes) -> None:
+    """Pseudonyms from `secret` (the bot's token): the same person gets the same
+    pseudonym in every process and after a restart, and nobody without the
+    secret can go from a pseudonym back to the id."""
+    global _pseudonym_key
+    _pseudonym_key = pseudonym_key(secret)
+
+
+def person(user_id: int, key: bytes | None = None) -> str:
+    """A person's id as log lines write it: a pseudonym (``user~`` and 10 hex
+    digits), made with `key` (default: the one `set_pseudonym_key` set)."""
+    digest = hmac.new(key or _pseudonym_key, str(int(user_id)).encode(), hashlib.sha256)
+    return "user~" + digest.hexdigest()[:10]
+
+
+def chat(chat_id: int) -> int | str:
+    """A chat's id as log lines write it: a group's as it is; a private chat's
+    (a person's id) as the person's pseudonym."""
+    return chat_id if chat_id < 0 else person(chat_id)
 
 
 @contextmanager
@@ -63,7 +104,7 @@ def _with_context(record: logging.LogRecord) -> logging.LogRecord:
         if not hasattr(record, name):
             value = var.get()
             if value is not None:
-                setattr(record, name, value)
+                setattr(record, name, chat(value) if name == "chat_id" else value)
     return record
 
 
@@ -160,21 +201,60 @@ def init_sentry(dsn: str, **options: Any) -> bool:
         release = None
     install_context()
 
-    def tag(event: Any, hint: Any) -> Any:
-        """The context fields as tags too, so Sentry can search by chat."""
-        extra = event.get("extra") or {}
-        tags = event.setdefault("tags", {})
-        for name, _ in FIELDS:
-            if name in extra:
-                tags[name] = str(extra[name])
-        return event
-
     sentry_sdk.init(
         dsn=dsn,
         release=release,
-        send_default_pii=False,  # no names, no IP addresses
+        send_default_pii=False,  # no names, no IP addresses, no cookies or headers
+        include_local_variables=False,  # a frame's locals hold hands, decks, seeds, names
+        max_request_body_size="never",  # a webhook's body is an update: names, texts
         integrations=[LoggingIntegration(level=logging.INFO, event_level=logging.ERROR)],
-        before_send=tag,
+        before_send=scrubbed,  # type: ignore[arg-type]  # an Event is a TypedDict
+        before_breadcrumb=scrubbed_breadcrumb,
         **options,
     )
     return True
+
+
+#: what of an event's ``extra`` goes to Sentry: the context fields only (a log
+#: record's other attributes may carry anything a caller passed)
+SENT_EXTRA = frozenset(name for name, _ in FIELDS)
+
+
+def scrubbed(event: dict[str, Any], hint: Any = None) -> dict[str, Any]:
+    """An event as Sentry may keep it: no frame's local variables, no request
+    body, cookies or headers, no user, no log arguments, no extra but the
+    context fields — which also become tags, so Sentry can search by chat."""
+    for exception in (event.get("exception") or {}).get("values") or []:
+        for frame in (exception.get("stacktrace") or {}).get("frames") or []:
+            frame.pop("vars", None)
+    for thread in (event.get("threads") or {}).get("values") or []:
+        for frame in (thread.get("stacktrace") or {}).get("frames") or []:
+            frame.pop("vars", None)
+    request = event.get("request")
+    if isinstance(request, dict):
+        for field in ("data", "cookies", "headers", "query_string", "env"):
+            request.pop(field, None)
+    event.pop("user", None)
+    entry = event.get("logentry")
+    if isinstance(entry, dict):
+        entry.pop("params", None)
+    extra = {k: v for k, v in (event.get("extra") or {}).items() if k in SENT_EXTRA}
+    event["extra"] = extra
+    tags = event.setdefault("tags", {})
+    for name in SENT_EXTRA:
+        if name in extra:
+            tags[name] = str(extra[name])
+    breadcrumbs = event.get("breadcrumbs")
+    if isinstance(breadcrumbs, dict):
+        for crumb in breadcrumbs.get("values") or []:
+            scrubbed_breadcrumb(crumb)
+    return event
+
+
+def scrubbed_breadcrumb(crumb: dict[str, Any], hint: Any = None) -> dict[str, Any]:
+    """A breadcrumb (an INFO line before the error) without its data: the
+    context fields only, as on the log line."""
+    data = crumb.get("data")
+    if isinstance(data, dict):
+        crumb["data"] = {k: v for k, v in data.items() if k in SENT_EXTRA}
+    return crumb

@@ -22,6 +22,8 @@ metric                                      recorded by
 ``smuta_timer_lateness_seconds``            `timer_fired` — called by the timers
 ``smuta_computer_moves_total{why}``         `computer_moved` — called by the play service
 ``smuta_outbox_dropped_total{why}``         `outbox_dropped` — called by the groups' outboxes
+``smuta_updates_redelivered_total``         `update_redelivered` — `bot.handlers.once`
+``smuta_ratings_set_aside_total``           `rating_set_aside` — the ratings service
 ==========================================  =============================================
 """
 
@@ -138,6 +140,17 @@ READY = Gauge(
     registry=REGISTRY,
 )
 
+UPDATES_REDELIVERED = Counter(
+    "smuta_updates_redelivered",
+    "Updates Telegram delivered again after they were handled (ignored)",
+    registry=REGISTRY,
+)
+RATINGS_SET_ASIDE = Counter(
+    "smuta_ratings_set_aside",
+    "Finished games whose rating failed: set aside so the others are rated (an error)",
+    registry=REGISTRY,
+)
+
 UPDATE_KINDS = frozenset(
     {
         "message",
@@ -237,6 +250,14 @@ DropWhy = Literal["same", "newer", "full"]
 def outbox_dropped(why: DropWhy) -> None:
     """A group's outbox dropped a command's reply before sending it."""
     OUTBOX_DROPPED.labels(why).inc()
+
+
+def update_redelivered() -> None:
+    UPDATES_REDELIVERED.inc()
+
+
+def rating_set_aside() -> None:
+    RATINGS_SET_ASIDE.inc()
 
 
 def set_games(counts: Mapping[str, int]) -> None:

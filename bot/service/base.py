@@ -78,16 +78,26 @@ def noted(events: list[Event]) -> list[Event]:
     return [e for e in events if e.key not in HANDOVERS]
 
 
+#: (chat id, user id) → whether the user is an admin (or a member) of the chat
 IsAdmin = Callable[[int, int], Awaitable[bool]]
+IsMember = Callable[[int, int], Awaitable[bool]]
+
+
+async def nobody(chat_id: int, user_id: int) -> bool:
+    """Fails closed: when nothing can tell, nobody is."""
+    return False
 
 
 class Records:
     """The chats' records: the compare-and-set change, and who may manage a chat's game."""
 
-    def __init__(self, store: Store, clock: Clock, is_admin: IsAdmin) -> None:
+    def __init__(
+        self, store: Store, clock: Clock, is_admin: IsAdmin, is_member: IsMember = nobody
+    ) -> None:
         self.store = store
         self.clock = clock
         self.is_admin = is_admin
+        self.is_member = is_member  # a member of the group (Telegram's word, kept a while)
         #: told of every record saved here (the groups' outboxes render from it)
         self.saved: Callable[[Table], None] | None = None
 

@@ -21,7 +21,8 @@ It is made of parts, each an object with one job, that call each other
 - `Profiles` (profile): a chat's settings for good, /settings;
 - `Ratings` (ratings): figures and skill ratings, /top, /stats;
 - `History` (history): finished games, /history, /replay;
-- `Notify` (notify): /notify's calls to a new lobby, /forgetme.
+- `Notify` (notify): /notify's calls to a new lobby;
+- `Forgetting` (forgetting): /forgetme.
 """
 
 from __future__ import annotations
@@ -36,11 +37,14 @@ from bot.service.base import (
     Conflict,
     Defaults,
     IsAdmin,
+    IsMember,
     Links,
     Records,
     Refusal,
     Reply,
+    nobody,
 )
+from bot.service.forgetting import Forgetting
 from bot.service.history import History
 from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
 from bot.service.notify import Notify
@@ -89,6 +93,7 @@ class Games:
         bot_username: Callable[[], Awaitable[str]],
         is_admin: IsAdmin,
         defaults: Defaults | None = None,
+        is_member: IsMember | None = None,
         seeds: random.Random | None = None,
         pace: Pace | None = None,
         thinker: Thinker | None = None,
@@ -102,7 +107,7 @@ class Games:
         self.defaults = defaults or Defaults()
         self.render = Renderer(tr)
         self.links = Links(bot_username)
-        self.records = Records(store, clock, is_admin)
+        self.records = Records(store, clock, is_admin, is_member or nobody)
         self.outboxes = Outboxes(store, messenger, pace or Pace(), feed)
         self.records.saved = self.outboxes.know
         self.teller = Teller(
@@ -137,6 +142,7 @@ class Games:
         self.play = Play(self.records, self.teller, messenger, self.render, tr, self.thinker)
         self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr, self.lobby)
         self.rematch = Rematch(store, self.lobby, messenger, self.render, tr, self.links)
+        self.forgetting = Forgetting(self.records, self.teller, self.outboxes, tr)
 
     @property
     def seeds(self) -> random.Random:

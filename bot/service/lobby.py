@@ -91,7 +91,10 @@ class Lobby:
         join by «Ещё партию»); shown in the chat. None when another update
         saved the chat's record first (nothing changed)."""
         prefs = await self.store.user(actor.user_id)
-        table = self._new_table(chat_id, title, actor, existing)
+        # the chat's next game number: past every number it ever had (its
+        # history outlives a finished record, which expires)
+        last = max(existing.game_no if existing else 0, await self.store.last_game_no(chat_id))
+        table = self._new_table(chat_id, title, actor, existing, last + 1)
         table.invited = list(invited or [])
         if existing is not None:  # the chat's last choices, until its profile says otherwise
             table.lang = existing.lang
@@ -124,7 +127,10 @@ class Lobby:
         prefs.practices += 1
         await self.store.save_user(prefs)
         lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
-        table = self._new_table(chat_id, self.tr.t(lang, "practice-title"), actor, existing)
+        # nothing keeps a practice game once it expires: its number follows its record's
+        game_no = existing.game_no + 1 if existing else 1
+        title = self.tr.t(lang, "practice-title")
+        table = self._new_table(chat_id, title, actor, existing, game_no)
         table.practice, table.timed, table.lang = True, False, lang
         # someone's first practice games offer hints
         table.hints = prefs.practices <= PRACTICE_HINTS
@@ -134,13 +140,15 @@ class Lobby:
             return Reply("err-busy")
         return None
 
-    def _new_table(self, chat_id: int, title: str, actor: Actor, existing: Table | None) -> Table:
-        """An empty lobby record that replaces `existing` (the next game number,
-        the record's version), with the bot's default settings."""
+    def _new_table(
+        self, chat_id: int, title: str, actor: Actor, existing: Table | None, game_no: int
+    ) -> Table:
+        """An empty lobby record, game `game_no`, that replaces `existing` (its
+        version), with the bot's default settings."""
         now = self.records.clock.now()
         return Table(
             chat_id=chat_id,
-            game_no=(existing.game_no + 1) if existing else 1,
+            game_no=game_no,
             title=title,
             creator_id=actor.user_id,
             lang=self.defaults.lang,
@@ -204,7 +212,11 @@ class Lobby:
 
     async def join_from_link(self, chat_id: int, game_no: int, actor: Actor) -> Reply:
         """/start join_<chat>_<game> in the private chat (which has marked the
-        person as one the bot can write to): take the seat."""
+        person as one the bot can write to): take the seat — only for a
+        member of the group (a link travels: whoever got it from elsewhere
+        may not sit at a group's table they are not in)."""
+        if not await self.records.is_member(chat_id, actor.user_id):
+            return Reply("err-not-member")
         reply = await self.join(chat_id, actor, game_no)
         if reply.key == "lobby-joined":
             return Reply("lobby-joined-private")

@@ -1,9 +1,13 @@
 """The next game: /notify calls a person in private when a lobby opens in the
-group (one message per subscriber per lobby, with a join button); /forgetme
-forgets a person.
+group (one message per subscriber per lobby, with a join button).
 
 A subscriber the bot cannot write to (never started it, or blocked it: 403)
 is asked in the group to start the bot — once, until they are reached again.
+
+A chat's subscribers are called at most once every `CALL_INTERVAL` seconds,
+whoever opens lobbies and however often (one claim in the store, shared by
+every process): opening and cancelling lobbies in a loop calls nobody twice.
+Nobody already seated in the new lobby is called.
 
 The calls go after the lobby is shown, in a task of their own (one per
 lobby), so whoever typed /newgame never waits for them; `idle` waits until
@@ -18,6 +22,7 @@ import logging
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.ops import logs
 from bot.service.base import Actor, Links, Records, Refusal, Reply
 from bot.service.outbox import Outboxes
 from bot.store import StoreUnavailable
@@ -30,6 +35,8 @@ from engine import Command
 log = logging.getLogger(__name__)
 
 LOBBY = "lobby"  # the lobby's view (`bot.service.lobby.LOBBY`)
+#: a chat's subscribers are called at most once in this many seconds
+CALL_INTERVAL = 15 * 60
 ON = "1"
 ASKED = "asked"
 
@@ -102,6 +109,12 @@ class Notify:
         how many were told."""
         subs = await self.store.subscribers(table.chat_id)
         seated = set(table.people)
+        if not set(subs) - seated:
+            return 0
+        now = self.records.clock.now()
+        if not await self.store.claim(f"notify:{table.chat_id}", now, CALL_INTERVAL):
+            log.info("lobby %s: its subscribers were called less than a while ago", table.chat_id)
+            return 0
         link = await self.links.deep_link(f"join_{table.chat_id}_{table.game_no}")
         called = 0
         unreached: dict[int, str] = {}
@@ -128,7 +141,7 @@ class Notify:
                     unreached[user_id] = name
                 continue
             except Undelivered as e:
-                log.warning("could not call %s to %s: %s", user_id, table.chat_id, e)
+                log.warning("could not call %s to %s: %s", logs.person(user_id), table.chat_id, e)
                 continue
             called += 1
             if state == ASKED:
@@ -159,7 +172,3 @@ class Notify:
                 return called
             self.outboxes.show(table.chat_id, LOBBY)
         return called
-
-    async def forget(self, actor: Actor) -> Reply:
-        await self.store.forget_user(actor.user_id)
-        return Reply("forgetme-done")

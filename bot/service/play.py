@@ -220,6 +220,14 @@ class Play:
         state = table.state
         decision = pending(state) if state is not None and table.status == "playing" else None
         if decision is None:
+            if table.status == "finished" and table.result_untold:
+                # the game ended, and the process that ended it died before
+                # its result was posted: this one posts it (once: whoever
+                # marks it told first)
+                if await self.teller.result_told(table):
+                    log.warning("chat %s: the result was never posted; posting it", chat_id)
+                    await self.teller.finish(table, claimed=True)
+                return
             if table.deadline is not None or table.reminder is not None:
                 await self.records.change(chat_id, self._cleared)
             return
@@ -264,7 +272,8 @@ class Play:
         # a computer seat plays at its level; a person whose time ran out gets
         # a sensible move (normal), not a random one
         level = table.seats[seat].computer_level() if computer else "normal"
-        option = await self.thinker.decide(state, decision, level)
+        # a person's deadline never waits for the computers' searches
+        option = await self.thinker.decide(state, decision, level, urgent=not computer)
         events: list[Event] = []
 
         def act(t: Table) -> list[Command]:

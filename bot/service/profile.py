@@ -19,7 +19,7 @@ from typing import Literal
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.service.base import Actor, Defaults, Records, Reply
+from bot.service.base import Actor, Conflict, Defaults, Records, Reply
 from bot.store.models import VARIANTS, ChatProfile, Lang, Table
 from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator
@@ -197,12 +197,30 @@ class Profiles:
         return None
 
     async def press(self, chat_id: int, actor: Actor, what: str, message_id: int) -> Reply:
+        """Cycles one setting; compare-and-set, so two presses at once (two
+        admins, two processes) each cycle it once instead of one undoing the other."""
         if what not in SETTINGS:
             return Reply("err-bad-button", alert=True)
-        profile = await self.of(chat_id)
-        right = await self.right_to_change(profile, actor.user_id)
-        if right is None:
-            return Reply("err-settings-not-yours", alert=True)
+        for _ in range(8):
+            profile = await self.of(chat_id)
+            right = await self.right_to_change(profile, actor.user_id)
+            if right is None:
+                return Reply("err-settings-not-yours", alert=True)
+            self.change(profile, actor, right, what)
+            if await self.store.save_profile(profile):
+                break
+        else:
+            raise Conflict(chat_id)
+        text, markup = self.text(profile), self.markup(profile)
+
+        async def show() -> None:
+            await self.messenger.edit(chat_id, message_id, text, markup)
+
+        # the press is answered first; the settings' message follows
+        return Reply("settings-saved", lang=self.lang_of(profile), then=show)
+
+    def change(self, profile: ChatProfile, actor: Actor, right: Right, what: str) -> None:
+        """One press of a /settings button, on `profile`."""
         if right == "player" or profile.owner_id is None:
             profile.owner_id = actor.user_id
         if what == "lang":
@@ -223,14 +241,6 @@ class Profiles:
                 profile.variants.pop(what, None)
             else:
                 profile.variants[what] = value
-        await self.store.save_profile(profile)
-        text, markup = self.text(profile), self.markup(profile)
-
-        async def show() -> None:
-            await self.messenger.edit(chat_id, message_id, text, markup)
-
-        # the press is answered first; the settings' message follows
-        return Reply("settings-saved", lang=self.lang_of(profile), then=show)
 
 
 def lobby_home_lines(tr: Translator, table: Table) -> list[str]:

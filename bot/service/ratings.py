@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce
 
+from bot.ops import metrics
 from bot.service.base import Actor, Reply
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from bot.store.models import GameRecord, PlayerStats, SeatRecord
 from bot.words.i18n import Translator
 from bot.words.names import shown_name
@@ -168,13 +169,28 @@ class Ratings:
         self.tr = tr
 
     async def drain(self, limit: int = 10_000) -> int:
-        """Rate every game waiting, oldest first; how many this call rated."""
+        """Rate every game waiting, oldest first; how many this call rated.
+
+        A game whose rating fails (a record that cannot be read, a bug) is set
+        aside — logged as an error and counted in
+        ``smuta_ratings_set_aside_total`` — so every game queued behind it is
+        still rated. The store being unreachable sets nothing aside: the
+        queue waits for it."""
         done = 0
         for _ in range(limit):
             head = await self.store.rating_head()
             if head is None:
                 break
-            if await self.rate_one(head):
+            try:
+                rated = await self.rate_one(head)
+            except StoreUnavailable:
+                raise
+            except Exception:
+                log.exception("the rating of %s failed: set aside", head)
+                if await self.store.set_aside_rating(head):
+                    metrics.rating_set_aside()
+                continue
+            if rated:
                 done += 1
         return done
 

@@ -10,11 +10,12 @@ from collections.abc import Callable
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.ops import logs
 from bot.service.base import Actor, Conflict, Records, Refusal, Reply, noted
 from bot.service.lobby import CANCELLED, LOBBY, Lobby
 from bot.service.outbox import Outboxes
 from bot.service.telling import Teller, prompt_ids
-from bot.store.models import Lang, Table
+from bot.store.models import MAX_RETURNS, Lang, Table
 from bot.words.i18n import Translator
 from bot.words.keyboards import LeaveCb, StopCb
 from bot.words.render import Renderer
@@ -247,7 +248,7 @@ class Seats:
     async def back(self, actor: Actor) -> Reply:
         """/back: take your seat back from the computer in every running game
         you left or were away from."""
-        returned = False
+        returned = too_often = False
         for chat_id in sorted(await self.store.user_tables(actor.user_id)):
             table = await self.store.load(chat_id)
             if table is None or table.status != "playing":
@@ -263,8 +264,13 @@ class Seats:
                 if t.state is None or t.status != "playing":
                     raise Refusal("err-no-game")
                 s = t.seats[seat]
+                if not (s.away or s.left):
+                    raise Refusal("back-nothing")
+                if s.returns >= MAX_RETURNS:  # the log and the group's lines stay bounded
+                    raise Refusal("back-too-often")
                 s.away = s.left = False
                 s.strikes = 0
+                s.returns += 1
                 events[:] = set_computer(t.state, seat, False)
                 note = self.tr.t(t.lang, "log-back", player=self.render.name(t.lang, t, seat))
                 self.teller.settle(t, noted(events), [note], handed=seat)
@@ -272,11 +278,14 @@ class Seats:
 
             try:
                 table, ids = await self.records.change(chat_id, come_back)
-            except Refusal:
+            except Refusal as r:
+                too_often = too_often or r.key == "back-too-often"
                 continue
             await self.teller.tell(table, ids, events, answered=None)
             returned = True
-        return Reply("back-done" if returned else "back-nothing")
+        if returned:
+            return Reply("back-done")
+        return Reply("back-too-often" if too_often else "back-nothing")
 
     # ------------------------------------------------------------------ the chat and the person
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
@@ -312,5 +321,7 @@ class Seats:
             try:
                 await self.records.change(chat_id, relang)
             except (Refusal, Conflict):
-                log.info("could not set the language of %s in %s", actor.user_id, chat_id)
+                log.info(
+                    "could not set the language of %s in %s", logs.person(actor.user_id), chat_id
+                )
         return Reply("lang-set", lang=lang)

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.ops import logs
 from bot.service.base import Clock, Defaults
 from bot.service.outbox import LogText, Outboxes
 from bot.store import Store
@@ -131,6 +132,7 @@ class Teller:
         t.turn_log = t.turn_log[-KEPT_LOG_LINES:]
         if state.result is not None:
             t.status = "finished"
+            t.result_untold = True
         self.tell_seats(t, state, events, answered)
         reasons.note(t)  # which «ℹ️» reasons the next turn prompt tells
         self.set_deadline(t, handed)
@@ -194,6 +196,8 @@ class Teller:
         decision = pending(state) if state is not None and t.status == "playing" else None
         if decision is None or state is None:
             self.clear_timer(t)
+            if t.result_untold:  # the timer posts the result if nobody else does
+                t.deadline = self.clock.now() + ANNOUNCE_GRACE
             return
         if (
             t.deadline_decision == decision.id
@@ -374,8 +378,12 @@ class Teller:
 
         return text
 
-    async def finish(self, table: Table) -> None:
+    async def finish(self, table: Table, claimed: bool = False) -> None:
+        """The game's result and «Ещё партию», once: whoever marks the result
+        told first posts it (`claimed`: the caller has marked it)."""
         assert table.state is not None
+        if not claimed and not await self.result_told(table):
+            return  # another process (its timer: this one was slow) posted it
         for user_id in table.people:
             await self.store.link_user(user_id, table.chat_id, linked=False)
         # a group's game offers «Ещё партию» (a practice game starts anew with /practice)
@@ -387,6 +395,20 @@ class Teller:
         self.outboxes.post(table.chat_id, self.render.result(table, table.state), markup)
         if self.on_finish is not None:
             await self.on_finish()
+
+    async def result_told(self, table: Table) -> bool:
+        """The game's result is handed to the group: the record stops waiting
+        for it (and its timer goes). False when it was told already — by
+        another process, or the record moved on."""
+        for _ in range(8):
+            t = await self.store.load(table.chat_id)
+            if t is None or t.game_no != table.game_no or not t.result_untold:
+                return False
+            t.result_untold = False
+            self.clear_timer(t)
+            if await self.store.save(t):
+                return True
+        return False
 
     # ================================================================== private chats
     def hand_text(self, table: Table, seat: int) -> str:
@@ -403,7 +425,7 @@ class Teller:
             return await self.messenger.send(user_id, text, markup)
         except Undelivered as e:
             # a prompt that never arrived is sent again (see `catch_up`)
-            log.warning("gave up sending to %s: %s", user_id, e)
+            log.warning("gave up sending to %s: %s", logs.person(user_id), e)
             return None
         except Unreachable:
             await self._tell_unreachable(table, seat, user_id)
@@ -479,7 +501,11 @@ class Teller:
             return False
         if self.clock.now() - table.updated_at < ANNOUNCE_GRACE:
             return False
-        log.info("chat %s: the prompt of decision %s was never shown", table.chat_id, decision.id)
+        log.info(
+            "chat %s: the prompt of decision %s was never shown",
+            logs.chat(table.chat_id),
+            decision.id,
+        )
         updates = await self.drop_prompts(table, ids)
         updates.update(prompt_ids(decision, await self.send_prompt(table, decision, {})))
         await self.store.set_messages(table.chat_id, updates)

@@ -8,6 +8,14 @@ The easy level (a random legal option, microseconds) is answered in place.
 `workers=0` thinks in place for every level — for tests and the smallest
 deployments; a pool that broke (a worker killed by the OS) is replaced, and
 that one answer is thought in place.
+
+People's deadlines never wait for computers: the pool's queue is bounded
+(`queue_limit` searches handed to it and not yet answered); a search that
+finds it full is answered in place at the normal level (a few milliseconds)
+instead of queueing, and a person whose time ran out gets their move thought
+in place (`urgent`), never behind the computers' searches. So a timer holds
+its slot of the ticker (`bot.service.timers`) only while a search is under
+way, and at most `queue_limit` of them do that at once.
 """
 
 from __future__ import annotations
@@ -43,10 +51,29 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def default_queue_limit(workers: int) -> int:
+    """Searches the pool may hold at once: two a worker (one thought, one
+    waiting), so a worker never idles between two — well under the ticker's
+    parallel timers, which people's deadlines share."""
+    return max(2, 2 * workers)
+
+
 class Thinker:
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(
+        self,
+        workers: int | None = None,
+        queue_limit: int | None = None,
+        executor: Executor | None = None,
+    ) -> None:
+        """`executor`: where searches run (a test's; default: a process pool
+        of `workers`)."""
         self.workers = default_workers() if workers is None else workers
-        self._pool: Executor | None = None
+        self.queue_limit = default_queue_limit(self.workers) if queue_limit is None else queue_limit
+        self.queued = 0  # searches handed to the pool and not yet answered
+        self._pool: Executor | None = executor
+
+    def full(self) -> bool:
+        return self.queued >= self.queue_limit
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -57,10 +84,19 @@ class Thinker:
             )
         return self._pool
 
-    async def decide(self, state: GameState, decision: Decision, level: Level) -> Option:
+    async def decide(
+        self, state: GameState, decision: Decision, level: Level, urgent: bool = False
+    ) -> Option:
+        """The computer's answer at `level`. `urgent` (a person's deadline
+        passed): thought in place at once, never queued behind searches."""
         if level == "easy" or self.workers == 0:
             return decide(state, decision, level)
+        if urgent or self.full():
+            if not urgent:
+                log.info("the thinking pool is full: a %s search is played at normal", level)
+            return decide(state, decision, "normal")
         loop = asyncio.get_running_loop()
+        self.queued += 1
         try:
             return await loop.run_in_executor(
                 self._executor(), think, state.to_json(), decision, level
@@ -69,18 +105,24 @@ class Thinker:
             log.warning("the thinking pool broke; a new one starts, this answer is thought here")
             self._pool = None
             return decide(state, decision, level)
+        finally:
+            self.queued -= 1
 
     async def hint(self, state: GameState, decision: Decision) -> Hint:
-        """«💡 Подсказка»: the normal level's look-ahead, thought where a computer thinks."""
-        if self.workers == 0:
+        """«💡 Подсказка»: the normal level's look-ahead, thought where a
+        computer thinks (in place when the pool is full)."""
+        if self.workers == 0 or self.full():
             return hint(state, decision)
         loop = asyncio.get_running_loop()
+        self.queued += 1
         try:
             return await loop.run_in_executor(self._executor(), advise, state.to_json(), decision)
         except BrokenProcessPool:
             log.warning("the thinking pool broke; a new one starts, this hint is thought here")
             self._pool = None
             return hint(state, decision)
+        finally:
+            self.queued -= 1
 
     def close(self) -> None:
         if self._pool is not None:

@@ -16,8 +16,9 @@ import contextlib
 import logging
 import time
 
+from bot.ops.outages import OutageLog
 from bot.service.games import Conflict, Games
-from bot.store import StoreUnavailable
+from bot.store import StoreFull, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +31,8 @@ class Ticker:
         self._stopping = asyncio.Event()
         self._firing: dict[int, asyncio.Task[None]] = {}
         self.last_beat: float | None = None  # time.monotonic() of run()'s last turn (/readyz)
+        # a store that is full or away fails every due timer every tick: told once a minute
+        self.outage = OutageLog(log, "timers")
 
     async def tick(self) -> int:
         """Start firing every due timer (not one still firing); how many were due."""
@@ -62,9 +65,14 @@ class Ticker:
             except Conflict:
                 log.info("timer of %s lost a race; it fires again next tick", chat_id)
             except StoreUnavailable as e:
-                log.warning("timer of %s: store unavailable (%s); it fires again", chat_id, e)
+                # it fires again each tick until the store takes the move: play
+                # resumes by itself once there is room (or a connection) again
+                level = logging.ERROR if isinstance(e, StoreFull) else logging.WARNING
+                self.outage.failed(f"{_kind(e)} ({e}); due timers fire again each tick", level)
             except Exception:
                 log.exception("timer of %s failed", chat_id)
+            else:
+                self.outage.ok()
 
     async def run(self) -> None:
         """Tick until `stop`; timers already firing finish first (their moves
@@ -79,7 +87,7 @@ class Ticker:
                     # the outage is the loop's own cancel, told by a client as a
                     # timeout: going on would hang whoever awaits the loop
                     raise asyncio.CancelledError() from None
-                log.warning("store unavailable: timers wait")
+                self.outage.failed("store unavailable")
             with contextlib.suppress(TimeoutError):  # the interval, or stop
                 async with asyncio.timeout(self.interval):
                     await self._stopping.wait()
@@ -87,3 +95,7 @@ class Ticker:
 
     def stop(self) -> None:
         self._stopping.set()
+
+
+def _kind(error: StoreUnavailable) -> str:
+    return "store full" if isinstance(error, StoreFull) else "store unavailable"

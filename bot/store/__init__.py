@@ -3,39 +3,57 @@
 Both implement `Store`; the same contract tests run against both.
 
 Keys (Redis): every key of one chat's game shares the hash tag ``{<chat_id>}``
-so a Redis Cluster keeps them in one slot:
+so a Redis Cluster keeps them in one slot. Every key the store writes has a
+time to live or a stated bound: `KEYS` lists them all (a test scans a varied
+session's keys on both stores against it). In brief:
 
 - ``smuta:{<chat>}:table`` — hash: ``v`` (version), ``data`` (the `Table` JSON),
   ``g`` (its game number), ``s`` (its status: for the games gauge)
 - ``smuta:{<chat>}:log``   — list of the game's accepted commands (JSON)
 - ``smuta:{<chat>}:msgs``  — hash: message ids the bot edits later (table, prompts)
+  (these three expire together, `Store.ttl_of` after the record's last save)
 - ``smuta:deadlines``      — sorted set: chat id → when its game next needs the timer
 - ``smuta:user:{<uid>}``   — hash: the user's language and whether they started the bot
 - ``smuta:user:{<uid>}:tables`` — set of chat ids where the user has a seat
 
-A chat's home, kept for good (no expiry):
+A chat's home, kept for good (no expiry; bounded):
 
 - ``smuta:{<chat>}:profile`` — the chat's settings (`ChatProfile` JSON)
 - ``smuta:{<chat>}:history`` — hash of finished games: ``r:<game>`` the
-  `GameRecord`, ``l:<game>`` its command log (JSON lines), ``n:<game>`` its
-  /replay number; written by the very save that finishes the game, which also
-  drops the games beyond the last `HISTORY_KEEP` (and their /replay numbers)
+  `GameRecord`, ``l:<game>`` its command log (zlib-compressed, see
+  `bot.store.packing`), ``n:<game>`` its /replay number; written by the very
+  save that finishes the game, which also drops the games beyond the last
+  `HISTORY_KEEP` (and their /replay numbers); ``last``: the highest game
+  number given in the chat (`Store.last_game_no`)
 - ``smuta:{<chat>}:stats``   — hash: player key → `PlayerStats` in this chat
 - ``smuta:{<chat>}:subs``    — hash: user id → ``1`` (called to new lobbies)
   or ``asked`` (could not be reached; asked once to start the bot)
 - ``smuta:stats``            — hash: player key → `PlayerStats` everywhere
 - ``smuta:rating:queue``     — list of ``<chat>:<game>`` finished, counted,
   not yet rated: each is rated and popped in one step (see `commit_rating`)
+- ``smuta:rating:aside``     — list of ``<chat>:<game>`` whose rating failed,
+  set aside so the queue moves on (the newest `ASIDE_KEEP`)
 - ``smuta:replay:seq``, ``smuta:replay:index`` — /replay numbers → ``<chat>:<game>``
 - ``smuta:moved``            — hash: a chat's old id → its new one (migration)
 - ``smuta:user:{<uid>}:played`` — chats whose history has the user;
-  ``smuta:user:{<uid>}:subs`` — chats the user asked to be called to
+  ``smuta:user:{<uid>}:subs`` — chats the user asked to be called to;
+  ``smuta:user:{<uid>}:stats`` — chats where the user has figures;
+  ``smuta:user:{<uid>}:owns`` — chats whose settings the user made (/forgetme);
+  each holds at most the chats the user was in, and goes with /forgetme
+
+Short-lived keys:
+
+- ``smuta:update:<update_id>`` — an update being or already handled (its
+  redelivery is ignored); expires after `UPDATE_TTL`
+- ``smuta:claim:<name>`` — something done at most once a while (/notify's
+  calls to a chat: ``notify:<chat>``); expires when its while is over
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pydantic import BaseModel
 
@@ -58,23 +76,105 @@ class StoreUnavailable(Exception):
     """The store cannot be reached right now."""
 
 
+class StoreFull(StoreUnavailable):
+    """The store answers but refuses to write: Redis has reached its
+    ``maxmemory`` (with ``noeviction``). Nothing was saved; the same write
+    succeeds once there is room again."""
+
+
 #: how long a record outlives its last change: an open lobby nobody starts, a
-#: finished game (kept with its players, scores and command log until then)
+#: finished game (kept with its players, scores and command log until then),
+#: a running game nobody touches (a practice game without a clock left alone,
+#: a group game whose timers stopped: every move, timeout or computer's answer
+#: saves it and so starts its time again)
 LOBBY_TTL = 24 * 3600
 FINISHED_TTL = 7 * 24 * 3600
+PLAYING_TTL = 7 * 24 * 3600
+
+#: what one finished game may keep for good in its chat's history (its record,
+#: its compressed command log, its /replay number and index entry): the
+#: budget `tests/bot/test_memory_budget.py` holds and BENCHMARKS.md measures
+GAME_BUDGET = 4096
+
+
+#: the games whose rating failed that are kept to be looked at (the newest)
+ASIDE_KEEP = 1000
+
+#: how long an update's id is remembered: Telegram redelivers an update it
+#: got no answer for within minutes (a webhook's retries, a poller restarted
+#: after a kill); an hour covers that, and bounds the keys to an hour of updates
+UPDATE_TTL = 3600
+
+
+@dataclass(frozen=True)
+class KeyKind:
+    """A kind of key the store writes (after ``<prefix>:``; ``<chat>`` and
+    ``<uid>`` stand for ids): kept for at most `ttl` seconds after its last
+    write, or (`ttl` None) for good within `bound`."""
+
+    pattern: str
+    # seconds it lives at most after its last write, or the `Store` attribute
+    # that says (None: kept for good)
+    ttl: str | int | None
+    bound: str  # what keeps it small
+
+
+#: every key the store writes, each with its time to live or its bound
+KEYS: tuple[KeyKind, ...] = (
+    KeyKind("{<chat>}:table", "record_ttl", "one per chat with a lobby or a game"),
+    KeyKind("{<chat>}:log", "record_ttl", "the running game's commands; goes with its record"),
+    KeyKind("{<chat>}:msgs", "record_ttl", "a few message ids; goes with its record"),
+    KeyKind(
+        "user:{<uid>}:tables",
+        "record_ttl",
+        "chats where the person sits; its time starts again with each seat taken",
+    ),
+    KeyKind("update:<id>", UPDATE_TTL, "one per update handled in the last UPDATE_TTL"),
+    KeyKind("claim:<name>", 24 * 3600, "one per thing done at most once a while (≤ a day)"),
+    KeyKind(
+        "deadlines",
+        None,
+        "one member per chat whose record lives: `due` drops a chat whose record is gone",
+    ),
+    KeyKind("user:{<uid>}", None, "one per person who started the bot: 3 short fields"),
+    KeyKind("{<chat>}:profile", None, "one per chat that changed its settings: < 1 KB"),
+    KeyKind(
+        "{<chat>}:history",
+        None,
+        "the chat's last HISTORY_KEEP games, each within GAME_BUDGET, and its counter",
+    ),
+    KeyKind("{<chat>}:stats", None, "one entry per player rated in the chat"),
+    KeyKind("{<chat>}:subs", None, "one entry per person who asked to be called to the chat"),
+    KeyKind("stats", None, "one entry per player ever rated (people, computer levels)"),
+    KeyKind("rating:queue", None, "the finished games not yet rated: popped as rated"),
+    KeyKind("rating:aside", None, "the last ASIDE_KEEP games whose rating failed"),
+    KeyKind("replay:seq", None, "one counter"),
+    KeyKind("replay:index", None, "one entry per game some chat's history still keeps"),
+    KeyKind("moved", None, "one entry per chat that became a supergroup"),
+    KeyKind("user:{<uid>}:played", None, "one member per chat whose history has the person"),
+    KeyKind("user:{<uid>}:stats", None, "one member per chat where the person has figures"),
+    KeyKind("user:{<uid>}:subs", None, "one member per chat the person is called to"),
+    KeyKind("user:{<uid>}:owns", None, "one member per chat whose settings the person made"),
+)
 
 
 class Store(ABC):
     lobby_ttl: int = LOBBY_TTL
     finished_ttl: int = FINISHED_TTL
+    playing_ttl: int = PLAYING_TTL
 
-    def ttl_of(self, table: Table) -> int | None:
-        """Seconds the chat's game is kept after this save; None: while it runs, for good."""
+    def ttl_of(self, table: Table) -> int:
+        """Seconds the chat's game is kept after this save (every save starts it anew)."""
         if table.status == "lobby":
             return self.lobby_ttl
         if table.status == "finished":
             return self.finished_ttl
-        return None
+        return self.playing_ttl
+
+    @property
+    def record_ttl(self) -> int:
+        """The longest a game's keys outlive their last write."""
+        return max(self.lobby_ttl, self.finished_ttl, self.playing_ttl)
 
     @abstractmethod
     async def load(self, chat_id: int) -> Table | None:
@@ -88,11 +188,19 @@ class Store(ABC):
         timer is set to the earlier of `table.reminder` and `table.deadline`
         (or cleared when both are None). Returns False, changing nothing, when
         someone else saved first (counted in ``smuta_cas_conflicts_total``). A
-        lobby or a finished game expires (record, log and message ids)
-        `ttl_of(table)` seconds after its last save; a
-        running game never does. The log belongs to the record's `game_no`: a
+        record expires (with its log and message ids) `ttl_of(table)` seconds
+        after its last save. The log belongs to the record's `game_no`: a
         save that changes `game_no` (a new lobby in the same chat) starts a
         fresh log."""
+
+    @abstractmethod
+    async def last_game_no(self, chat_id: int) -> int:
+        """The highest game number ever given in the group chat (0: none): a
+        counter kept with the chat's home (for good, moved by `migrate_home`),
+        raised by every `save` that brings a new game number (practice games
+        excepted: nothing keeps them), so a number is never given twice in a
+        chat whatever expires. A chat from before the counter starts it past
+        the highest game its history holds."""
 
     @abstractmethod
     async def delete(self, chat_id: int) -> None:
@@ -105,7 +213,8 @@ class Store(ABC):
 
     @abstractmethod
     async def due(self, now: float, limit: int = 100) -> list[int]:
-        """Chats whose timer is at or before `now`, earliest first."""
+        """Chats whose timer is at or before `now`, earliest first. A chat
+        whose record has expired loses its timer here (and is not listed)."""
 
     @abstractmethod
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
@@ -134,13 +243,16 @@ class Store(ABC):
         """Chats where the user has a seat in a lobby or a running game."""
 
     @abstractmethod
-    async def link_user(self, user_id: int, chat_id: int, linked: bool = True) -> None: ...
+    async def link_user(self, user_id: int, chat_id: int, linked: bool = True) -> None:
+        """Link (or unlink) a user to a chat where they sit; a user's links go
+        `record_ttl` seconds after the last one made (their records expire too)."""
 
     @abstractmethod
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> bool:
         """Move a chat's game to the chat's new id (group → supergroup): the
-        record (with `chat_id` rewritten, same version), log, message ids,
-        timer and the seated users' links; the old id is then forgotten.
+        record (with `chat_id` rewritten, same version and the time it has
+        left to live), log, message ids, timer and the seated users' links;
+        the old id is then forgotten.
         False when there is nothing to move or the new id is taken."""
 
     # ------------------------------------------------------------------ a chat's home
@@ -149,7 +261,10 @@ class Store(ABC):
         """The chat's settings, or None when it never changed any."""
 
     @abstractmethod
-    async def save_profile(self, profile: ChatProfile) -> None: ...
+    async def save_profile(self, profile: ChatProfile) -> bool:
+        """Compare-and-set: store `profile` only if the stored one's version is
+        still `profile.version` (0: none stored); its version then grows by
+        one. False, changing nothing, when someone else saved first."""
 
     @abstractmethod
     async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
@@ -186,6 +301,16 @@ class Store(ABC):
         changing nothing, when someone else rated it first."""
 
     @abstractmethod
+    async def set_aside_rating(self, head: str) -> bool:
+        """Atomically: if `head` is still the oldest game waiting to be rated,
+        move it to the games set aside (its rating failed), so the others are
+        rated. False when it is no longer the head."""
+
+    @abstractmethod
+    async def set_aside(self) -> list[str]:
+        """The games whose rating failed (``<chat>:<game>``), oldest first."""
+
+    @abstractmethod
     async def stat_chats(self, user_id: int) -> set[int]:
         """Chats where the user has figures."""
 
@@ -198,18 +323,46 @@ class Store(ABC):
         """Call the user to the chat's lobbies (`state` ``1`` or ``asked``); None: stop."""
 
     @abstractmethod
+    async def user_chats(self, user_id: int) -> set[int]:
+        """Every chat the store links to the user: where they sit, played,
+        have figures, asked to be called, or made the settings."""
+
+    @abstractmethod
     async def forget_user(self, user_id: int) -> None:
-        """/forgetme: the user's preferences, subscriptions and figures go; their
-        seats in the histories of chats they played in lose their name."""
+        """/forgetme: everything keyed by the user goes — preferences (language,
+        «started»), subscriptions, figures, their sets of chats, their practice
+        game, the «start the bot» notes about them in their chats' message ids
+        — and what names them loses it: their seats in the histories of chats
+        they played in, the profiles they made (no author). The records of
+        games they sit in are the service's (`bot.service.forgetting`)."""
 
     @abstractmethod
     async def migrate_home(self, old_chat_id: int, new_chat_id: int) -> None:
         """Move the chat's profile, history, figures and subscribers to its new id."""
 
+    #: what the store is, as /readyz names it
+    kind: str = "store"
+
+    @abstractmethod
+    async def first_delivery(self, update_id: int) -> bool:
+        """Claim an update for handling, for every process at once: True the
+        first time its id is seen (within `UPDATE_TTL`), False for a redelivery."""
+
+    @abstractmethod
+    async def release_delivery(self, update_id: int) -> None:
+        """An update claimed but not handled (it failed): its redelivery is handled."""
+
+    @abstractmethod
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        """Claim `name` for `seconds` from `now` (the game clock), for every
+        process at once: True when it was free — never claimed, or the last
+        claim is over; False, changing nothing, while a claim holds."""
+
     @abstractmethod
     async def ping(self) -> None:
-        """Return when the store answers; `StoreUnavailable` when it does not
-        (the readiness check)."""
+        """Return when the store answers and has room to write; `StoreFull`
+        when it answers but is full, `StoreUnavailable` when it does not
+        answer (the readiness check)."""
 
     @abstractmethod
     async def count_games(self) -> dict[str, int]:
@@ -221,4 +374,14 @@ class Store(ABC):
     async def close(self) -> None: ...
 
 
-__all__ = ["Store", "StoreUnavailable", "UserPrefs"]
+__all__ = [
+    "ASIDE_KEEP",
+    "GAME_BUDGET",
+    "KEYS",
+    "UPDATE_TTL",
+    "KeyKind",
+    "Store",
+    "StoreFull",
+    "StoreUnavailable",
+    "UserPrefs",
+]

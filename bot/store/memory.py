@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.ops import metrics
-from bot.store import HISTORY_KEEP, Store, UserPrefs
+from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
+from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
 
 T = TypeVar("T")
@@ -38,6 +39,8 @@ def _timer(table: Table) -> float | None:
 
 
 class MemoryStore(Store):
+    kind = "memory"
+
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
         self._expires: dict[int, float] = {}  # chat → when its lobby or finished game goes
@@ -47,6 +50,7 @@ class MemoryStore(Store):
         self._timers: dict[int, float] = {}
         self._users: dict[int, str] = {}  # UserPrefs JSON
         self._links: dict[int, set[int]] = {}
+        self._links_expire: dict[int, float] = {}  # user → when their links go
         # a chat's home: kept for good
         self._profiles: dict[int, str] = {}
         self._history: dict[int, dict[str, str]] = {}  # chat → r:/l:/n:<game> → text
@@ -54,15 +58,19 @@ class MemoryStore(Store):
         self._replay_seq = 0  # the last /replay number given (numbers are never reused)
         self._stats: dict[int | None, dict[str, str]] = {}  # chat (None: everywhere) → key → JSON
         self._queue: list[str] = []  # games waiting to be rated
+        self._aside: list[str] = []  # games whose rating failed
         self._subs: dict[int, dict[int, str]] = {}
         self._user_sets: dict[tuple[int, str], set[int]] = {}  # (user, played|stats|subs) → chats
         self._moved: dict[int, int] = {}
+        self._updates: dict[int, float] = {}  # update id → when it may be handled again
+        self._claims: dict[str, float] = {}  # name → when its claim is over (game clock)
+        self._claims_now = 0.0  # the game clock at the last claim
         # called with (chat, new version) after each successful save: the
         # in-process stand-in for Redis's pub/sub (the Mini App's live views)
         self.saved: list[Callable[[int, int], None]] = []
 
     def _expire(self, chat_id: int) -> None:
-        """Forget a lobby or finished game whose time is up (Redis: key expiry)."""
+        """Forget a game whose time is up (Redis: key expiry)."""
         until = self._expires.get(chat_id)
         if until is not None and until <= self._clock():
             del self._expires[chat_id]
@@ -95,6 +103,9 @@ class MemoryStore(Store):
             return False
         if rec is not None and rec.game_no != table.game_no:
             self._logs.pop(chat, None)  # a new game in this chat starts a fresh log
+        if not table.practice and (rec is None or rec.game_no != table.game_no):
+            history = self._history.setdefault(chat, {})
+            history["last"] = str(max(self._last_game_no(chat), table.game_no))
         self._tables[chat] = _Record(expected + 1, data, table.game_no, table.status)
         if lines:
             self._logs.setdefault(chat, []).extend(lines)
@@ -105,15 +116,21 @@ class MemoryStore(Store):
             self._timers.pop(chat, None)
         else:
             self._timers[chat] = float(timer)
-        ttl = self.ttl_of(table)
-        if ttl:
-            self._expires[chat] = self._clock() + ttl
-        else:
-            self._expires.pop(chat, None)
+        self._expires[chat] = self._clock() + self.ttl_of(table)
         table.version = expected + 1
         for listener in self.saved:
             listener(chat, expected + 1)
         return True
+
+    def _last_game_no(self, chat_id: int) -> int:
+        history = self._history.get(chat_id, {})
+        if "last" in history:
+            return int(history["last"])
+        return max((int(k[2:]) for k in history if k.startswith("r:")), default=0)
+
+    async def last_game_no(self, chat_id: int) -> int:
+        await asyncio.sleep(0)
+        return self._last_game_no(chat_id)
 
     async def delete(self, chat_id: int) -> None:
         await asyncio.sleep(0)
@@ -121,6 +138,7 @@ class MemoryStore(Store):
         self._logs.pop(chat_id, None)
         self._msgs.pop(chat_id, None)
         self._timers.pop(chat_id, None)
+        self._expires.pop(chat_id, None)
         if rec is not None:
             for uid in _seated(rec.data):
                 self._links.get(uid, set()).discard(chat_id)
@@ -134,6 +152,10 @@ class MemoryStore(Store):
         await asyncio.sleep(0)
         if limit <= 0:
             return []
+        for chat in [c for c, t in self._timers.items() if t <= now]:
+            self._expire(chat)
+            if chat not in self._tables:  # its record expired: its timer goes too
+                del self._timers[chat]
         # Redis orders equal scores by member (as a string): do the same
         ready = sorted(
             ((t, str(chat), chat) for chat, t in self._timers.items() if t <= now),
@@ -159,6 +181,8 @@ class MemoryStore(Store):
         if not kept:
             del self._msgs[chat_id]
         rec = self._tables.get(chat_id)
+        if rec is None:  # no record to live as long as: they expire on their own
+            self._expires[chat_id] = self._clock() + self.record_ttl
         return rec.version if rec is not None else 0
 
     async def user(self, user_id: int) -> UserPrefs:
@@ -170,19 +194,30 @@ class MemoryStore(Store):
         await asyncio.sleep(0)
         self._users[prefs.user_id] = prefs.model_dump_json()
 
+    def _expire_links(self, user_id: int) -> None:
+        until = self._links_expire.get(user_id)
+        if until is not None and until <= self._clock():
+            del self._links_expire[user_id]
+            self._links.pop(user_id, None)
+
     async def user_tables(self, user_id: int) -> set[int]:
         await asyncio.sleep(0)
+        self._expire_links(user_id)
         return set(self._links.get(user_id, set()))
 
     async def link_user(self, user_id: int, chat_id: int, linked: bool = True) -> None:
         await asyncio.sleep(0)
+        self._expire_links(user_id)
         if linked:
             self._links.setdefault(user_id, set()).add(chat_id)
+            self._links_expire[user_id] = self._clock() + self.record_ttl
         else:
             self._links.get(user_id, set()).discard(chat_id)
 
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> bool:
         await asyncio.sleep(0)
+        self._expire(old_chat_id)
+        self._expire(new_chat_id)
         rec = self._tables.get(old_chat_id)
         if rec is None or old_chat_id == new_chat_id or new_chat_id in self._tables:
             return False
@@ -195,6 +230,7 @@ class MemoryStore(Store):
         _move(self._logs, old_chat_id, new_chat_id)
         _move(self._msgs, old_chat_id, new_chat_id)
         _move(self._timers, old_chat_id, new_chat_id)
+        _move(self._expires, old_chat_id, new_chat_id)  # the record keeps its time
         for uid in _seated(rec.data):
             links = self._links.get(uid, set())
             if old_chat_id in links:
@@ -213,8 +249,8 @@ class MemoryStore(Store):
             return
         self._replay_seq += 1
         number = self._replay_seq
-        history[f"r:{game}"] = record.model_dump_json()
-        history[f"l:{game}"] = "\n".join(log)
+        history[f"r:{game}"] = record_json(record)
+        history[f"l:{game}"] = pack_log(log)
         history[f"n:{game}"] = str(number)
         self._replays[number] = f"{chat}:{game}"
         games = sorted(int(k[2:]) for k in history if k.startswith("r:"))
@@ -242,9 +278,19 @@ class MemoryStore(Store):
         raw = self._profiles.get(chat_id)
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
-    async def save_profile(self, profile: ChatProfile) -> None:
+    async def save_profile(self, profile: ChatProfile) -> bool:
+        data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
         await asyncio.sleep(0)
-        self._profiles[profile.chat_id] = profile.model_dump_json()
+        raw = self._profiles.get(profile.chat_id)
+        stored = 0 if raw is None else ChatProfile.model_validate_json(raw).version
+        if stored != profile.version:
+            metrics.cas_conflict()
+            return False
+        self._profiles[profile.chat_id] = data
+        if profile.owner_id is not None:
+            self._user_sets.setdefault((profile.owner_id, "owns"), set()).add(profile.chat_id)
+        profile.version += 1
+        return True
 
     def _record(self, chat: int, game: int) -> GameRecord | None:
         history = self._history.get(chat, {})
@@ -269,8 +315,7 @@ class MemoryStore(Store):
         record = self._record(chat, game_no)
         if record is None:
             return None
-        log = self._history[chat].get(f"l:{game_no}", "")
-        return record, [Command.model_validate_json(x) for x in log.splitlines() if x]
+        return record, unpack_log(self._history[chat].get(f"l:{game_no}", ""))
 
     async def game_by_number(self, number: int) -> tuple[GameRecord, list[Command]] | None:
         ref = self._replays.get(number)
@@ -313,6 +358,18 @@ class MemoryStore(Store):
             self._user_sets.setdefault((uid, "stats"), set()).add(chat_id)
         return True
 
+    async def set_aside_rating(self, head: str) -> bool:
+        await asyncio.sleep(0)
+        if not self._queue or self._queue[0] != head:
+            return False
+        self._aside.append(self._queue.pop(0))
+        del self._aside[:-ASIDE_KEEP]
+        return True
+
+    async def set_aside(self) -> list[str]:
+        await asyncio.sleep(0)
+        return list(self._aside)
+
     async def stat_chats(self, user_id: int) -> set[int]:
         await asyncio.sleep(0)
         return set(self._user_sets.get((user_id, "stats"), set()))
@@ -331,8 +388,29 @@ class MemoryStore(Store):
             self._subs.setdefault(chat_id, {})[user_id] = state
             subs.add(chat_id)
 
-    async def forget_user(self, user_id: int) -> None:
+    async def user_chats(self, user_id: int) -> set[int]:
         await asyncio.sleep(0)
+        chats = set(self._links.get(user_id, set()))
+        for kind in ("played", "stats", "subs", "owns"):
+            chats |= self._user_sets.get((user_id, kind), set())
+        return chats
+
+    async def forget_user(self, user_id: int) -> None:
+        chats = await self.user_chats(user_id)
+        await self.delete(user_id)  # their practice game (its chat is theirs)
+        self._links.pop(user_id, None)
+        self._links_expire.pop(user_id, None)
+        self._user_sets.pop((user_id, "owns"), None)
+        for chat_id in chats:
+            kept = self._msgs.get(chat_id)
+            if kept is not None:
+                kept.pop(f"unreachable:{user_id}", None)
+            raw = self._profiles.get(chat_id)
+            if raw is not None:
+                profile = ChatProfile.model_validate_json(raw)
+                if profile.owner_id == user_id:
+                    profile.owner_id = None
+                    self._profiles[chat_id] = profile.model_dump_json()
         self._users.pop(user_id, None)
         for chat in self._user_sets.pop((user_id, "subs"), set()):
             self._subs.get(chat, {}).pop(user_id, None)
@@ -362,7 +440,7 @@ class MemoryStore(Store):
             if field.startswith("r:"):
                 record = GameRecord.model_validate_json(raw)
                 record.chat_id = new
-                history[field] = record.model_dump_json()
+                history[field] = record_json(record)
         self._history.setdefault(new, {}).update(history)
         for number, ref in list(self._replays.items()):
             if ref.split(":")[0] == str(old):
@@ -377,6 +455,30 @@ class MemoryStore(Store):
                 chats.add(new)
         self._moved[old] = new
 
+    async def first_delivery(self, update_id: int) -> bool:
+        await asyncio.sleep(0)
+        now = self._clock()
+        if len(self._updates) > 1024:  # the expired go (Redis: key expiry)
+            self._updates = {u: t for u, t in self._updates.items() if t > now}
+        if self._updates.get(update_id, 0.0) > now:
+            return False
+        self._updates[update_id] = now + UPDATE_TTL
+        return True
+
+    async def release_delivery(self, update_id: int) -> None:
+        await asyncio.sleep(0)
+        self._updates.pop(update_id, None)
+
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        await asyncio.sleep(0)
+        if len(self._claims) > 1024:  # the claims that are over go (Redis: key expiry)
+            self._claims = {k: t for k, t in self._claims.items() if t > now}
+        if self._claims.get(name, float("-inf")) > now:
+            return False
+        self._claims[name] = now + seconds
+        self._claims_now = now  # the claims' clock (the game's), for `inventory`
+        return True
+
     async def ping(self) -> None:
         return None
 
@@ -389,6 +491,55 @@ class MemoryStore(Store):
             if rec is not None:
                 counts[rec.status] = counts.get(rec.status, 0) + 1
         return counts
+
+    def inventory(self, prefix: str = "smuta") -> dict[str, tuple[float | None, int]]:
+        """What the store holds, named as `RedisStore` names its keys: key →
+        (seconds it has left, None: kept for good; how many entries it holds:
+        a hash's fields, a set's members, a list's items, 1 for a value)."""
+        now = self._clock()
+        for chat_id in list(self._expires):
+            self._expire(chat_id)
+        for user_id in list(self._links_expire):
+            self._expire_links(user_id)
+        found: dict[str, tuple[float | None, int]] = {}
+
+        def add(key: str, entries: int, until: float | None = None) -> None:
+            if entries:
+                found[f"{prefix}:{key}"] = (None if until is None else until - now, entries)
+
+        for chat in self._tables:
+            add(f"{{{chat}}}:table", 4, self._expires.get(chat))
+        for chat, lines in self._logs.items():
+            add(f"{{{chat}}}:log", len(lines), self._expires.get(chat))
+        for chat, ids in self._msgs.items():
+            add(f"{{{chat}}}:msgs", len(ids), self._expires.get(chat))
+        add("deadlines", len(self._timers))
+        for uid in self._users:
+            add(f"user:{{{uid}}}", 3)
+        for uid, chats in self._links.items():
+            add(f"user:{{{uid}}}:tables", len(chats), self._links_expire.get(uid))
+        for chat in self._profiles:
+            add(f"{{{chat}}}:profile", 1)
+        for chat, history in self._history.items():
+            add(f"{{{chat}}}:history", len(history))
+        for scope, stats in self._stats.items():
+            add("stats" if scope is None else f"{{{scope}}}:stats", len(stats))
+        add("rating:queue", len(self._queue))
+        add("replay:seq", 1 if self._replay_seq else 0)
+        add("replay:index", len(self._replays))
+        for chat, subs in self._subs.items():
+            add(f"{{{chat}}}:subs", len(subs))
+        for (uid, kind), chats in self._user_sets.items():
+            add(f"user:{{{uid}}}:{kind}", len(chats))
+        add("moved", len(self._moved))
+        add("rating:aside", len(self._aside))
+        for update_id, until in self._updates.items():
+            if until > now:
+                add(f"update:{update_id}", 1, until)
+        for name, over in self._claims.items():
+            if over > self._claims_now:
+                found[f"{prefix}:claim:{name}"] = (over - self._claims_now, 1)
+        return found
 
     async def close(self) -> None:
         return None
@@ -407,7 +558,7 @@ def _scrub(raw: str, user_id: int) -> str | None:
     for seat in record.seats:
         if seat.user_id == user_id:
             seat.user_id, seat.name, hit = None, "", True
-    return record.model_dump_json() if hit else None
+    return record_json(record) if hit else None
 
 
 def _seated(data: str) -> list[int]:

@@ -29,6 +29,8 @@ class Seat(BaseModel):
     strikes: int = 0  # timeouts in a row
     away: bool = False  # handed to the computer after timeouts, until /back
     left: bool = False  # left the game: the computer plays on (until /back)
+    returns: int = 0  # times this person took the seat back (/back): at most MAX_RETURNS
+    forgotten: bool = False  # its person asked to be forgotten: «игрок», the computer plays
     level: Level | None = None  # a computer seat's level (None: a person's seat)
     # a person's private messages (`bot.service.telling`): the lines above the
     # question of their prompt message, the decision it asks (None: closed),
@@ -47,7 +49,13 @@ class Seat(BaseModel):
         person's seat handed over (timeouts, /leave) plays normal."""
         if self.level is not None:
             return self.level
-        return "easy" if self.user_id is None else "normal"
+        return "easy" if self.user_id is None and not self.forgotten else "normal"
+
+
+#: how often a person may take their seat back from the computer in one game:
+#: /leave ↔ /back (and timeouts ↔ /back) add a command to the game's log and a
+#: line to the group each time, so toggling is bounded
+MAX_RETURNS = 10
 
 
 class SeatReasons(BaseModel):
@@ -87,6 +95,10 @@ class Table(BaseModel):
     deadline: float | None = None  # when the pending decision times out (epoch seconds)
     reminder: float | None = None  # when to remind the player (cleared once sent)
     deadline_decision: int | None = None  # the decision the deadline belongs to
+    # the game's end is saved but its result not yet handed to the group: the
+    # timer (due `ANNOUNCE_GRACE` after the end) posts it if the process that
+    # ended the game died first
+    result_untold: bool = False
     turn_log: list[str] = Field(default_factory=list)  # public lines of this turn (group language)
     closed_log: list[str] | None = None  # the last lines of the turn that just ended
     created_at: float = 0.0
@@ -142,6 +154,7 @@ class ChatProfile(BaseModel):
     level: Level = "normal"  # the computer's level when nobody chooses one
     variants: dict[str, int] = Field(default_factory=dict)  # name → value (see VARIANTS)
     hints: bool = False  # prompts offer a hint (the normal level's choice and why)
+    version: int = 0  # grows with each save (compare-and-set: `Store.save_profile`)
 
 
 class SeatRecord(BaseModel):
@@ -218,7 +231,7 @@ def record_of(table: Table) -> GameRecord | None:
             SeatRecord(
                 user_id=s.user_id,
                 name=s.name,
-                level=s.computer_level() if s.user_id is None else None,
+                level=s.computer_level() if s.user_id is None and not s.forgotten else None,
             )
             for s in table.seats
         ],

@@ -1,7 +1,9 @@
 """`Store` over Redis (redis-py asyncio). Key layout: see `bot.store`.
 
 Round trips: `load` is one (HMGET), `save` is one (EVALSHA of a script that does
-the compare-and-set, the log append and the timer in one atomic step).
+the compare-and-set, the log append and the timer in one atomic step) — the
+save that finishes a game two: it first reads the game's log (at the version
+it expects) to pack it for the history (`bot.store.packing`).
 `delete` and `migrate` are rare and use WATCH/MULTI, a few round trips each.
 
 Redis Cluster: the save script touches the chat's keys (one slot: ``{<chat>}``)
@@ -29,27 +31,58 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from bot.ops import metrics
-from bot.store import HISTORY_KEEP, Store, StoreUnavailable, UserPrefs
+from bot.store import (
+    ASIDE_KEEP,
+    HISTORY_KEEP,
+    UPDATE_TTL,
+    Store,
+    StoreFull,
+    StoreUnavailable,
+    UserPrefs,
+)
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
+from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
+
+# The chat's counter of game numbers (`hist`: its history hash) as `last`:
+# the highest number given; a chat from before the counter: the highest game
+# its history holds (0: none)
+_LAST_LUA = """
+  local last = tonumber(redis.call('HGET', hist, 'last') or '-1')
+  if last < 0 then
+    last = 0
+    for _, field in ipairs(redis.call('HKEYS', hist)) do
+      if string.sub(field, 1, 2) == 'r:' then
+        last = math.max(last, tonumber(string.sub(field, 3)))
+      end
+    end
+  end
+"""
 
 # KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash,
 #       5 history hash, 6 replay number counter, 7 replay index hash, 8 rating queue,
 #       9.. the seated people's "played" sets
 # ARGV: 1 expected version, 2 record JSON (already carrying version + 1), 3 game_no,
 #       4 chat id (the zset member), 5 timer score or "" to clear,
-#       6 seconds the game's keys live on ("0": for good), 7 status (lobby, playing,
+#       6 seconds the game's keys live on, 7 status (lobby, playing,
 #       finished: kept beside the JSON for the games gauge), 8 the history's
 #       `GameRecord` JSON of a game this save finishes ("" none), 9 "1" when it
 #       counts in the ratings, 10 how many finished games the history keeps,
-#       11.. command JSONs
+#       11 "1" when the chat's game numbers count (a group's game: not practice),
+#       12 the finished game's whole command log, packed (`bot.store.packing`),
+#       13.. command JSONs
+# A save that brings a new game number raises the chat's counter of game
+# numbers (``last`` in the history hash, kept for good with it), so a number
+# is never given twice in the chat whatever expires; a chat from before the
+# counter starts it past the highest game its history holds.
 # A finished game goes into the history (with its whole log) and the rating
 # queue in this same atomic step, once: HSETNX on its game number; the oldest
 # games beyond the kept number leave the history and the replay index in it too.
 # The new version is published on the channel named like the table key (the
 # Mini App's live views, `bot.webapp.live`): inside the script, so it costs no
 # round trip and no viewer ever hears of a version before it is saved.
-_SAVE_LUA = """
+_SAVE_LUA = (
+    """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
   return 0
@@ -58,15 +91,22 @@ local g = redis.call('HGET', KEYS[1], 'g')
 if g and g ~= ARGV[3] then
   redis.call('DEL', KEYS[2])
 end
+if ARGV[11] == '1' and g ~= ARGV[3] then
+  local hist = KEYS[5]
+"""
+    + _LAST_LUA
+    + """  if tonumber(ARGV[3]) > last then
+    redis.call('HSET', KEYS[5], 'last', ARGV[3])
+  end
+end
 redis.call('HSET', KEYS[1], 'v', tostring(v + 1), 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7])
-for i = 11, #ARGV, 500 do
+for i = 13, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
 if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 1 then
-  local log = redis.call('LRANGE', KEYS[2], 0, -1)
   local n = redis.call('INCR', KEYS[6])
   local ref = ARGV[4] .. ':' .. ARGV[3]
-  redis.call('HSET', KEYS[5], 'l:' .. ARGV[3], table.concat(log, '\\n'), 'n:' .. ARGV[3], n)
+  redis.call('HSET', KEYS[5], 'l:' .. ARGV[3], ARGV[12], 'n:' .. ARGV[3], n)
   redis.call('HSET', KEYS[7], tostring(n), ref)
   if ARGV[9] == '1' then
     redis.call('RPUSH', KEYS[8], ref)
@@ -94,17 +134,10 @@ if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 
   end
 end
 local ttl = tonumber(ARGV[6])
-for k = 1, 4, 3 do
-  if ttl > 0 then
+for k = 1, 4 do
+  if k ~= 3 then
     redis.call('EXPIRE', KEYS[k], ttl)
-  else
-    redis.call('PERSIST', KEYS[k])
   end
-end
-if ttl > 0 then
-  redis.call('EXPIRE', KEYS[2], ttl)
-else
-  redis.call('PERSIST', KEYS[2])
 end
 if ARGV[5] == '' then
   redis.call('ZREM', KEYS[3], ARGV[4])
@@ -114,24 +147,54 @@ end
 redis.call('PUBLISH', KEYS[1], tostring(v + 1))
 return 1
 """
+)
+
+# KEYS: 1 the chat's history hash. Returns the last game number given in the
+# chat (see `_LAST_LUA`).
+_LAST_GAME_LUA = "local hist = KEYS[1]\n" + _LAST_LUA + "return last\n"
 
 # KEYS: 1 message ids hash, 2 table hash
-# ARGV: 1 how many names to forget, 2.. those names, then name/id pairs to set.
-# The ids live as long as the record does (a lobby or finished game expires).
-# Returns the record's version.
+# ARGV: 1 seconds the ids live on when the chat has no record, 2 how many names
+# to forget, 3.. those names, then name/id pairs to set.
+# The ids live as long as the record does; without a record, they expire on
+# their own (a record saved later gives them its time). Returns the record's version.
 _MESSAGES_LUA = """
-local n = tonumber(ARGV[1])
+local n = tonumber(ARGV[2])
 if n > 0 then
-  redis.call('HDEL', KEYS[1], unpack(ARGV, 2, n + 1))
+  redis.call('HDEL', KEYS[1], unpack(ARGV, 3, n + 2))
 end
-if #ARGV > n + 1 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, n + 2, #ARGV))
+if #ARGV > n + 2 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, n + 3, #ARGV))
 end
 local ttl = redis.call('PTTL', KEYS[2])
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)
+else
+  redis.call('EXPIRE', KEYS[1], ARGV[1])
 end
 return tonumber(redis.call('HGET', KEYS[2], 'v') or '0')
+"""
+
+# KEYS: 1 deadlines zset
+# ARGV: 1 now, 2 how many at most, 3 the key prefix
+# The chats whose timer is due, earliest first; a chat whose record has expired
+# loses its timer instead (the zset never keeps one for long). The table keys
+# are built here, which a Redis Cluster would refuse; see the module's notes.
+_DUE_LUA = """
+local due = {}
+local gone = {}
+local found = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[2])
+for _, chat in ipairs(found) do
+  if redis.call('EXISTS', ARGV[3] .. ':{' .. chat .. '}:table') == 1 then
+    due[#due + 1] = chat
+  else
+    gone[#gone + 1] = chat
+  end
+end
+if #gone > 0 then
+  redis.call('ZREM', KEYS[1], unpack(gone))
+end
+return due
 """
 
 # KEYS: 1 rating queue, 2 overall stats hash, 3 the chat's stats hash, 4.. the
@@ -156,6 +219,49 @@ end
 return 1
 """
 
+# KEYS: 1 rating queue, 2 the games set aside; ARGV: 1 the game expected at
+# the queue's head, 2 how many set aside games are kept
+_ASIDE_LUA = """
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
+  return 0
+end
+redis.call('LPOP', KEYS[1])
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
+return 1
+"""
+
+# KEYS: 1 the claim; ARGV: 1 now, 2 when the claim is over, 3 its seconds
+# (the key's TTL: it never outlives its claim by much)
+_CLAIM_LUA = """
+local over = redis.call('GET', KEYS[1])
+if over and tonumber(over) > tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+return 1
+"""
+
+# KEYS: 1 the chat's profile, 2 (when it has an author) the author's "owns"
+# set; ARGV: 1 expected version, 2 the profile JSON (carrying version + 1),
+# 3 the chat id. The compare-and-set of /settings: a profile saved before
+# versions were kept counts as version 0.
+_PROFILE_LUA = """
+local raw = redis.call('GET', KEYS[1])
+local v = 0
+if raw then
+  v = tonumber(cjson.decode(raw)['version'] or 0)
+end
+if v ~= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[2])
+if KEYS[2] then
+  redis.call('SADD', KEYS[2], ARGV[3])
+end
+return 1
+"""
+
 _UNAVAILABLE = (
     redis.exceptions.ConnectionError,  # includes BusyLoadingError
     redis.exceptions.TimeoutError,
@@ -165,6 +271,11 @@ _UNAVAILABLE = (
 
 
 T = TypeVar("T")
+
+#: the room a save needs below ``maxmemory``: Redis counts a command's own
+#: bytes (a game's record, its log) while it runs, so a Redis closer to its
+#: limit than this refuses saves though tiny writes still pass (readiness)
+WRITE_ROOM = 64 * 1024
 
 
 def _a(result: Awaitable[T] | T) -> Awaitable[T]:
@@ -187,10 +298,23 @@ def _timer(table: Table) -> float | None:
     return min(times) if times else None
 
 
+def _is_full(error: redis.exceptions.ResponseError) -> bool:
+    """Redis refused a write for want of memory (``OOM command not allowed…``),
+    told directly, from inside a script, or as the reason a MULTI was discarded."""
+    if isinstance(error, redis.exceptions.OutOfMemoryError):
+        return True
+    text = str(error)
+    return "OOM " in text or "used memory > 'maxmemory'" in text
+
+
 @contextmanager
 def _guard() -> Iterator[None]:
     try:
         yield
+    except redis.exceptions.ResponseError as e:
+        if _is_full(e):
+            raise StoreFull("Redis is full (maxmemory): nothing was written") from e
+        raise
     except _UNAVAILABLE as e:
         task = asyncio.current_task()
         if task is not None and task.cancelling():
@@ -203,6 +327,8 @@ def _guard() -> Iterator[None]:
 class RedisStore(Store):
     """Works with clients built with or without ``decode_responses``."""
 
+    kind = "redis"
+
     def __init__(self, client: Redis, prefix: str = "smuta", *, owns_client: bool = False):
         self._r = client
         self.prefix = prefix  # every key starts with "<prefix>:"
@@ -210,6 +336,11 @@ class RedisStore(Store):
         self._save_script = client.register_script(_SAVE_LUA)
         self._messages_script = client.register_script(_MESSAGES_LUA)
         self._rate_script = client.register_script(_RATE_LUA)
+        self._profile_script = client.register_script(_PROFILE_LUA)
+        self._aside_script = client.register_script(_ASIDE_LUA)
+        self._claim_script = client.register_script(_CLAIM_LUA)
+        self._last_game_script = client.register_script(_LAST_GAME_LUA)
+        self._due_script = client.register_script(_DUE_LUA)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "smuta", timeout: float = 5.0) -> RedisStore:
@@ -299,19 +430,29 @@ class RedisStore(Store):
         expected = table.version
         data = table.model_copy(update={"version": expected + 1}).model_dump_json()
         timer = _timer(table)
+        lines = [c.model_dump_json() for c in commands]
         record = record_of(table)
+        packed = ""
+        if record is not None:
+            kept = await self._log_before(table)
+            if kept is None:  # someone else saved first
+                metrics.cas_conflict()
+                return False
+            packed = pack_log([*kept, *lines])
         args: list[str] = [
             str(expected),
             data,
             str(table.game_no),
             str(chat),
             "" if timer is None else repr(float(timer)),
-            str(self.ttl_of(table) or 0),
+            str(self.ttl_of(table)),
             table.status,
-            "" if record is None else record.model_dump_json(),
+            "" if record is None else record_json(record),
             "1" if record is not None and record.counted else "0",
             str(HISTORY_KEEP),
-            *(c.model_dump_json() for c in commands),
+            "0" if table.practice else "1",
+            packed,
+            *lines,
         ]
         keys = [
             self._table_key(chat),
@@ -336,6 +477,29 @@ class RedisStore(Store):
             return False
         table.version = expected + 1
         return True
+
+    async def _log_before(self, table: Table) -> list[str] | None:
+        """The log a save that finishes `table`'s game adds to, read at the
+        version it expects (None: the record has moved on, the save would lose);
+        empty when the history has the game already (the save adds nothing)."""
+        chat = table.chat_id
+        with _guard():
+            async with self._r.pipeline(transaction=True) as pipe:
+                pipe.hmget(self._table_key(chat), ["v", "g"])
+                pipe.hexists(self._history_key(chat), f"r:{table.game_no}")
+                pipe.lrange(self._log_key(chat), 0, -1)
+                (v, g), kept, log = await pipe.execute()
+        if int(_str(v or "0")) != table.version:
+            return None
+        if kept or g is None or _str(g) != str(table.game_no):
+            return []
+        return [_str(line) for line in log]
+
+    async def last_game_no(self, chat_id: int) -> int:
+        key = self._history_key(chat_id)
+        with _guard():
+            last = await self._last_game_script(keys=[key])
+        return int(last)
 
     async def delete(self, chat_id: int) -> None:
         tk = self._table_key(chat_id)
@@ -365,10 +529,10 @@ class RedisStore(Store):
         if limit <= 0:
             return []
         with _guard():
-            members = await _a(
-                self._r.zrange(self._deadlines_key, "-inf", now, byscore=True, offset=0, num=limit)
+            found = await self._due_script(
+                keys=[self._deadlines_key], args=[repr(float(now)), str(limit), self.prefix]
             )
-        return [int(_str(m)) for m in members]
+        return [int(_str(m)) for m in found]
 
     async def messages(self, chat_id: int) -> dict[str, int]:
         with _guard():
@@ -378,7 +542,7 @@ class RedisStore(Store):
     async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> int:
         keep = {k: str(v) for k, v in ids.items() if v is not None}
         drop = [k for k, v in ids.items() if v is None]
-        args = [str(len(drop)), *drop]
+        args = [str(self.record_ttl), str(len(drop)), *drop]
         for name, value in keep.items():
             args += [name, value]
         with _guard():
@@ -424,7 +588,10 @@ class RedisStore(Store):
         key = self._user_tables_key(user_id)
         with _guard():
             if linked:
-                await _a(self._r.sadd(key, str(chat_id)))
+                async with self._r.pipeline(transaction=True) as pipe:
+                    pipe.sadd(key, str(chat_id))
+                    pipe.expire(key, self.record_ttl)
+                    await pipe.execute()
             else:
                 await _a(self._r.srem(key, str(chat_id)))
 
@@ -451,6 +618,7 @@ class RedisStore(Store):
                         log = await _a(pipe.lrange(old_lk, 0, -1))
                         msgs = await _a(pipe.hgetall(old_mk))
                         timer = await _a(pipe.zscore(dl, str(old_chat_id)))
+                        left = int(await _a(pipe.pttl(old_tk)))  # ms; < 0: none
                         table = Table.model_validate_json(data)
                         table.chat_id = new_chat_id
                         table.version = int(_str(v))
@@ -480,6 +648,9 @@ class RedisStore(Store):
                         for u in linked:
                             pipe.srem(self._user_tables_key(u), str(old_chat_id))
                             pipe.sadd(self._user_tables_key(u), str(new_chat_id))
+                        if left > 0:  # the record keeps its time, and its keys with it
+                            for key in (new_tk, new_lk, new_mk):
+                                pipe.pexpire(key, left)
                         pipe.delete(old_tk, old_lk, old_mk)
                         await pipe.execute()
                         return True
@@ -493,9 +664,20 @@ class RedisStore(Store):
             raw = await _a(self._r.get(self._profile_key(chat_id)))
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
-    async def save_profile(self, profile: ChatProfile) -> None:
+    async def save_profile(self, profile: ChatProfile) -> bool:
+        data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
         with _guard():
-            await _a(self._r.set(self._profile_key(profile.chat_id), profile.model_dump_json()))
+            keys = [self._profile_key(profile.chat_id)]
+            if profile.owner_id is not None:
+                keys.append(self._user_set_key(profile.owner_id, "owns"))
+            ok = await self._profile_script(
+                keys=keys, args=[str(profile.version), data, str(profile.chat_id)]
+            )
+        if int(ok) != 1:
+            metrics.cas_conflict()
+            return False
+        profile.version += 1
+        return True
 
     async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
         key = self._history_key(chat_id)
@@ -537,8 +719,7 @@ class RedisStore(Store):
             return None
         record = GameRecord.model_validate_json(raw)
         record.number = int(_str(number or "0"))
-        lines = _str(log or "").splitlines()
-        return record, [Command.model_validate_json(x) for x in lines if x]
+        return record, unpack_log(_str(log or ""))
 
     async def game_by_number(self, number: int) -> tuple[GameRecord, list[Command]] | None:
         with _guard():
@@ -584,6 +765,17 @@ class RedisStore(Store):
             ok = await self._rate_script(keys=keys, args=args)
         return int(ok) == 1
 
+    async def set_aside_rating(self, head: str) -> bool:
+        keys = [self._queue_key, f"{self.prefix}:rating:aside"]
+        with _guard():
+            ok = await self._aside_script(keys=keys, args=[head, str(ASIDE_KEEP)])
+        return int(ok) == 1
+
+    async def set_aside(self) -> list[str]:
+        with _guard():
+            found = await _a(self._r.lrange(f"{self.prefix}:rating:aside", 0, -1))
+        return [_str(x) for x in found]
+
     async def stat_chats(self, user_id: int) -> set[int]:
         with _guard():
             found = await _a(self._r.smembers(self._user_set_key(user_id, "stats")))
@@ -606,8 +798,19 @@ class RedisStore(Store):
                     pipe.sadd(mine, str(chat_id))
                 await pipe.execute()
 
+    async def user_chats(self, user_id: int) -> set[int]:
+        kinds = ("tables", "played", "stats", "subs", "owns")
+        with _guard():
+            async with self._r.pipeline(transaction=False) as pipe:
+                for kind in kinds:
+                    pipe.smembers(self._user_set_key(user_id, kind))
+                found = await pipe.execute()
+        return {int(_str(chat)) for members in found for chat in members}
+
     async def forget_user(self, user_id: int) -> None:
         key = f"u{user_id}"
+        chats = await self.user_chats(user_id)
+        await self.delete(user_id)  # their practice game (its chat is theirs)
         with _guard():
             subs = await _a(self._r.smembers(self._user_set_key(user_id, "subs")))
             rated = await _a(self._r.smembers(self._user_set_key(user_id, "stats")))
@@ -619,12 +822,22 @@ class RedisStore(Store):
                 pipe.hdel(self._stats_key(None), key)
                 for chat in rated:
                     pipe.hdel(self._stats_key(int(_str(chat))), key)
+                for chat_id in chats:  # the «start the bot» notes about them
+                    pipe.hdel(self._msgs_key(chat_id), f"unreachable:{user_id}")
                 pipe.delete(
-                    self._user_set_key(user_id, "subs"),
-                    self._user_set_key(user_id, "stats"),
-                    self._user_set_key(user_id, "played"),
+                    *(
+                        self._user_set_key(user_id, kind)
+                        for kind in ("subs", "stats", "played", "tables", "owns")
+                    )
                 )
                 await pipe.execute()
+            for chat_id in chats:  # the settings they made have no author now
+                raw = await _a(self._r.get(self._profile_key(chat_id)))
+                if raw is not None:
+                    profile = ChatProfile.model_validate_json(raw)
+                    if profile.owner_id == user_id:
+                        profile.owner_id = None
+                        await _a(self._r.set(self._profile_key(chat_id), profile.model_dump_json()))
             for chat in played:
                 hk = self._history_key(int(_str(chat)))
                 raw = await _a(self._r.hgetall(hk))
@@ -654,7 +867,7 @@ class RedisStore(Store):
                 if field.startswith("r:"):
                     record = GameRecord.model_validate_json(raw)
                     record.chat_id = new
-                    history[field] = record.model_dump_json()
+                    history[field] = record_json(record)
                     users |= {s.user_id for s in record.seats if s.user_id is not None}
             async with self._r.pipeline(transaction=True) as pipe:
                 if profile is not None:
@@ -685,11 +898,42 @@ class RedisStore(Store):
                     if await _a(self._r.srem(key, str(old))):
                         await _a(self._r.sadd(key, str(new)))
 
+    # updates ----------------------------------------------------------
+
+    def _update_key(self, update_id: int) -> str:
+        return f"{self.prefix}:update:{update_id}"
+
+    async def first_delivery(self, update_id: int) -> bool:
+        with _guard():
+            claimed = await _a(
+                self._r.set(self._update_key(update_id), "1", nx=True, ex=UPDATE_TTL)
+            )
+        return bool(claimed)
+
+    async def release_delivery(self, update_id: int) -> None:
+        with _guard():
+            await _a(self._r.delete(self._update_key(update_id)))
+
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        args = [repr(float(now)), repr(float(now + seconds)), str(max(1, seconds))]
+        with _guard():
+            ok = await self._claim_script(keys=[f"{self.prefix}:claim:{name}"], args=args)
+        return int(ok) == 1
+
     # health -----------------------------------------------------------
 
     async def ping(self) -> None:
+        """`INFO memory`: an answer, and room to write — a Redis within
+        `WRITE_ROOM` of its ``maxmemory`` with ``noeviction`` refuses writes
+        as big as a save (the command's own bytes count: `StoreFull`)."""
         with _guard():
-            await _a(self._r.ping())
+            info = await _a(self._r.info("memory"))
+        limit = int(info.get("maxmemory", 0))
+        used = int(info.get("used_memory", 0))
+        if _str(info.get("maxmemory_policy", "")) != "noeviction" or not limit:
+            return
+        if used + WRITE_ROOM > limit:
+            raise StoreFull(f"Redis is full: {used} of {limit} bytes used (maxmemory)")
 
     async def count_games(self) -> dict[str, int]:
         """SCANs the game records (``<prefix>:{*}:table``, 1000 keys a step) and
@@ -739,7 +983,7 @@ def _scrub(raw: str, user_id: int) -> str | None:
     for seat in record.seats:
         if seat.user_id == user_id:
             seat.user_id, seat.name, hit = None, "", True
-    return record.model_dump_json() if hit else None
+    return record_json(record) if hit else None
 
 
 def _seated(data: Any) -> list[int]:

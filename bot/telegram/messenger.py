@@ -27,6 +27,8 @@ from aiogram.exceptions import (
 )
 from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, ReplyParameters
 
+from bot.ops import logs
+
 log = logging.getLogger(__name__)
 
 GAVE_UP = (TelegramServerError, TelegramNetworkError, TelegramRetryAfter)
@@ -101,10 +103,10 @@ class Messenger:
                 text=text, chat_id=chat_id, message_id=message_id, reply_markup=markup
             )
         except (TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat) as e:
-            log.info("cannot edit %s/%s: %s", chat_id, message_id, e)
+            log.info("cannot edit %s/%s: %s", logs.chat(chat_id), message_id, e)
             return False
         except GAVE_UP as e:
-            log.warning("gave up editing %s/%s: %s", chat_id, message_id, e)
+            log.warning("gave up editing %s/%s: %s", logs.chat(chat_id), message_id, e)
         return True
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
@@ -113,4 +115,4 @@ class Messenger:
                 chat_id=chat_id, message_id=message_id, reply_markup=None
             )
         except (TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat, *GAVE_UP) as e:
-            log.info("cannot drop buttons of %s/%s: %s", chat_id, message_id, e)
+            log.info("cannot drop buttons of %s/%s: %s", logs.chat(chat_id), message_id, e)

@@ -21,6 +21,7 @@ import asyncio
 import logging
 from dataclasses import dataclass, field
 
+from bot.ops import logs
 from bot.store import Store, StoreUnavailable
 from bot.store.feed import Feed
 from bot.store.models import Table
@@ -106,7 +107,7 @@ class Hub:
                 try:
                     table = await self.store.load(chat_id)
                 except StoreUnavailable as e:
-                    log.warning("live view of %s: store unavailable: %s", chat_id, e)
+                    log.warning("live view of %s: store unavailable: %s", logs.chat(chat_id), e)
                     return
                 self.loads += 1
                 watching = self.viewers.get(chat_id)

@@ -196,6 +196,8 @@ class Renderer:
         """A seat's name for an HTML text: cleaned, isolated, escaped; a
         computer's («Компьютер 2 · сильный») in the reader's language."""
         s = table.seats[seat]
+        if s.forgotten:
+            return self.tr.t(lang, "history-forgotten")
         if s.user_id is None and s.level is not None:
             number = 1 + sum(1 for x in table.seats[:seat] if x.user_id is None)
             level = self.tr.t(lang, f"level-{s.level}")

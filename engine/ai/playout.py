@@ -34,15 +34,17 @@ def play_out_turn(state: GameState, ask: Ask | None, seat: int, cap: int = SETTL
         ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
 
 
-def play_until_turn_of(state: GameState, ask: Ask | None, seat: int, cap: int) -> None:
+def play_until_turn_of(state: GameState, ask: Ask | None, seat: int, cap: int) -> int:
     """Play on from `ask` until `seat`'s next turn starts (its first action with no
-    action taken yet), the end, or `cap` decisions (`seat` -1: to the end)."""
-    for _ in range(cap):
+    action taken yet), the end, or `cap` decisions (`seat` -1: to the end). Returns
+    the decisions played."""
+    for played in range(cap):
         if ask is None:
-            return
+            return played
         if ask.kind == "action" and ask.seat == seat and state.actions_taken == 0:
-            return
+            return played
         ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+    return cap
 
 
 def hangs_on_hidden(kind: str, option: Option) -> bool:

@@ -15,7 +15,9 @@ for an option whose outcome hangs on a hidden card. Then it searches:
    counts (score margin over the best other seat, and a bonus for a win).
 4. Successive halving: after each pass over the worlds drawn so far, the worse
    half of the candidates is dropped and the survivors meet as many new worlds
-   again, so the rollouts go to the options that are close.
+   again, so the rollouts go to the options that are close. A pass that would
+   take the decisions played past `StrongConfig.budget` (judged by the passes
+   so far) is not started: the leader so far is taken.
 
 Rollouts to the seat's next turn through the middle of the game were tried
 (`midgame=True`) and did not measure better (BENCHMARKS.md). The work is
@@ -43,12 +45,15 @@ STRONG_WEIGHTS = DEFAULT
 @dataclass(frozen=True, slots=True)
 class StrongConfig:
     candidates: int = 5  # the best options by one ply that the search weighs
-    worlds: int = 8  # worlds in the first pass; each later pass adds as many again
-    endgame_deck: int = 24  # with this few cards left in the game deck, play to the end
+    worlds: int = 16  # worlds in the first pass; each later pass adds as many again
+    endgame_deck: int = 36  # with this few cards left in the game deck, play to the end
     samples: int = 6  # one ply: worlds for an option that hangs on a hidden card
     midgame: bool = False  # also search before the end game, rollouts to the next turn
     horizon: int = 160  # decisions in a rollout to the seat's next turn, at most
     margin: float = 6.0  # one-ply values this far below the best are not searched
+    # decisions played in a search's rollouts, at most: a pass that would go past it
+    # (by the passes so far) is not started, so no decision takes much over ~0.6 s
+    budget: int = 20_000
     weights: Weights = STRONG_WEIGHTS
     rollout_weights: Weights = DEFAULT
 
@@ -79,6 +84,7 @@ def strong(
     cat = catalog_for(obs.table.rules)
     totals = dict.fromkeys(candidates, 0.0)
     played = 0
+    steps = rollouts = 0
     alive = candidates
     batch = config.worlds
     while True:
@@ -88,10 +94,11 @@ def strong(
                 s = copy_state(world)
                 ask = playout_step(s, options[i])
                 if endgame:
-                    play_until_turn_of(s, ask, -1, ENDGAME_CAP)
+                    steps += play_until_turn_of(s, ask, -1, ENDGAME_CAP)
                 else:
-                    play_until_turn_of(s, ask, seat, config.horizon)
+                    steps += play_until_turn_of(s, ask, seat, config.horizon)
                 totals[i] += value(s, seat, cat, config.rollout_weights)
+        rollouts += batch * len(alive)
         played += batch
         if len(alive) <= 2:
             break
@@ -99,6 +106,8 @@ def strong(
         order = {i: rank for rank, (_, i) in enumerate(first)}
         alive = sorted(alive, key=lambda i: (-totals[i], order[i]))[: (len(alive) + 1) // 2]
         batch = played
+        if steps + steps / rollouts * batch * len(alive) > config.budget:
+            break  # the next pass would go past the budget: the leader so far is taken
     order = {i: rank for rank, (_, i) in enumerate(first)}
     best = max(alive, key=lambda i: (totals[i], -order[i]))
     return options[best]

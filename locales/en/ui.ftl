@@ -50,6 +50,7 @@ game-started = 🎲 The game begins!
 game-left = 👋 You left the game — the computer plays on for you. Changed your mind? /back in the private chat.
 back-done = 🙋 You are back in the game!
 back-nothing = There is no game where the computer plays for you.
+back-too-often = 🔁 You have come back to this game too often — the computer plays for you until it ends.
 hand-title = ✋ <b>Your hand</b> — { $n } { $n ->
         [one] card
        *[other] cards
@@ -194,6 +195,7 @@ err-private-only = This command works in the private chat with the bot.
 err-group-only = This command works in a group.
 err-unreachable = ⚠️ { $player }, I cannot write to you privately. <a href="{ $link }">Open a chat with me</a> and press Start.
 err-unavailable = The game store is unavailable; please try again in a minute.
+err-store-full = Not saved: the game store is full. Everything before this is safe — please try again in a minute.
 err-internal = Something went wrong. Please try again.
 err-game-over = The game is already over.
 err-no-decision = There is nothing to choose right now.
@@ -210,6 +212,8 @@ btn-leave-no = ↩️ No, I play on
 leave-kept = Playing on!
 game-left-last = 👋 You left — no people are left at the table, the game is over.
 err-not-your-button = This button is not for you.
+err-channel-sender = 📢 This came from a channel or the group, not from a person: games cannot be played or managed that way. Send the command as yourself.
+err-not-member = 🔒 This table is for the group's members. Join the group, and the link will work.
 
 ## Computers and practice
 

@@ -248,11 +248,17 @@ def person(user_id: int, name: str | None = None, lang: str = "ru") -> User:
     return User(id=user_id, is_bot=False, first_name=name or f"Игрок{user_id}", language_code=lang)
 
 
+#: update ids, for every `Updates` of the test process: Telegram never gives two
+#: updates one id, and the bot drops an id it has seen (`bot.handlers.once`) —
+#: also when a test's second "process" builds its own `Updates` over the store
+UPDATE_IDS = itertools.count(1)
+
+
 class Updates:
-    """Builds updates with increasing ids."""
+    """Builds updates with increasing ids (unique in the test process)."""
 
     def __init__(self) -> None:
-        self.ids = itertools.count(1)
+        self.ids = UPDATE_IDS
         self.message_ids = itertools.count(1)
 
     def message(self, chat_id: int, user: User, text: str, **extra: Any) -> Update:

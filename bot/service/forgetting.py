@@ -1,0 +1,110 @@
+"""/forgetme: nothing the bot keeps names the person any more.
+
+The store forgets what is keyed by them (`Store.forget_user`: preferences —
+language, «started» — subscriptions, figures, their chats' sets, their
+practice game, the profile they made, the «start the bot» notes about them,
+their seats in the chats' histories). Here, first, the records of the chats
+they sit in — a lobby, a game under way, a finished game still kept — lose
+them: a lobby seat goes; a seat in a running game is handed to the computer
+(the normal level) and shown as «игрок» from then on, its id and name gone,
+so the game's end writes neither back (nor a rating: the seat is nobody's);
+the lines already in the record that carry their name carry «игрок».
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from bot.service.base import Actor, Records, Refusal, Reply, noted
+from bot.service.lobby import LOBBY
+from bot.service.outbox import Outboxes
+from bot.service.telling import Teller
+from bot.store import Store
+from bot.store.models import Table
+from bot.words.i18n import Translator
+from bot.words.names import clean_name
+from engine import Command, Event, set_computer
+
+
+def renamed(value: Any, names: list[str], word: str) -> Any:
+    """`value` (a record's JSON-like data) with every `names` in its strings
+    replaced by `word`."""
+    if isinstance(value, str):
+        for name in names:
+            value = value.replace(name, word)
+        return value
+    if isinstance(value, list):
+        return [renamed(v, names, word) for v in value]
+    if isinstance(value, dict):
+        return {k: renamed(v, names, word) for k, v in value.items()}
+    return value
+
+
+class Forgetting:
+    def __init__(
+        self, records: Records, teller: Teller, outboxes: Outboxes, tr: Translator
+    ) -> None:
+        self.records = records
+        self.store: Store = records.store
+        self.teller = teller
+        self.outboxes = outboxes
+        self.tr = tr
+
+    async def forget(self, actor: Actor) -> Reply:
+        user_id = actor.user_id
+        for chat_id in sorted(await self.store.user_chats(user_id)):
+            if chat_id != user_id:  # their practice game goes with the rest
+                await self.forget_seat(chat_id, user_id)
+        await self.store.forget_user(user_id)
+        return Reply("forgetme-done")
+
+    async def forget_seat(self, chat_id: int, user_id: int) -> None:
+        events: list[Event] = []
+        dropped: list[str] = []
+
+        def forget(t: Table) -> list[Command]:
+            seat = t.seat_of_person(user_id)
+            named = seat is not None or user_id in t.invited or t.creator_id == user_id
+            if not named:
+                raise Refusal("err-not-seated")
+            t.invited = [u for u in t.invited if u != user_id]
+            if t.creator_id == user_id:
+                t.creator_id = 0  # nobody: admins may still manage the game
+            commands: list[Command] = []
+            if seat is None:
+                return commands
+            s = t.seats[seat]
+            word = self.tr.t(t.lang, "history-forgotten")
+            cleaned = clean_name(s.name)
+            names = [n for n in {cleaned, html.escape(cleaned, quote=False), s.name} if n]
+            if t.status == "lobby":
+                del t.seats[seat]
+            else:
+                dropped.extend([f"prompt:{seat}", f"shown:{seat}"])
+                s.user_id, s.name, s.forgotten = None, "", True
+                s.story, s.news, s.closing, s.asked = [], [], None, None
+                if t.status == "playing" and t.state is not None and not s.left:
+                    s.left, s.away = True, False
+                    events[:] = set_computer(t.state, seat, True)
+                    self.teller.settle(t, noted(events), [], handed=seat)
+                    commands.append(Command(seat=seat, computer=True))
+            data = renamed(t.model_dump(mode="json", exclude={"state", "setup"}), names, word)
+            kept = Table.model_validate(
+                {**data, "state": t.state, "setup": t.setup, "version": t.version}
+            )
+            for field in Table.model_fields:
+                setattr(t, field, getattr(kept, field))
+            return commands
+
+        try:
+            table, ids = await self.records.change(chat_id, forget)
+        except Refusal:
+            return
+        await self.store.set_messages(
+            chat_id, {key: None for key in (*dropped, f"unreachable:{user_id}") if key}
+        )
+        if table.status == "lobby":
+            self.outboxes.show(chat_id, LOBBY)
+        elif table.status == "playing" and events:
+            await self.teller.tell(table, ids, events, answered=None)

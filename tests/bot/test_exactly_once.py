@@ -1,0 +1,204 @@
+"""Exactly once, under redelivery and kills, through the real dispatcher on
+both stores: a repeated update is ignored (by every process: the claim is in
+the store); a game finished by a process killed before it told the result is
+told by the next one; a rating that fails is set aside, not blocking the
+others; /settings saves with compare-and-set; a garbled webhook secret is a 401."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+
+import pytest
+from aiogram.methods import AnswerCallbackQuery
+from aiogram.types import InlineKeyboardMarkup, User
+from aiohttp.test_utils import TestClient, TestServer
+
+import bot.service.ratings
+from bot.ops import metrics
+from bot.service.profile import SettingsCb
+from bot.service.ratings import Analysis
+from bot.service.telling import ANNOUNCE_GRACE
+from bot.store import Store
+from bot.store.memory import MemoryStore
+from bot.store.models import GameRecord
+from bot.webhook import make_web_app
+from engine import Command, pending
+from engine.scenario import build
+from tests.bot.fake_telegram import Hold, person
+from tests.bot.harness import Harness, answer_data, people
+from tests.bot.test_home import LAST_ACTION, finish_quickly
+from tests.bot.test_scale_out import HOOK_PATH, SECRET_HEADER, as_json, webhook_settings
+
+GROUP = -100171717
+
+
+async def test_a_press_delivered_twice_cycles_a_setting_once_even_in_another_process(
+    store: Store,
+) -> None:
+    h = Harness(store)
+    dana = person(400, "Дана")
+    h.tg.admins.add((GROUP, dana.id))
+    await h.say(GROUP, dana, "/settings")
+    message = h.last_with_button(GROUP, "cf:")
+    press = h.updates.press(dana, GROUP, message, SettingsCb(what="hand_limit").pack())
+    redelivered = metrics.sample("smuta_updates_redelivered_total")
+
+    await h.feed(press)
+    await h.feed(press)  # Telegram got no answer in time: the same update again
+    h.restart()  # and once more, to another process
+    await h.feed(press)
+
+    profile = await store.profile(GROUP)
+    assert profile is not None and profile.variants == {"hand_limit": 6}  # 7 → 6, not → 8 → 7
+    answers = [r for r in h.tg.requests if isinstance(r, AnswerCallbackQuery)]
+    assert len(answers) == 1
+    assert metrics.sample("smuta_updates_redelivered_total") == redelivered + 2
+    # a new press (a new update) still counts
+    await h.press(dana, GROUP, message, SettingsCb(what="hand_limit").pack())
+    profile = await store.profile(GROUP)
+    assert profile is not None and profile.variants == {"hand_limit": 8}
+
+
+async def test_a_webhook_secret_header_that_is_not_ascii_is_refused_401_not_a_500() -> None:
+    h = Harness(MemoryStore())
+    async with TestClient(TestServer(make_web_app(h.app, webhook_settings()))) as client:
+        update = as_json(h.updates.message(GROUP, person(1, "Анна"), "/newgame"))
+        for garbled in ("секрет", "s3cret_Token-01234567€9", "\u00e9t\u00e9"):
+            response = await client.post(HOOK_PATH, json=update, headers={SECRET_HEADER: garbled})
+            assert response.status == 401, garbled
+        raw = b"s3cret_Token-\xff\xfe"  # bytes that are no UTF-8 at all
+        response = await client.post(
+            HOOK_PATH, data=json.dumps(update), headers={SECRET_HEADER: raw.decode("latin-1")}
+        )
+        assert response.status == 401
+    assert await h.store.load(GROUP) is None  # nothing reached the dispatcher
+
+
+async def test_two_admins_pressing_a_setting_at_once_in_two_processes_cycle_it_twice(
+    store: Store,
+) -> None:
+    """/settings saves with compare-and-set: two presses at once, each in a
+    process of its own, both count (7 → 6 → 8), neither undoes the other."""
+    one = Harness(store)
+    two = Harness(store, tg=one.tg, clock=one.clock)
+    dana, erik = person(400, "Дана"), person(401, "Эрик")
+    one.tg.admins |= {(GROUP, dana.id), (GROUP, erik.id)}
+    await one.say(GROUP, dana, "/settings")
+    message = one.last_with_button(GROUP, "cf:")
+    data = SettingsCb(what="hand_limit").pack()
+    conflicts = metrics.sample("smuta_cas_conflicts_total")
+    # both have read the settings when they ask Telegram whether the presser
+    # is an admin: the door holds them there until both have come
+    door = one.tg.holds[GROUP] = Hold()
+    presses = asyncio.gather(
+        one.press(dana, GROUP, message, data), two.press(erik, GROUP, message, data)
+    )
+    while len(door.tasks) < 2:
+        await asyncio.sleep(0)  # a turn of the event loop, not a wait on time
+    door.release.set()
+    await presses
+    profile = await store.profile(GROUP)
+    assert profile is not None and profile.variants == {"hand_limit": 8}
+    assert profile.version == 2
+    assert metrics.sample("smuta_cas_conflicts_total") > conflicts  # they did race
+    answers = [r.text for r in one.tg.requests if isinstance(r, AnswerCallbackQuery)]
+    assert answers == [one.tr.t("ru", "settings-saved")] * 2
+
+
+async def test_a_game_whose_rating_fails_is_set_aside_and_the_next_chats_are_rated(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    h = Harness(store)
+    broken, fine = -100171801, -100171802
+    real = bot.service.ratings.analyse
+
+    def analyse(record: GameRecord, commands: Sequence[Command]) -> Analysis:
+        if record.chat_id == broken:
+            raise ValueError("a record this version cannot rate")
+        return real(record, commands)
+
+    monkeypatch.setattr(bot.service.ratings, "analyse", analyse)
+    aside = metrics.sample("smuta_ratings_set_aside_total")
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    await finish_quickly(h, broken, anna, [boris, vera])
+    await finish_quickly(h, fine, boris, [anna, vera])
+
+    assert await store.rating_head() is None  # nothing blocks the queue
+    assert await store.set_aside() == [f"{broken}:1"]
+    assert metrics.sample("smuta_ratings_set_aside_total") == aside + 1
+    rated = await store.stats(fine)
+    assert {k for k in rated if k.startswith("u")} == {f"u{u.id}" for u in (anna, boris, vera)}
+    assert await store.stats(broken) == {}
+
+
+async def results_posted(h: Harness) -> list[int]:
+    """The group's messages that carry «Ещё партию»."""
+    return [
+        h.message_id_of(r)
+        for r in h.tg.sent(GROUP)
+        if isinstance(r.reply_markup, InlineKeyboardMarkup)
+        and any(
+            (b.callback_data or "").startswith("rm:")
+            for row in r.reply_markup.inline_keyboard
+            for b in row
+        )
+    ]
+
+
+async def last_move(h: Harness) -> tuple[User, str]:
+    """A game of three at its last action: who makes it, and the button that does."""
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    await h.open_game(GROUP, anna, [boris, vera])
+    table = await h.table(GROUP)
+    table.state = build(LAST_ACTION)
+    table.turn_log = []
+    assert await h.store.save(table)
+    decision = pending(table.state)
+    assert decision is not None and table.seats[decision.seat].user_id == anna.id
+    discard = next(o for o in decision.options if o[0] == "discard")
+    return anna, answer_data(table, decision, discard)
+
+
+async def test_a_game_that_ends_posts_its_result_once_and_leaves_no_timer(store: Store) -> None:
+    h = Harness(store)
+    anna, data = await last_move(h)
+    await h.press(anna, anna.id, 1, data)
+    assert len(await results_posted(h)) == 1
+    table = await h.table(GROUP)
+    assert table.status == "finished" and not table.result_untold
+    assert await store.due(h.clock.now() + 10**6) == []
+    h.restart()
+    assert await h.tick(ANNOUNCE_GRACE + 1) == 0
+    assert len(await results_posted(h)) == 1
+
+
+async def test_a_kill_right_after_the_finishing_save_leaves_the_result_to_the_next_process(
+    store: Store,
+) -> None:
+    h = Harness(store)
+    anna, data = await last_move(h)
+
+    async def killed(*args: object, **kwargs: object) -> None:
+        raise asyncio.CancelledError("the process died right after the save")
+
+    h.app.games.teller.tell = killed  # type: ignore[method-assign]
+    with pytest.raises(asyncio.CancelledError):
+        await h.press(anna, anna.id, 1, data)
+    table = await h.table(GROUP)
+    assert table.status == "finished" and table.result_untold  # saved, never told
+    assert await results_posted(h) == []
+
+    h.restart()  # the next process: its timers notice the result never posted
+    assert await h.tick(ANNOUNCE_GRACE) == 1
+    posted = await results_posted(h)
+    assert len(posted) == 1
+    assert h.tr.t("ru", "btn-rematch") in [t for t, _ in h.buttons(GROUP, posted[0])]
+    assert await store.rating_head() is None  # and the game is rated
+    assert {k for k in await store.stats(GROUP) if k.startswith("u")}
+    # once: no timer is left, a later tick (another process) posts nothing more
+    assert await store.due(h.clock.now() + 10**6) == []
+    h.restart()
+    await h.tick(ANNOUNCE_GRACE)
+    assert len(await results_posted(h)) == 1

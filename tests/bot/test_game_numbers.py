@@ -1,0 +1,112 @@
+"""A chat's game numbers never repeat, whatever expires (issue 17, item 1):
+through the real dispatcher on both stores, a game whose record has expired
+stays in /history, /replay and the ratings beside the next one."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any, cast
+
+from bot.store import Store
+from bot.store.memory import MemoryStore
+from bot.store.redis import RedisStore
+from tests.bot.harness import FakeClock, Harness, people
+from tests.bot.test_home import finish_quickly
+
+GROUP = -100424242
+
+
+def on_clock(store: Store, clock: FakeClock) -> Store:
+    """The store the test plays on: the embedded one on the test's clock (so its
+    records expire when the clock passes their time), Redis as it is."""
+    return MemoryStore(clock=clock.now) if isinstance(store, MemoryStore) else store
+
+
+async def let_expire(h: Harness, chat_id: int, ttl: int | None = None) -> None:
+    """The chat's record outlives its time (`ttl`; a finished game's by
+    default) and goes, as it would by itself: the embedded store's clock
+    passes its expiry; on Redis, the keys that carry that time to live
+    (checked) are given one millisecond, and the test waits until Redis has
+    let them go."""
+    store = h.store
+    ttl = store.finished_ttl if ttl is None else ttl
+    if isinstance(store, MemoryStore):
+        h.clock.advance(ttl + 1)
+    else:
+        redis_store = cast(RedisStore, store)
+        client: Any = redis_store._r
+        table_key = redis_store._table_key(chat_id)
+        assert ttl - 60 < await client.ttl(table_key) <= ttl
+        for key in (table_key, redis_store._log_key(chat_id), redis_store._msgs_key(chat_id)):
+            await client.pexpire(key, 1)
+        while await client.exists(table_key):  # expiry has to happen: wait for it
+            await asyncio.sleep(0.001)
+    assert await store.load(chat_id) is None
+
+
+async def test_a_game_after_an_expired_record_takes_a_new_number_and_both_are_kept(
+    store: Store,
+) -> None:
+    clock = FakeClock()
+    h = Harness(on_clock(store, clock), clock=clock)
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    first = await finish_quickly(h, GROUP, anna, [boris, vera])
+    await let_expire(h, GROUP)
+
+    second = await finish_quickly(h, GROUP, anna, [boris, vera])
+    assert second.game_no == first.game_no + 1
+    games = await h.store.history(GROUP)
+    assert [g.game_no for g in games] == [second.game_no, first.game_no]
+
+    # /history names both, by their /replay numbers
+    await h.say(GROUP, anna, "/history")
+    numbers = [int(n) for n in re.findall(r"№ (\d+)", h.tg.sent(GROUP)[-1].text)]
+    assert numbers == [g.number for g in games] and len(set(numbers)) == 2
+    # /replay sends each one's own file
+    for number in numbers:
+        before = len(h.tg.files)
+        await h.say(anna.id, anna, f"/replay {number}")
+        assert len(h.tg.files) == before + 1
+    assert h.tg.files[-1][2] != h.tg.files[-2][2]
+    # both games are rated: two games each, here and everywhere
+    keys = [f"u{u.id}" for u in (anna, boris, vera)]
+    assert await h.store.rating_head() is None
+    for scope in (GROUP, None):
+        figures = await h.store.stats(scope, keys)
+        assert {k: figures[k].games for k in keys} == dict.fromkeys(keys, 2)
+
+
+async def test_a_chat_from_before_the_counter_continues_past_its_highest_game(
+    store: Store,
+) -> None:
+    """Data written before the counter (issue 17): the history holds games 1–3,
+    there is no counter, and the chat's record has expired (the bot used to
+    number the next game 1 again). The counter starts past the highest game
+    the history holds, on first use."""
+    clock = FakeClock()
+    h = Harness(on_clock(store, clock), clock=clock)
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    for _ in range(3):
+        await finish_quickly(h, GROUP, anna, [boris, vera])
+    assert [g.game_no for g in await h.store.history(GROUP)] == [3, 2, 1]
+    await forget_counter(h.store, GROUP)  # as the bot before the counter left it
+    await let_expire(h, GROUP)
+    # before the counter, the next lobby would have been game 1 again
+    assert await h.store.last_game_no(GROUP) == 3
+
+    fourth = await finish_quickly(h, GROUP, anna, [boris, vera])
+    assert fourth.game_no == 4
+    assert [g.game_no for g in await h.store.history(GROUP)] == [4, 3, 2, 1]
+    assert await h.store.last_game_no(GROUP) == 4
+    assert (await h.store.stats(GROUP, [f"u{anna.id}"]))[f"u{anna.id}"].games == 4
+
+
+async def forget_counter(store: Store, chat_id: int) -> None:
+    """The chat's home as it was before game numbers were counted: no counter."""
+    if isinstance(store, MemoryStore):
+        del store._history[chat_id]["last"]
+    else:
+        redis_store = cast(RedisStore, store)
+        client: Any = redis_store._r
+        assert await client.hdel(redis_store._history_key(chat_id), "last") == 1

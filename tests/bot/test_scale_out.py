@@ -449,6 +449,8 @@ async def test_two_processes_play_three_games_at_once_on_one_redis(
     assert sum(1 for p, _ in plans.values() if p == "timeout") >= 5
     assert any(p.plan == "late" and answers[p.query_id].count(None) for p in presses)
     assert any(p.plan == "late" and not answers[p.query_id].count(None) for p in presses)
+    for proc in world.procs:  # each process stops hearing of saves, as it would on exit
+        await proc.app.close_feed()
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
 

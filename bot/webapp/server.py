@@ -136,11 +136,8 @@ class WebApp:
         self.max_age = max_age
         self.clock = clock
         self.payloads = Payloads(tr, games.render, games.teller.prompts)
-        # the process's feed when it has one; else one of its own, closed with it
-        self._own_feed: Feed | None = None
-        if feed is None:
-            feed = self._own_feed = feed_for(games.store)
-        self.hub = Hub(games.store, feed)
+        # the process's feed when it has one; else one of its own
+        self.hub = Hub(games.store, feed if feed is not None else feed_for(games.store))
         self.answers = RateLimit(ANSWER_BURST, ANSWERS_PER_SECOND)
         self.streams: dict[int, int] = {}
         self._members: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
@@ -173,8 +170,9 @@ class WebApp:
         """Shutting down: every stream ends; the answers being told finish."""
         self._closing = True
         await self.hub.close()
-        if self._own_feed is not None:
-            await self._own_feed.close()
+        # the process's feed goes with its Mini App, as it stops (the outboxes
+        # drain without it: nothing more is shown once the process stops)
+        await self.hub.feed.close()
         if self._tasks:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 

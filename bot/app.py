@@ -151,7 +151,11 @@ def build_app(
         return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
 
     # one subscriber to the store's saves, for the outboxes and the Mini App alike
-    feed = feed_for(store)
+    feed: Feed | None
+    try:
+        feed = feed_for(store)
+    except TypeError:  # a store whose saves cannot be heard of (a wrapper): none
+        feed = None
     membership = Membership(bot)
     games = Games(
         store=store,

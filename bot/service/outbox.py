@@ -610,7 +610,7 @@ class Outboxes:
         known.shown.add(view)
         message_id = None if fresh else known.ids.get(view)
         if message_id is not None and message_id == known.closed.get(view, (None,))[0]:
-            return False  # it holds closed turns for good: the repost after them shows it
+            message_id = None  # it holds closed turns for good: the view goes anew
         edited = message_id is not None and await self.messenger.edit(
             chat_id, message_id, text, markup
         )

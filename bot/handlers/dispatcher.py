@@ -8,10 +8,11 @@ between Telegram and the service; they decide no rule."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot, Dispatcher
-from aiogram.types import ErrorEvent
+from aiogram.types import ErrorEvent, TelegramObject
 
 from bot.handlers.channels import channel_router
 from bot.handlers.help import common_router
@@ -28,6 +29,21 @@ from bot.words.i18n import Translator
 log = logging.getLogger(__name__)
 
 
+async def answer_first(
+    handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+    event: TelegramObject,
+    data: dict[str, Any],
+) -> Any:
+    """A press is held from its handler's start until it is answered (or the
+    handler ends): the outboxes wait for its answer to go first."""
+    unanswered = data["games"].outboxes.unanswered
+    press = unanswered.hold()
+    try:
+        return await handler(event, data)
+    finally:
+        unanswered.release(press)
+
+
 def build_dispatcher(
     games: Games, tr: Translator, observer: BaseMiddleware | None = None
 ) -> Dispatcher:
@@ -42,6 +58,7 @@ def build_dispatcher(
     dp.update.outer_middleware(ChatOrder())
     # inside the chat's turn: nothing before `ChatOrder` may wait on the store
     dp.update.outer_middleware(OncePerUpdate(games.store))  # a redelivery is dropped
+    dp.callback_query.outer_middleware(answer_first)  # held until answered (see Unanswered)
     dp.include_routers(
         channel_router(),  # first: a channel's post acts as nobody
         lobby_router(),

@@ -126,6 +126,7 @@ def home_router() -> Router:
         else:
             reply = Reply("forgetme-kept")
         await query.answer()
+        games.outboxes.unanswered.release()
         await message.edit_text(tr.t(lang, reply.key))  # the question, answered: no buttons
 
     @router.message(~F.chat.type.in_(GROUPS), Command(*GROUP_ONLY))

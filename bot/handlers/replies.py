@@ -141,6 +141,7 @@ async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, re
     else:
         lang = reply.lang or await user_lang(games, query.from_user)
         await query.answer(text=tr.t(lang, reply.key)[:200], show_alert=reply.alert)
+    games.outboxes.unanswered.release()
     if reply.then is not None:
         await reply.then()
 

@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.ops import metrics
+from bot.service.answering import Unanswered
 from bot.store import Store, StoreUnavailable
 from bot.store.feed import Feed
 from bot.store.models import Table
@@ -260,6 +261,7 @@ class Outbox:
                 # wait for the group's slot first, and only then take what to
                 # send: whatever arrived meanwhile is in it (the game's first)
                 await self.owner.pace.wait_free(self.chat_id, head.new_message)
+                await self.owner.unanswered.answered()  # a press's answer goes first
                 op: Op | Said
                 if self.queue:
                     op = self.queue.popleft()
@@ -295,6 +297,7 @@ class Outboxes:
         self.messenger = messenger
         self.pace = pace
         self.feed = feed
+        self.unanswered = Unanswered()  # presses in hand: their answers go first
         self.views: dict[str, View] = {}
         self.quiet: set[str] = set()  # views whose new messages make no sound
         self._boxes: dict[int, Outbox] = {}

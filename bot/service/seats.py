@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from functools import partial
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -116,8 +117,11 @@ class Seats:
         except Refusal as r:
             return Reply(r.key, alert=True)
         if not table.humans:
-            await self._stop(table, lambda lang: self.tr.t(lang, "stop-everyone-left"))
-            return Reply("game-left-last")
+            table, ids = await self._end(table)
+            everyone_left = partial(
+                self._tell_end, table, ids, lambda lang: self.tr.t(lang, "stop-everyone-left")
+            )
+            return Reply("game-left-last", then=everyone_left)
 
         async def tell() -> None:
             await self.teller.tell(table, ids, events, answered=None)
@@ -169,8 +173,8 @@ class Seats:
             )
             return self.tr.t(lang, "stop-done", player=who)
 
-        await self._stop(table, notice)
-        return Reply("stop-done-short")
+        ended, ids = await self._end(table)
+        return Reply("stop-done-short", then=partial(self._tell_end, ended, ids, notice))
 
     async def removed_from_group(self, chat_id: int) -> None:
         """The bot was removed from the group: its lobby or game ends (no
@@ -190,6 +194,13 @@ class Seats:
         in their own language — and so does the group, unless it cannot be
         written to (`group` False). A practice table's player reads it once,
         in its chat."""
+        table, ids = await self._end(table)
+        await self._tell_end(table, ids, notice, group)
+        return table
+
+    async def _end(self, table: Table) -> tuple[Table, dict[str, int]]:
+        """`_stop`'s saving half (a press is answered between the halves):
+        the table finished, its people unlinked; the chat's message ids."""
 
         def close(t: Table) -> list[Command]:
             t.status = "finished"
@@ -201,6 +212,13 @@ class Seats:
         table, ids = await self.records.change(table.chat_id, close)
         for user_id in table.people:
             await self.store.link_user(user_id, table.chat_id, linked=False)
+        return table, ids
+
+    async def _tell_end(
+        self, table: Table, ids: dict[str, int], notice: Notice, group: bool = True
+    ) -> None:
+        """`_stop`'s telling half: the prompts closed, the group and everyone
+        seated told."""
         await self._close_prompts(table, ids)
 
         def told(lang: str) -> str:
@@ -212,7 +230,7 @@ class Seats:
         if group:
             self.outboxes.post(table.chat_id, told(table.lang))
         if table.practice:
-            return table
+            return
         sends = [
             self.teller.send_private(
                 table, i, self.render.header(seat.lang, table) + "\n" + told(seat.lang)
@@ -221,7 +239,6 @@ class Seats:
             if seat.user_id is not None and not seat.left
         ]
         await asyncio.gather(*sends)
-        return table
 
     async def _close_prompts(self, table: Table, ids: dict[str, int]) -> None:
         """Every prompt of the stopped game says so, in place of its question

@@ -846,6 +846,10 @@ async def cached_world(cache: dict[int, Saved], seed: int) -> World:
         )
     w = saved.world
     vars(w.store).update(copy.deepcopy(saved.store))
+    # the process's own memory of the chats (the outboxes' records and message
+    # ids) belongs to the example before: a restored store starts it afresh
+    for chat_id in WATCHED:
+        w.h.app.games.outboxes.discard(chat_id)
     vars(w.h.tg).update({k: copy.copy(v) for k, v in saved.tg.items()})
     w.h.clock.t = saved.clock
     w.h.app.games.seeds = random.Random(seed)

@@ -16,7 +16,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from bot.service.base import Actor, Records, Refusal, Reply, noted
+from bot.service.base import Actor, Defaults, Records, Refusal, Reply, noted
+from bot.service.bookkeeping import settle
 from bot.service.lobby import LOBBY
 from bot.service.outbox import Outboxes
 from bot.service.telling import Teller
@@ -43,11 +44,18 @@ def renamed(value: Any, names: list[str], word: str) -> Any:
 
 class Forgetting:
     def __init__(
-        self, records: Records, teller: Teller, outboxes: Outboxes, tr: Translator
+        self,
+        records: Records,
+        teller: Teller,
+        outboxes: Outboxes,
+        tr: Translator,
+        defaults: Defaults,
     ) -> None:
         self.records = records
         self.store: Store = records.store
         self.teller = teller
+        self.prompts = teller.prompts
+        self.defaults = defaults
         self.outboxes = outboxes
         self.tr = tr
 
@@ -87,7 +95,8 @@ class Forgetting:
                 if t.status == "playing" and t.state is not None and not s.left:
                     s.left, s.away = True, False
                     events[:] = set_computer(t.state, seat, True)
-                    self.teller.settle(t, noted(events), [], handed=seat)
+                    now = self.records.clock.now()
+                    settle(t, noted(events), self.prompts, now, self.defaults, [], handed=seat)
                     commands.append(Command(seat=seat, computer=True))
             data = renamed(t.model_dump(mode="json", exclude={"state", "setup"}), names, word)
             kept = Table.model_validate(

@@ -9,11 +9,14 @@ what the engine reports.
 It is made of parts, each an object with one job, that call each other
 (`bot.service`):
 
-- `Records` (base): the compare-and-set change, and who may manage a game;
+- `Records` (base): the compare-and-set change (which also checks the game
+  number and who may manage the game), and who may manage a game;
 - `Outboxes` (outbox): each group's queue of what it is told, at its pace;
-- `Teller` (telling): what a change records and, once saved, what everyone
-  is told — prompts at once, the group through its outbox — and catching up
-  on a move never told;
+- bookkeeping: what a change leaves in the record (the turn's log, each
+  person's story, the timer) — plain functions, run inside the change;
+- `Teller` (telling): once a change is saved, what everyone is told —
+  prompts at once, the group through its outbox — and catching up on a move
+  never told;
 - `Lobby` (lobby): /newgame to the start;
 - `Play` (play): buttons, answers, timers, /hand;
 - `Seats` (seats): leaving, stopping, /back, chat migration, /lang;
@@ -44,6 +47,7 @@ from bot.service.base import (
     Reply,
     nobody,
 )
+from bot.service.bookkeeping import ANNOUNCE_GRACE
 from bot.service.forgetting import Forgetting
 from bot.service.history import History
 from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
@@ -54,7 +58,7 @@ from bot.service.profile import Profiles
 from bot.service.ratings import Ratings
 from bot.service.rematch import Rematch
 from bot.service.seats import Seats
-from bot.service.telling import ANNOUNCE_GRACE, Teller
+from bot.service.telling import Teller
 from bot.service.thinking import Thinker
 from bot.store import Store
 from bot.store.feed import Feed
@@ -62,6 +66,7 @@ from bot.telegram.messenger import Messenger
 from bot.telegram.pace import Pace
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
+from bot.words.prompts import Prompts
 from bot.words.render import Renderer
 
 log = logging.getLogger(__name__)
@@ -110,16 +115,9 @@ class Games:
         self.records = Records(store, clock, is_admin, is_member or nobody)
         self.outboxes = Outboxes(store, messenger, pace or Pace(), feed)
         self.records.saved = self.outboxes.know
+        self.prompts = Prompts(self.render, tr, app)
         self.teller = Teller(
-            store,
-            messenger,
-            self.outboxes,
-            self.render,
-            tr,
-            clock,
-            self.defaults,
-            self.links.deep_link,
-            app,
+            store, messenger, self.outboxes, self.prompts, clock, self.links.deep_link
         )
         # a chat's home: its settings, ratings, history, the call to the next game
         self.profiles = Profiles(self.records, messenger, tr, self.defaults)
@@ -139,10 +137,14 @@ class Games:
         self.lobby.on_open = self.notify.lobby_opened
         self.teller.on_finish = self.game_finished
         self.thinker = thinker or Thinker(workers=0)
-        self.play = Play(self.records, self.teller, messenger, self.render, tr, self.thinker)
-        self.seats = Seats(self.records, self.teller, self.outboxes, self.render, tr, self.lobby)
+        self.play = Play(
+            self.records, self.teller, messenger, self.render, tr, self.thinker, self.defaults
+        )
+        self.seats = Seats(
+            self.records, self.teller, self.outboxes, self.render, tr, self.lobby, self.defaults
+        )
         self.rematch = Rematch(store, self.lobby, messenger, self.render, tr, self.links)
-        self.forgetting = Forgetting(self.records, self.teller, self.outboxes, tr)
+        self.forgetting = Forgetting(self.records, self.teller, self.outboxes, tr, self.defaults)
 
     @property
     def seeds(self) -> random.Random:

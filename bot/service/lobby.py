@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.service.base import Actor, Defaults, Links, Records, Refusal, Reply, new_seeds
+from bot.service.bookkeeping import settle
 from bot.service.outbox import Outboxes
 from bot.service.profile import Profiles, lobby_home_lines, rules_of
 from bot.service.telling import TABLE, Teller
@@ -62,6 +63,7 @@ class Lobby:
         self.store = records.store
         self.teller = teller
         self.render = teller.render
+        self.prompts = teller.prompts
         self.outboxes = outboxes
         self.tr = tr
         self.defaults = defaults
@@ -432,7 +434,7 @@ class Lobby:
             t.state = state
             t.status = "playing"
             t.turn_log = []
-            self.teller.settle(t, events)
+            settle(t, events, self.prompts, self.records.clock.now(), self.defaults)
             if t.closed_log:  # «Игра началась…» heads the first table, whoever moves first
                 t.turn_log, t.closed_log = t.closed_log + t.turn_log, None
             started[:] = events

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 
 from bot.ops import metrics
-from bot.service.base import Actor, Records, Refusal, Reply, noted
+from bot.service.base import Actor, Defaults, Records, Refusal, Reply, noted
+from bot.service.bookkeeping import clear_timer, set_deadline, settle
 from bot.service.telling import Teller, prompt_ids
 from bot.service.thinking import Thinker
 from bot.store.models import Table
@@ -31,12 +32,15 @@ class Play:
         render: Renderer,
         tr: Translator,
         thinker: Thinker,
+        defaults: Defaults,
     ) -> None:
         self.records = records
         self.thinker = thinker
         self.store = records.store
         self.clock = records.clock
         self.teller = teller
+        self.prompts = teller.prompts
+        self.defaults = defaults
         self.messenger = messenger
         self.render = render
         self.tr = tr
@@ -70,8 +74,8 @@ class Play:
         lang = table.seats[seat].lang
         if firsts:
             path = decision.options[cb.option][:depth]
-            text = self.teller.prompts.text(lang, table, state, decision, path)
-            markup = self.teller.prompts.markup(lang, table, state, decision, cb.option, depth)
+            text = self.prompts.text(lang, table, state, decision, path)
+            markup = self.prompts.markup(lang, table, state, decision, cb.option, depth)
 
             async def open_level() -> None:
                 await self.messenger.edit(actor.user_id, message_id, text, markup)
@@ -153,7 +157,14 @@ class Play:
                 t.seats[seat].strikes = 0
             events[:] = got
             answered[:] = [decision]
-            self.teller.settle(t, got, answered=(decision, option, False))
+            settle(
+                t,
+                got,
+                self.prompts,
+                self.clock.now(),
+                self.defaults,
+                answered=(decision, option, False),
+            )
             return [Command(seat=seat, decision=decision_id, option=option)]
 
         try:
@@ -186,7 +197,7 @@ class Play:
         text = self.tr.t(
             lang,
             "hint",
-            choice=self.teller.prompts.choice(lang, table, state, decision, advice.option),
+            choice=self.prompts.choice(lang, table, state, decision, advice.option),
             reason=self.tr.t(
                 lang, f"hint-reason-{advice.reason.replace('_', '-')}", **advice.params
             ),
@@ -251,11 +262,11 @@ class Play:
         await self._time_out(table, decision)
 
     def _cleared(self, t: Table) -> list[Command]:
-        self.teller.clear_timer(t)
+        clear_timer(t)
         return []
 
     def _retimed(self, t: Table) -> list[Command]:
-        self.teller.set_deadline(t)
+        set_deadline(t, self.clock.now(), self.defaults)
         return []
 
     def _reminded(self, t: Table, decision_id: int) -> list[Command]:
@@ -304,7 +315,15 @@ class Play:
             # a person's prompt shows what the timer chose (a computer seat has
             # none); an away seat: its note says it
             answered = None if computer else (decision, option, True)
-            self.teller.settle(t, noted(got), notes, answered=answered)
+            settle(
+                t,
+                noted(got),
+                self.prompts,
+                self.clock.now(),
+                self.defaults,
+                notes,
+                answered=answered,
+            )
             return commands
 
         try:

@@ -12,7 +12,8 @@ from functools import partial
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.ops import logs
-from bot.service.base import Actor, Conflict, Records, Refusal, Reply, noted
+from bot.service.base import Actor, Conflict, Defaults, Records, Refusal, Reply, noted
+from bot.service.bookkeeping import clear_timer, settle
 from bot.service.lobby import CANCELLED, LOBBY, Lobby
 from bot.service.outbox import Outboxes
 from bot.service.telling import Teller, prompt_ids
@@ -39,14 +40,22 @@ class Seats:
         render: Renderer,
         tr: Translator,
         lobby: Lobby,
+        defaults: Defaults,
     ) -> None:
         self.records = records
         self.lobby = lobby
         self.store = records.store
         self.teller = teller
+        self.prompts = teller.prompts
+        self.clock = records.clock
+        self.defaults = defaults
         self.outboxes = outboxes
         self.render = render
         self.tr = tr
+
+    def _settle(self, t: Table, events: list[Event], notes: list[str], handed: int) -> None:
+        """A seat handed to the computer or back: the record's bookkeeping."""
+        settle(t, events, self.prompts, self.clock.now(), self.defaults, notes, handed=handed)
 
     # ------------------------------------------------------------------ leaving
     async def leave(self, chat_id: int, actor: Actor) -> Reply | InlineKeyboardMarkup:
@@ -109,7 +118,7 @@ class Seats:
             events[:] = set_computer(t.state, seat, True)
             if t.humans:
                 note = self.tr.t(t.lang, "log-left", player=self.render.name(t.lang, t, seat))
-                self.teller.settle(t, noted(events), [note], handed=seat)
+                self._settle(t, noted(events), [note], seat)
             return [Command(seat=seat, computer=True)]
 
         try:
@@ -206,7 +215,7 @@ class Seats:
             t.status = "finished"
             if t.state is not None:
                 stop(t.state)
-            self.teller.clear_timer(t)
+            clear_timer(t)
             return []
 
         table, ids = await self.records.change(table.chat_id, close)
@@ -290,7 +299,7 @@ class Seats:
                 s.returns += 1
                 events[:] = set_computer(t.state, seat, False)
                 note = self.tr.t(t.lang, "log-back", player=self.render.name(t.lang, t, seat))
-                self.teller.settle(t, noted(events), [note], handed=seat)
+                self._settle(t, noted(events), [note], seat)
                 return [Command(seat=seat, computer=False)]
 
             try:

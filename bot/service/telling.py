@@ -1,14 +1,9 @@
-"""Telling a move: what a change leaves in the record (the turn's log, each
-person's story, the game's end, the timer) and, once saved, the prompts —
-sent at once — and the group's table, handed to the group's outbox; and
-catching up on a move that was saved but never told.
+"""Telling: once a change is saved, what everyone is told — the prompts,
+sent at once, and the group's table, handed to the group's outbox — and
+catching up on a move that was saved but never told. What a change leaves in
+the record (the turn's log, each person's story, the timer) is bookkeeping
+(`bot.service.bookkeeping`), done before the save.
 
-A quiet chat: a person gets a new private message (which rings) only when
-their turn starts or someone else's move needs their choice. Their next
-decisions in a row edit that message in place; once someone else is asked,
-it is closed (its story stays: what they chose and what came of it). What
-they are told while they wait (what was taken from them, by whom and how; in
-a practice game, everything the computers did) heads their next message.
 The group's table and turn lines go without a sound: only the lobby, the
 start and the result ring."""
 
@@ -21,37 +16,20 @@ from collections.abc import Awaitable, Callable
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.ops import logs
-from bot.service.base import Clock, Defaults
+from bot.service.base import Clock
+from bot.service.bookkeeping import ANNOUNCE_GRACE, Answered, result_marked_told
 from bot.service.outbox import LogText, Outboxes
 from bot.store import Store
-from bot.store.models import Lang, Seat, Table
+from bot.store.models import Lang, Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
-from bot.words import reasons
-from bot.words.app import AppLinks
-from bot.words.i18n import Translator
 from bot.words.keyboards import rematch_keyboard
 from bot.words.prompts import Prompts, shown_path
-from bot.words.render import Renderer
-from engine import Decision, Event, GameState, pending
+from engine import Decision, Event, pending
 
 log = logging.getLogger(__name__)
 
-KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps
 MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, which is longer)
-# how long after a move its process may still be telling it; a prompt still
-# missing after that was lost (prompts go out at once, before the group's pace)
-ANNOUNCE_GRACE = 5.0
 TABLE = "table"  # the group's view of a running game (`Outboxes` view name)
-STORY_MAX = 20  # lines a person's story keeps (the oldest give way to «…»)
-
-#: a decision answered: the decision, the option, whether the timer chose it
-Answered = tuple[Decision, tuple[str, ...], bool]
-
-
-def clipped(lines: list[str]) -> list[str]:
-    if len(lines) <= STORY_MAX:
-        return lines
-    return ["…", *lines[-(STORY_MAX - 1) :]]
 
 
 def prompt_ids(decision: Decision, message_id: int | None) -> dict[str, int | None]:
@@ -64,159 +42,29 @@ def prompt_ids(decision: Decision, message_id: int | None) -> dict[str, int | No
 
 
 class Teller:
-    """After a change: what is recorded and what everyone is told."""
+    """After a change is saved: what everyone is told."""
 
     def __init__(
         self,
         store: Store,
         messenger: Messenger,
         outboxes: Outboxes,
-        render: Renderer,
-        tr: Translator,
+        prompts: Prompts,
         clock: Clock,
-        defaults: Defaults,
         deep_link: Callable[[str], Awaitable[str]],
-        app: AppLinks | None = None,
     ) -> None:
         self.store = store
         self.messenger = messenger
         self.outboxes = outboxes
-        self.render = render
-        self.tr = tr
+        self.prompts = prompts
+        self.render = prompts.render
+        self.tr = prompts.tr
+        self.app = prompts.app  # the Mini App (None: no app buttons or links)
         self.clock = clock
-        self.defaults = defaults
         self.deep_link = deep_link
-        self.app = app  # the Mini App (None: no app buttons or links)
-        self.prompts = Prompts(render, tr, app)
         # after a game's end is told (the chat's home rates it: `Games.game_finished`)
         self.on_finish: Callable[[], Awaitable[None]] | None = None
         outboxes.add_view(TABLE, self.table_view, quiet=True)
-
-    # ================================================================== the record
-    def clear_timer(self, t: Table) -> None:
-        t.deadline = t.reminder = t.deadline_decision = None
-
-    def settle(
-        self,
-        t: Table,
-        events: list[Event],
-        notes: list[str] | None = None,
-        handed: int | None = None,
-        answered: Answered | None = None,
-    ) -> None:
-        """After the engine moved: the turn's log lines, each person's story,
-        the game's end, the timer. `handed`: the seat just handed to the
-        computer or back to its player; `answered`: the decision the move answered.
-
-        Runs inside the compare-and-set change, so all of it is saved at once."""
-        state = t.state
-        assert state is not None
-        notes = notes or []
-        starts = [i for i, e in enumerate(events) if e.key == "turn.start" and e.to is None]
-        # a new table message when a person's turn begins; computer turns go on
-        # in the same message, so a table of computers does not flood the group
-        # (a practice game keeps one table above its prompts, in the same chat)
-        if starts and not state.players[state.current].computer and not t.practice:
-            cut = starts[-1]
-            t.closed_log = t.turn_log + notes + self.render.public_lines(t, state, events[:cut])
-            t.turn_log = self.render.public_lines(t, state, events[cut:])
-        elif state.result is not None and not t.practice:
-            # the last turn keeps its whole log (the table shows what fits a
-            # phone), then the final table and the result follow
-            t.closed_log = t.turn_log + notes + self.render.public_lines(t, state, events)
-            t.turn_log = []
-        else:
-            t.closed_log = None
-            t.turn_log = t.turn_log + notes + self.render.public_lines(t, state, events)
-        # computer turns share one table message: keep the record small all the same
-        t.turn_log = t.turn_log[-KEPT_LOG_LINES:]
-        if state.result is not None:
-            t.status = "finished"
-            t.result_untold = True
-        self.tell_seats(t, state, events, answered)
-        reasons.note(t)  # which «ℹ️» reasons the next turn prompt tells
-        self.set_deadline(t, handed)
-
-    def tell_seats(
-        self, t: Table, state: GameState, events: list[Event], answered: Answered | None
-    ) -> None:
-        """Each person's story (`Seat.story`, `news`, `closing`; see the module's notes)."""
-        upcoming = pending(state) if t.status == "playing" else None
-        prompted = (
-            upcoming.seat
-            if upcoming is not None and not state.players[upcoming.seat].computer
-            else None
-        )
-        answerer = answered[0].seat if answered is not None else None
-        # the answer's message tells the move up to the turn's end; what comes
-        # after (the next turns, forced moves and all; why a turn starts again)
-        # is news, heading its reader's next message
-        cut = next((i for i, e in enumerate(events) if e.key == "turn.start"), len(events))
-        if 0 < cut < len(events) and events[cut - 1].key == "turn.restart":
-            cut -= 1
-        for i, seat in enumerate(t.seats):
-            seat.closing = None
-            if seat.user_id is None or seat.left:
-                continue
-            told = self._told(t, state, seat, i)
-            if answered is not None and i == answerer:
-                decision, option, by_timer = answered
-                lang = seat.lang
-                story = seat.story + self.prompts.answered(
-                    lang, t, state, decision, option, by_timer
-                )
-                story += told(events[:cut], False)
-                if i == prompted and cut == len(events):  # asked again: the same message
-                    seat.story = clipped(story)
-                    seat.asked = upcoming.id if upcoming is not None else None
-                    continue
-                seat.closing = clipped(story)
-                seat.story, seat.asked = [], None
-                seat.news = clipped(seat.news + told(events[cut:], t.practice))
-            else:
-                seat.news = clipped(seat.news + told(events, t.practice))
-            if i == prompted and upcoming is not None and seat.asked != upcoming.id:
-                # a new message: what they were told meanwhile heads it
-                seat.story, seat.news, seat.asked = seat.news, [], upcoming.id
-
-    def _told(
-        self, t: Table, state: GameState, seat: Seat, i: int
-    ) -> Callable[[list[Event], bool], list[str]]:
-        def told(events: list[Event], everything: bool) -> list[str]:
-            return self.render.told_lines(seat.lang, t, state, events, i, everything)
-
-        return told
-
-    def set_deadline(self, t: Table, handed: int | None = None) -> None:
-        """The timer of the pending decision: the chat's timeout for a person,
-        a short pause for a computer seat. A decision still waiting for the same
-        player keeps its timer (someone else's /back or leaving moves nobody's
-        deadline and reminds nobody twice)."""
-        state = t.state
-        decision = pending(state) if state is not None and t.status == "playing" else None
-        if decision is None or state is None:
-            self.clear_timer(t)
-            if t.result_untold:  # the timer posts the result if nobody else does
-                t.deadline = self.clock.now() + ANNOUNCE_GRACE
-            return
-        if (
-            t.deadline_decision == decision.id
-            and t.deadline is not None
-            and decision.seat != handed
-        ):
-            return
-        now = self.clock.now()
-        t.deadline_decision = decision.id
-        if state.players[decision.seat].computer:
-            t.deadline = now + self.defaults.computer_pause
-            t.reminder = None
-            return
-        if not t.timed:  # a practice game without a clock: the person takes their time
-            self.clear_timer(t)
-            return
-        timeout = t.turn_timeout if decision.kind == "action" else t.choice_timeout
-        t.deadline = now + timeout
-        t.reminder = now + timeout - min(20.0, timeout / 3)
 
     # ================================================================== telling a move
     async def tell(
@@ -404,8 +252,7 @@ class Teller:
             t = await self.store.load(table.chat_id)
             if t is None or t.game_no != table.game_no or not t.result_untold:
                 return False
-            t.result_untold = False
-            self.clear_timer(t)
+            result_marked_told(t)
             if await self.store.save(t):
                 return True
         return False

@@ -11,10 +11,10 @@ from __future__ import annotations
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from bot.store import Store
-from bot.store.models import Lang, Table
+from bot.store.models import Lang, Status, Table
 from engine import Command, Event
 
 
@@ -68,6 +68,16 @@ class Defaults:
 
 
 Change = Callable[[Table], list[Command]]
+
+
+class Changed(NamedTuple):
+    """A change saved: the record as saved, and the chat's message ids (read
+    in the same round trip as the record)."""
+
+    table: Table
+    ids: dict[str, int]
+
+
 #: a seat handed to the computer or back: the note that says why (left, away,
 #: back) is the group's line for it, so its bare event adds none
 HANDOVERS = frozenset({"seat.computer", "seat.human"})
@@ -106,27 +116,65 @@ class Records:
         chat_id: int,
         change: Change,
         loaded: tuple[Table, dict[str, int]] | None = None,
-    ) -> tuple[Table, dict[str, int]]:
-        """Load, apply `change`, save with compare-and-set; retry on a lost race.
+        *,
+        status: Status | None = None,
+        game: int | None = None,
+        stale: str = "err-old-game",
+        manager: int | None = None,
+    ) -> Changed:
+        """Load, check, apply `change`, save with compare-and-set; retry on a lost race.
 
         Returns the saved record and the chat's message ids (read in the same
         round trip as the record). `loaded` — a record the caller has just read —
-        saves the first load. `change` raises `Refusal` to save nothing."""
+        saves the first load. `change` raises `Refusal` to save nothing.
+
+        Checked on every record loaded, before `change` sees it, so a check
+        holds for the record saved: its `status` and its `game` number
+        (refused with `stale`; a missing record too when a `status` is
+        expected, else with err-no-game), then whether `manager` may manage
+        its game (refused with err-not-creator)."""
+        found: Table | None
         for _ in range(8):
             if loaded is not None:
-                (table, ids), loaded = loaded, None
+                (found, ids), loaded = loaded, None
             else:
                 found, ids = await self.store.load_with_messages(chat_id)
-                if found is None:
-                    raise Refusal("err-no-game")
-                table = found
+            if found is None:
+                raise Refusal(stale if status is not None else "err-no-game")
+            table = found
+            if (status is not None and table.status != status) or (
+                game is not None and table.game_no != game
+            ):
+                raise Refusal(stale)
+            if manager is not None and not await self.may_manage(table, manager):
+                raise Refusal("err-not-creator")
             commands = change(table)
             table.updated_at = self.clock.now()
             if await self.store.save(table, commands):
                 if self.saved is not None:
                     self.saved(table)
-                return table, ids
+                return Changed(table, ids)
         raise Conflict(chat_id)
+
+    async def attempt(
+        self,
+        chat_id: int,
+        change: Change,
+        loaded: tuple[Table, dict[str, int]] | None = None,
+        *,
+        status: Status | None = None,
+        game: int | None = None,
+        stale: str = "err-old-game",
+        manager: int | None = None,
+    ) -> Changed | Reply:
+        """`change` (see there) for a person who pressed or typed: a refusal
+        comes back as the alert that answers them."""
+        try:
+            return await self.change(
+                chat_id, change, loaded, status=status, game=game, stale=stale, manager=manager
+            )
+        except Refusal as r:
+            return Reply(r.key, alert=True)
 
     async def may_manage(self, table: Table, user_id: int) -> bool:
         """The game's creator, or an admin of the chat (fails closed: when

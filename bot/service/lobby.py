@@ -8,7 +8,17 @@ from collections.abc import Awaitable, Callable
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.service.base import Actor, Defaults, Links, Records, Refusal, Reply, new_seeds
+from bot.service.base import (
+    Actor,
+    Change,
+    Changed,
+    Defaults,
+    Links,
+    Records,
+    Refusal,
+    Reply,
+    new_seeds,
+)
 from bot.service.bookkeeping import settle
 from bot.service.outbox import Outboxes
 from bot.service.profile import Profiles, lobby_home_lines, rules_of
@@ -195,7 +205,7 @@ class Lobby:
         game_no = table.game_no
 
         def add(t: Table) -> list[Command]:
-            if t.status != "lobby" or t.game_no != game_no:
+            if t.status != "lobby":
                 raise Refusal("err-no-lobby")
             if t.seat_of(actor.user_id) is not None:
                 raise Refusal("err-already-joined")
@@ -204,10 +214,9 @@ class Lobby:
             t.seats.append(self._seat(actor, prefs))
             return []
 
-        try:
-            await self.records.change(chat_id, add)
-        except Refusal as r:
-            return Reply(r.key, alert=True)
+        done = await self.records.attempt(chat_id, add, game=game_no, stale="err-no-lobby")
+        if isinstance(done, Reply):
+            return done
         await self.store.link_user(actor.user_id, chat_id)
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-joined")
@@ -231,16 +240,13 @@ class Lobby:
             await self.store.save_user(prefs)
         return prefs
 
-    async def _refuse_managing(self, chat_id: int, actor: Actor) -> Reply | None:
-        """Why `actor` may not manage the chat's lobby (there is none, or they
-        are neither its creator nor an admin); None when they may. The change
-        itself checks the lobby again when it saves."""
-        table = await self.store.load(chat_id)
-        if table is None or table.status != "lobby":
-            return Reply("err-no-lobby", alert=True)
-        if not await self.records.may_manage(table, actor.user_id):
-            return Reply("err-not-creator", alert=True)
-        return None
+    async def _manage(self, chat_id: int, actor: Actor, change: Change) -> Changed | Reply:
+        """`change` to the chat's lobby by `actor`, refused when there is no
+        lobby (err-no-lobby) or they are neither its creator nor an admin
+        (err-not-creator): checked on the record the change saves."""
+        return await self.records.attempt(
+            chat_id, change, status="lobby", stale="err-no-lobby", manager=actor.user_id
+        )
 
     def default_level(self, table: Table) -> Level:
         """The level a computer gets when nobody chose one (the "bot" button of
@@ -248,22 +254,15 @@ class Lobby:
         return table.level or DEFAULT_LEVEL
 
     async def add_computer(self, chat_id: int, actor: Actor, level: Level | None = None) -> Reply:
-        refused = await self._refuse_managing(chat_id, actor)
-        if refused is not None:
-            return refused
-
         def add(t: Table) -> list[Command]:
-            if t.status != "lobby":
-                raise Refusal("err-no-lobby")
             if len(t.seats) >= MAX_SEATS:
                 raise Refusal("err-lobby-full")
             t.seats.append(self._computer(t, level or self.default_level(t)))
             return []
 
-        try:
-            await self.records.change(chat_id, add)
-        except Refusal as r:
-            return Reply(r.key, alert=True)
+        done = await self._manage(chat_id, actor, add)
+        if isinstance(done, Reply):
+            return done
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-computer-added")
 
@@ -275,35 +274,24 @@ class Lobby:
 
     async def drop_computer(self, chat_id: int, actor: Actor) -> Reply:
         """The last computer seat leaves the table (a practice table's «−🤖»)."""
-        refused = await self._refuse_managing(chat_id, actor)
-        if refused is not None:
-            return refused
 
         def drop(t: Table) -> list[Command]:
-            if t.status != "lobby":
-                raise Refusal("err-no-lobby")
             computers = [i for i, s in enumerate(t.seats) if s.user_id is None]
             if not computers:
                 raise Refusal("err-no-computer")
             del t.seats[computers[-1]]
             return []
 
-        try:
-            await self.records.change(chat_id, drop)
-        except Refusal as r:
-            return Reply(r.key, alert=True)
+        done = await self._manage(chat_id, actor, drop)
+        if isinstance(done, Reply):
+            return done
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-computer-dropped")
 
     async def configure(self, chat_id: int, actor: Actor, what: str) -> Reply:
         """Lobby settings (creator or admin): the group's language, the timeouts."""
-        refused = await self._refuse_managing(chat_id, actor)
-        if refused is not None:
-            return refused
 
         def set_option(t: Table) -> list[Command]:
-            if t.status != "lobby":
-                raise Refusal("err-no-lobby")
             if what == "clock" and t.practice:  # a group's game always has a clock
                 t.timed = not t.timed
             elif what == "clock" or t.practice:
@@ -317,28 +305,21 @@ class Lobby:
                 ]
             return []
 
-        try:
-            await self.records.change(chat_id, set_option)
-        except Refusal as r:
-            return Reply(r.key, alert=True)
+        done = await self._manage(chat_id, actor, set_option)
+        if isinstance(done, Reply):
+            return done
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-updated")
 
     async def cancel(self, chat_id: int, actor: Actor) -> Reply:
-        refused = await self._refuse_managing(chat_id, actor)
-        if refused is not None:
-            return refused
-
         def close(t: Table) -> list[Command]:
-            if t.status != "lobby":
-                raise Refusal("err-no-lobby")
             t.status = "finished"
             return []
 
-        try:
-            table, _ids = await self.records.change(chat_id, close)
-        except Refusal as r:
-            return Reply(r.key, alert=True)
+        done = await self._manage(chat_id, actor, close)
+        if isinstance(done, Reply):
+            return done
+        table = done.table
         for user_id in table.people:
             await self.store.link_user(user_id, chat_id, linked=False)
         closed = "practice-cancelled" if table.practice else CANCELLED
@@ -410,15 +391,13 @@ class Lobby:
 
     # ------------------------------------------------------------------ the start
     async def go(self, chat_id: int, actor: Actor) -> Reply:
-        refused = await self._refuse_managing(chat_id, actor)
-        if refused is not None:
-            return refused
-        seed = self.seeds.randrange(2**63)
+        seeds: list[int] = []  # drawn once, once the actor may start the game
         started: list[Event] = []
 
         def start(t: Table) -> list[Command]:
-            if t.status != "lobby":
-                raise Refusal("err-no-lobby")
+            if not seeds:
+                seeds.append(self.seeds.randrange(2**63))
+            seed = seeds[0]
             if not MIN_SEATS <= len(t.seats) <= MAX_SEATS:
                 raise Refusal("err-seats")
             if not t.humans:
@@ -440,10 +419,10 @@ class Lobby:
             started[:] = events
             return []
 
-        try:
-            table, ids = await self.records.change(chat_id, start)
-        except Refusal as r:
-            return Reply(r.key, alert=True)
+        done = await self._manage(chat_id, actor, start)
+        if isinstance(done, Reply):
+            return done
+        table, ids = done
         self.outboxes.fix(
             chat_id,
             LOBBY,

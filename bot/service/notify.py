@@ -161,13 +161,13 @@ class Notify:
             game = table.game_no
 
             def count(t: Table) -> list[Command]:
-                if t.status != "lobby" or t.game_no != game:
+                if t.status != "lobby":
                     raise Refusal("err-no-lobby")
                 t.called = called
                 return []
 
             try:
-                await self.records.change(table.chat_id, count)
+                await self.records.change(table.chat_id, count, game=game, stale="err-no-lobby")
             except Refusal:
                 return called
             self.outboxes.show(table.chat_id, LOBBY)

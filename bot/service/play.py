@@ -167,10 +167,10 @@ class Play:
             )
             return [Command(seat=seat, decision=decision_id, option=option)]
 
-        try:
-            table, ids = await self.records.change(chat_id, act, loaded)
-        except Refusal as r:
-            return Reply(r.key, alert=True)
+        done = await self.records.attempt(chat_id, act, loaded)
+        if isinstance(done, Reply):
+            return done
+        table, ids = done
 
         async def tell() -> None:
             await self.teller.tell(table, ids, events, answered=(answered[0], option, False))
@@ -205,17 +205,16 @@ class Play:
         if not table.practice and table.seats[seat].hinted != decision.id:
 
             def count(t: Table) -> list[Command]:
-                if t.status != "playing" or t.game_no != cb.game:
+                if t.status != "playing":
                     raise Refusal("err-old-game")
                 if t.seats[seat].hinted != decision.id:
                     t.seats[seat].hints += 1
                     t.seats[seat].hinted = decision.id
                 return []
 
-            try:
-                await self.records.change(table.chat_id, count)
-            except Refusal as r:
-                return Reply(r.key, alert=True)
+            done = await self.records.attempt(table.chat_id, count, game=cb.game)
+            if isinstance(done, Reply):
+                return done
         return Reply("ok", alert=True, text=text)
 
     # ------------------------------------------------------------------ timers

@@ -12,7 +12,16 @@ from functools import partial
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.ops import logs
-from bot.service.base import Actor, Conflict, Defaults, Records, Refusal, Reply, noted
+from bot.service.base import (
+    Actor,
+    Changed,
+    Conflict,
+    Defaults,
+    Records,
+    Refusal,
+    Reply,
+    noted,
+)
 from bot.service.bookkeeping import clear_timer, settle
 from bot.service.lobby import CANCELLED, LOBBY, Lobby
 from bot.service.outbox import Outboxes
@@ -27,6 +36,15 @@ log = logging.getLogger(__name__)
 
 #: what a stopped game's players read, in a reader's language
 Notice = Callable[[str], str]
+
+
+def _close(t: Table) -> list[Command]:
+    """The game ends where it stands (a lobby closes), its timer gone."""
+    t.status = "finished"
+    if t.state is not None:
+        stop(t.state)
+    clear_timer(t)
+    return []
 
 
 class Seats:
@@ -79,10 +97,9 @@ class Seats:
                 t.seats.clear()
             return []
 
-        try:
-            await self.records.change(chat_id, remove)
-        except Refusal as r:
-            return Reply(r.key, alert=True)
+        done = await self.records.attempt(chat_id, remove)
+        if isinstance(done, Reply):
+            return done
         await self.store.link_user(actor.user_id, chat_id, linked=False)
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-left")
@@ -121,12 +138,12 @@ class Seats:
                 self._settle(t, noted(events), [note], seat)
             return [Command(seat=seat, computer=True)]
 
-        try:
-            table, ids = await self.records.change(chat_id, leave)
-        except Refusal as r:
-            return Reply(r.key, alert=True)
+        done = await self.records.attempt(chat_id, leave)
+        if isinstance(done, Reply):
+            return done
+        table, ids = done
         if not table.humans:
-            table, ids = await self._end(table)
+            table, ids = await self._end(chat_id)
             everyone_left = partial(
                 self._tell_end, table, ids, lambda lang: self.tr.t(lang, "stop-everyone-left")
             )
@@ -167,11 +184,14 @@ class Seats:
         )
 
     async def stop(self, chat_id: int, actor: Actor, game_no: int) -> Reply:
-        table = await self.store.load(chat_id)
-        if table is None or table.status != "playing" or table.game_no != game_no:
-            return Reply("err-old-game", alert=True)
-        if not await self.records.may_manage(table, actor.user_id):
-            return Reply("err-not-creator", alert=True)
+        """/stop's «yes»: game `game_no` ends, if it still runs and `actor`
+        may manage it (checked on the record the change saves)."""
+        done = await self.records.attempt(
+            chat_id, _close, status="playing", game=game_no, manager=actor.user_id
+        )
+        if isinstance(done, Reply):
+            return done
+        table, ids = await self._ended(done)
         seat = table.seat_of(actor.user_id)
 
         def notice(lang: str) -> str:
@@ -182,8 +202,7 @@ class Seats:
             )
             return self.tr.t(lang, "stop-done", player=who)
 
-        ended, ids = await self._end(table)
-        return Reply("stop-done-short", then=partial(self._tell_end, ended, ids, notice))
+        return Reply("stop-done-short", then=partial(self._tell_end, table, ids, notice))
 
     async def removed_from_group(self, chat_id: int) -> None:
         """The bot was removed from the group: its lobby or game ends (no
@@ -203,25 +222,20 @@ class Seats:
         in their own language — and so does the group, unless it cannot be
         written to (`group` False). A practice table's player reads it once,
         in its chat."""
-        table, ids = await self._end(table)
+        table, ids = await self._end(table.chat_id)
         await self._tell_end(table, ids, notice, group)
         return table
 
-    async def _end(self, table: Table) -> tuple[Table, dict[str, int]]:
+    async def _end(self, chat_id: int) -> Changed:
         """`_stop`'s saving half (a press is answered between the halves):
         the table finished, its people unlinked; the chat's message ids."""
+        return await self._ended(await self.records.change(chat_id, _close))
 
-        def close(t: Table) -> list[Command]:
-            t.status = "finished"
-            if t.state is not None:
-                stop(t.state)
-            clear_timer(t)
-            return []
-
-        table, ids = await self.records.change(table.chat_id, close)
-        for user_id in table.people:
-            await self.store.link_user(user_id, table.chat_id, linked=False)
-        return table, ids
+    async def _ended(self, done: Changed) -> Changed:
+        """A game just ended: its people are free for another."""
+        for user_id in done.table.people:
+            await self.store.link_user(user_id, done.table.chat_id, linked=False)
+        return done
 
     async def _tell_end(
         self, table: Table, ids: dict[str, int], notice: Notice, group: bool = True

@@ -88,8 +88,7 @@ def lobby_router() -> Router:
         chat_id = await table_of(query, games, tr)
         if chat_id is None:
             return
-        table = await games.store.load(chat_id)
-        if table is None or table.game_no != callback_data.game or table.status != "lobby":
+        if not await games.lobby.button_is_live(chat_id, callback_data.game):
             await answer_callback(query, games, tr, Reply("err-old-button", alert=True))
             return
         actor = actor_of(query.from_user)

@@ -21,7 +21,7 @@ from aiogram.types import (
 
 from bot.service.games import Actor, Games, Reply
 from bot.words.help import rules_parts, rules_short
-from bot.words.i18n import Translator, pick_lang
+from bot.words.i18n import Translator
 from engine import Rules
 
 log = logging.getLogger(__name__)
@@ -36,20 +36,12 @@ def actor_of(user: User) -> Actor:
 
 
 async def user_lang(games: Games, user: User) -> str:
-    prefs = await games.store.user(user.id)
-    return prefs.lang or pick_lang(user.language_code, games.defaults.lang)
+    return await games.profiles.user_lang(user.id, user.language_code)
 
 
 async def chat_lang(games: Games, chat_id: int) -> str:
-    """A group's language: its lobby's or game's; between games, its settings'
-    (those of its next game), else its last game's, else the bot's default."""
-    table = await games.store.load(chat_id)
-    if table is not None and table.status != "finished":
-        return table.lang
-    profile = await games.store.profile(chat_id)
-    if profile is not None and profile.lang is not None:
-        return profile.lang
-    return table.lang if table is not None else games.defaults.lang
+    """A group's language (see `Profiles.chat_lang`)."""
+    return await games.profiles.chat_lang(chat_id)
 
 
 async def respond(
@@ -125,8 +117,7 @@ async def table_of(query: CallbackQuery, games: Games, tr: Translator) -> int | 
 
 async def practice_here(message: Message, games: Games) -> bool:
     """Whether a private chat holds its person's practice game (lobby or running)."""
-    table = await games.store.load(message.chat.id)
-    return table is not None and table.practice and table.status != "finished"
+    return await games.lobby.practice_here(message.chat.id)
 
 
 async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, reply: Reply) -> None:

@@ -124,6 +124,17 @@ class Lobby:
             await self.on_open(table)
         return table
 
+    async def practice_here(self, chat_id: int) -> bool:
+        """Whether a private chat holds its person's practice game (lobby or running)."""
+        table = await self.store.load(chat_id)
+        return table is not None and table.practice and table.status != "finished"
+
+    async def button_is_live(self, chat_id: int, game_no: int) -> bool:
+        """Whether a lobby button of game `game_no` belongs to the chat's open
+        lobby (else it is an old one's)."""
+        table = await self.store.load(chat_id)
+        return table is not None and table.game_no == game_no and table.status == "lobby"
+
     async def practice(self, actor: Actor) -> Reply | None:
         """/practice in the private chat: a table of this person against the
         computer, in this very chat (table, prompts and all), set up with

@@ -22,7 +22,7 @@ from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from bot.service.base import Actor, Conflict, Defaults, Records, Reply
 from bot.store.models import VARIANTS, ChatProfile, Lang, Table
 from bot.telegram.messenger import Messenger
-from bot.words.i18n import Translator
+from bot.words.i18n import Translator, pick_lang
 from engine import DEFAULT_RULES, Rules
 from engine.ai import LEVELS
 
@@ -89,6 +89,23 @@ class Profiles:
         """The chat's profile; the defaults when it has none."""
         found = await self.store.profile(chat_id)
         return found if found is not None else ChatProfile(chat_id=chat_id)
+
+    async def user_lang(self, user_id: int, lang_code: str | None) -> Lang:
+        """A person's language: the one they chose (/lang), else their
+        Telegram client's when the bot speaks it, else the bot's default."""
+        prefs = await self.store.user(user_id)
+        return prefs.lang or pick_lang(lang_code, self.defaults.lang)
+
+    async def chat_lang(self, chat_id: int) -> Lang:
+        """A group's language: its lobby's or game's; between games, its settings'
+        (those of its next game), else its last game's, else the bot's default."""
+        table = await self.store.load(chat_id)
+        if table is not None and table.status != "finished":
+            return table.lang
+        profile = await self.store.profile(chat_id)
+        if profile is not None and profile.lang is not None:
+            return profile.lang
+        return table.lang if table is not None else self.defaults.lang
 
     async def rules_in(self, chat_id: int) -> Rules:
         """The rules a chat plays by: its game's, its lobby's, or — between

@@ -131,3 +131,42 @@ def test_the_check_catches_a_wrong_way_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("from bot.service.games import Games\n", encoding="utf-8")
     assert imports_of(bad, "bot.store.bad") == {"bot.service.games"}
+
+
+#: the handlers that may use the store itself: the update-claim middleware
+STORE_IN_HANDLERS = {"bot.handlers.once"}
+
+
+def store_reads(source: str) -> list[str]:
+    """Where `source` reaches through a `.store` to use it (``games.store.load``,
+    ``self.store.user``): each as ``line: expression``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Attribute)
+            and node.value.attr == "store"
+        ):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return sorted(found)
+
+
+@pytest.mark.parametrize(
+    "module",
+    sorted(
+        m
+        for m in bot_modules()
+        if layer_of(m) == "handlers" and m != "bot.handlers" and m not in STORE_IN_HANDLERS
+    ),
+)
+def test_handlers_read_the_store_only_through_the_service(module: str) -> None:
+    """A handler asks the service (`Games` and its parts), which owns the
+    records; only the update-claim middleware (once) uses the store itself."""
+    reads = store_reads(bot_modules()[module].read_text(encoding="utf-8"))
+    assert not reads, f"{module} uses the store directly: {reads}"
+
+
+def test_the_check_catches_a_handler_reading_the_store() -> None:
+    source = "async def h(games):\n    return await games.store.load(1)\n"
+    assert store_reads(source) == ["2: games.store.load"]
+    assert store_reads("async def h(games):\n    return await games.lobby.load(1)\n") == []

@@ -94,7 +94,7 @@ async def serve_webapp(webapp: WebApp, settings: Settings) -> web.AppRunner:
 async def menus(app: App, settings: Settings) -> None:
     """The commands menu, and the Mini App as the private chats' menu button."""
     await register_commands(app.bot, app.games.tr)
-    links = app.games.teller.app
+    links = app.games.app
     if links is not None:
         await register_menu_button(app.bot, links, app.games.tr, settings.default_lang)
 

@@ -58,7 +58,7 @@ def private_router() -> Router:
         actor = actor_of(message.from_user)
         await games.lobby.mark_started(actor)
         payload = command.args or ""
-        app = games.teller.app
+        app = games.app
         if app is not None:
             await open_app(message, app, tr, await user_lang(games, message.from_user), payload)
             if payload.startswith(START_PREFIX):

@@ -115,6 +115,7 @@ class Games:
         self.records = Records(store, clock, is_admin, is_member or nobody)
         self.outboxes = Outboxes(store, messenger, pace or Pace(), feed)
         self.records.saved = self.outboxes.know
+        self.app = app  # the Mini App's links (None: no app)
         self.prompts = Prompts(self.render, tr, app)
         self.teller = Teller(
             store, messenger, self.outboxes, self.prompts, clock, self.links.deep_link

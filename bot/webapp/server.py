@@ -135,7 +135,7 @@ class WebApp:
         self.is_member = is_member
         self.max_age = max_age
         self.clock = clock
-        self.payloads = Payloads(tr, games.render, games.teller.prompts)
+        self.payloads = Payloads(tr, games.render, games.prompts)
         # the process's feed when it has one; else one of its own
         self.hub = Hub(games.store, feed if feed is not None else feed_for(games.store))
         self.answers = RateLimit(ANSWER_BURST, ANSWERS_PER_SECOND)

@@ -77,12 +77,17 @@ class Ticker:
     async def run(self) -> None:
         """Tick until `stop`; timers already firing finish first (their moves
         are told, not cut off), and what is due later waits for the next process."""
+        task = asyncio.current_task()
         while not self._stopping.is_set():
+            if task is not None and task.cancelling():
+                # the loop was cancelled, but an await under it (a client's
+                # timeout, say) swallowed the cancel: going on would hang
+                # whoever awaits the loop
+                raise asyncio.CancelledError()
             self.last_beat = time.monotonic()  # read by bot.ops.health (/readyz)
             try:
                 await self.tick()
             except StoreUnavailable:
-                task = asyncio.current_task()
                 if task is not None and task.cancelling():
                     # the outage is the loop's own cancel, told by a client as a
                     # timeout: going on would hang whoever awaits the loop

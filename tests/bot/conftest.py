@@ -55,14 +55,18 @@ async def redis_factory() -> AsyncIterator[Callable[[], Awaitable[RedisStore]]]:
     as separate bot workers would be. Deletes the prefix's keys afterwards."""
     prefix = f"smuta-test:{uuid.uuid4().hex}"
     clients: list[Redis] = []
+    stores: list[RedisStore] = []
 
     async def make() -> RedisStore:
         client = _client()
         await _reachable(client)
         clients.append(client)
-        return RedisStore(client, prefix)
+        stores.append(RedisStore(client, prefix))
+        return stores[-1]
 
     yield make
+    for store in stores:  # the feeds the test's processes opened on them
+        await store.close()
     if clients:
         keys = [k async for k in clients[0].scan_iter(match=f"{prefix}:*", count=500)]
         if keys:

@@ -39,13 +39,17 @@ A view may be *quiet* (the table): its new messages go without a sound
 What a view shows is rendered from the record this process just saved
 (`know`, called after every compare-and-set save), and the message ids the
 outbox showed are kept beside it (`KNOWN_CHATS` chats, the least recently
-used forgotten): a group's edit costs no store read, and only a new message
-costs a write (`set_messages`). When another process saves the chat, the
-store's feed says so (`moved`): what is known of the chat is read again
-before its next use, and a view this process may just have edited over the
-newer one is shown again. Nothing here is needed for a game to go on: an op
-that fails is logged and the next move (or the catch-up, `Teller.catch_up`)
-shows the table again.
+used forgotten): a group's edit costs no store round trip, and only a new
+message costs a write (`set_messages`). That memory is trusted only while
+the process follows the chat on the store's feed (`bot.store.feed`: one
+Redis subscription a process, a chat's channel joined when its group is
+first shown). When another process saves the chat (`moved`) or sends one of
+its views anew (`views_moved`), what is known is read again before its next
+use, and a view this process edited just before it heard of a newer save
+(`HEARD_WITHIN`), or is editing, is shown again: its edit may have landed
+after theirs. Nothing here is needed for a game to go on: an op that fails
+is logged and the next move (or the catch-up, `Teller.catch_up`) shows the
+table again.
 """
 
 from __future__ import annotations

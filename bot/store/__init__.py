@@ -47,7 +47,8 @@ A chat's home, kept for good (no expiry; bounded):
 Short-lived keys:
 
 - ``smuta:update:<update_id>`` — an update being or already handled (its
-  redelivery is ignored); expires after `UPDATE_TTL`
+  redelivery is ignored); expires after `UPDATE_TTL`. Set in the same round
+  trip as the update's first read (`bot.store.delivery`)
 - ``smuta:claim:<name>`` — something done at most once a while (/notify's
   calls to a chat: ``notify:<chat>``); expires when its while is over
 """

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -178,7 +179,11 @@ class RedisFeed(Feed):
                 self._confirms.pop(channel, None)
                 raise StoreUnavailable(str(e) or type(e).__name__) from e
         if self._reader is None:
-            self._reader = asyncio.create_task(self._read(), name="store feed")
+            # in a context of its own: not the update's that first followed a chat
+            # (its log context, its claim), which it would outlive
+            self._reader = asyncio.create_task(
+                self._read(), name="store feed", context=contextvars.Context()
+            )
         try:
             await asyncio.wait_for(confirmed, CONFIRM_SECONDS)
         except TimeoutError:

@@ -2,7 +2,7 @@
 
     python -m benchmarks.bot_load --games 200 --players 4 [--rate 300] [--seconds 60]
                                   [--seed 1] [--redis URL]
-                                  [--computers N --level strong --workers W]
+                                  [--computers N --level strong --workers W] [--where]
 
 `--games` groups play at once for `--seconds`, each starting a new game when
 one ends, so the load stays the same throughout. Scripted people (one per
@@ -36,7 +36,8 @@ Prints one JSON line:
 - `p50_ms`, `p99_ms`: time from an update's arrival to the bot having handled
   it (its messages sent, its record saved);
 - `redis_roundtrips_per_update`: network round trips to Redis while handling
-  a press (a pipeline or a script is one);
+  a press (a pipeline or a script is one); `--where` also prints them per
+  update by store call and its caller;
 - `group_messages_per_turn`: new messages the groups received per turn;
 - `errors`: presses that failed or ended in the bot's error handler;
 - `cpu_ms_per_update`: the process's CPU time (bot and scripted people
@@ -58,8 +59,9 @@ import logging
 import random
 import statistics
 import time
+import traceback
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -95,15 +97,35 @@ EPOCH = int(NOW.timestamp())
 DRAIN_SECONDS = 8.0  # as `bot.config.Settings.drain_seconds`
 
 
+#: round trips by the store call that made them and its caller (`--where`)
+WHERE: Counter[str] | None = None
+
+
 def count_roundtrips() -> None:
     original = AbstractConnection.send_packed_command
 
     async def counted(self: AbstractConnection, *args: Any, **kwargs: Any) -> None:
         if IN_UPDATE.get():
             ROUNDTRIPS[0] += 1
+            if WHERE is not None:
+                WHERE[caller()] += 1
         await original(self, *args, **kwargs)
 
     AbstractConnection.send_packed_command = counted  # type: ignore[method-assign]
+
+
+def caller() -> str:
+    """``<store call> < <its caller>``: the innermost frame in the store and
+    the frame that called into it."""
+    frames = [f for f in traceback.extract_stack() if "/bot/" in f.filename]
+    store = [i for i, f in enumerate(frames) if "/bot/store/" in f.filename]
+    if not store:
+        return frames[-1].name if frames else "?"
+    outer = store[0]
+    # (the claim's wrapper, `claimed`, stands before every store call but the reads)
+    inside = next((frames[i].name for i in store if frames[i].name != "claimed"), "?")
+    by = frames[outer - 1] if outer > 0 else None
+    return f"{inside} < {by.name} ({by.filename.rsplit('/', 1)[-1]})" if by else inside
 
 
 class ErrorCount(logging.Handler):
@@ -481,7 +503,12 @@ if __name__ == "__main__":
     parser.add_argument("--computers", type=int, default=0, help="computer seats a game")
     parser.add_argument("--level", choices=LEVELS, default="strong")
     parser.add_argument("--workers", type=int, default=None, help="thinking processes")
+    parser.add_argument(
+        "--where", action="store_true", help="also print the round trips by store call and caller"
+    )
     args = parser.parse_args()
+    if args.where:
+        WHERE = Counter()
     result = asyncio.run(
         main(
             args.games,
@@ -496,3 +523,6 @@ if __name__ == "__main__":
         )
     )
     print(json.dumps(result))
+    if WHERE is not None:
+        for where, count in WHERE.most_common():
+            print(f"{count / max(result['updates'], 1):6.2f}  {where}")

@@ -5,9 +5,11 @@ retry, or a poller killed before it confirmed what it took. Handled twice, a
 press would cycle a setting twice or answer a prompt the player already left.
 `OncePerUpdate`, an outer middleware on the dispatcher's ``update`` observer,
 claims the update's id in the store (shared by every bot process, kept for
-`bot.store.UPDATE_TTL`) before anything else handles it, and drops a
-redelivery. An update whose handling fails gives its claim back, so a
-redelivery may try again.
+`bot.store.UPDATE_TTL`) and drops a redelivery. A store that can makes the
+claim with the update's first read (`bot.store.delivery`): no round trip of
+its own, and a redelivery stops at that read, before anything is written.
+An update whose handling fails gives its claim back, so a redelivery may try
+again.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from aiogram.types import TelegramObject, Update
 
 from bot.ops import metrics
 from bot.store import Store
+from bot.store import delivery as deliveries
+from bot.store.delivery import Redelivered
 
 log = logging.getLogger(__name__)
 
@@ -37,12 +41,21 @@ class OncePerUpdate(BaseMiddleware):
     ) -> Any:
         if not isinstance(event, Update):
             return await handler(event, data)
-        if not await self.store.first_delivery(event.update_id):
+        delivery = deliveries.begin(event.update_id)
+        try:
+            if not self.store.claims_with_reads:
+                await delivery.settle(self.store.first_delivery)
+            result = await handler(event, data)
+            # an update that never read the store is claimed as it ends
+            await delivery.settle(self.store.first_delivery)
+            return result
+        except Redelivered:
             log.info("update %s delivered again: ignored", event.update_id)
             metrics.update_redelivered()
             return None
-        try:
-            return await handler(event, data)
         except BaseException:
-            await self.store.release_delivery(event.update_id)
+            if delivery.won:
+                await self.store.release_delivery(event.update_id)
             raise
+        finally:
+            deliveries.end(delivery)

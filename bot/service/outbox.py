@@ -39,13 +39,17 @@ A view may be *quiet* (the table): its new messages go without a sound
 What a view shows is rendered from the record this process just saved
 (`know`, called after every compare-and-set save), and the message ids the
 outbox showed are kept beside it (`KNOWN_CHATS` chats, the least recently
-used forgotten): a group's edit costs no store read, and only a new message
-costs a write (`set_messages`). When another process saves the chat, the
-store's feed says so (`moved`): what is known of the chat is read again
-before its next use, and a view this process may just have edited over the
-newer one is shown again. Nothing here is needed for a game to go on: an op
-that fails is logged and the next move (or the catch-up, `Teller.catch_up`)
-shows the table again.
+used forgotten): a group's edit costs no store round trip, and only a new
+message costs a write (`set_messages`). That memory is trusted only while
+the process follows the chat on the store's feed (`bot.store.feed`: one
+Redis subscription a process, a chat's channel joined when its group is
+first shown). When another process saves the chat (`moved`) or sends one of
+its views anew (`views_moved`), what is known is read again before its next
+use, and a view this process edited just before it heard of a newer save
+(`HEARD_WITHIN`), or is editing, is shown again: its edit may have landed
+after theirs. Nothing here is needed for a game to go on: an op that fails
+is logged and the next move (or the catch-up, `Teller.catch_up`) shows the
+table again.
 """
 
 from __future__ import annotations
@@ -76,6 +80,9 @@ LogText = Callable[[list[str]], tuple[str, bool]]
 
 REPLIES_MAX = 10  # command replies a group's outbox keeps waiting (the oldest give way)
 KNOWN_CHATS = 1000  # chats whose record and message ids an outbox keeps in memory
+#: how late the feed may tell of another process's save: a view shown here
+#: this shortly before is shown again (its edit may have landed after theirs)
+HEARD_WITHIN = 1.0
 
 
 @dataclass
@@ -149,6 +156,7 @@ class Known:
     following: bool = False  # the feed tells this process of other processes' saves
     shown: set[str] = field(default_factory=set)  # views shown from it
     closed: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # view → last close
+    edited: tuple[str, float] | None = None  # the view last shown here, and when (loop time)
 
     @property
     def version(self) -> int:
@@ -304,6 +312,7 @@ class Outboxes:
         self._known: OrderedDict[int, Known] = OrderedDict()
         self._ring: set[tuple[int, str]] = set()  # (chat, view): its next repost rings
         self._following: set[asyncio.Task[None]] = set()
+        self._subscribing: set[int] = set()  # chats whose following is under way
         if feed is not None:
             feed.listen(self)
 
@@ -423,7 +432,7 @@ class Outboxes:
         if old is not None:
             # (not the closed turns' message: another process may have moved on from it)
             known.following, known.heard = old.following, old.heard
-            known.shown = old.shown
+            known.shown, known.edited = old.shown, old.edited
         self._known[chat_id] = known
         if not known.following:
             self._follow(chat_id, known)
@@ -437,12 +446,10 @@ class Outboxes:
         if self.feed is None:  # one process: nobody else saves
             known.following = True
             return
-        if not self.feed.in_process:
-            # a Redis subscription a chat is not taken yet (a subscriber's tasks
-            # outlived a test's loop): with a shared store, what a show needs is
-            # read with it, and its version read back after an edit
+        if chat_id in self._subscribing:
             return
         feed = self.feed
+        self._subscribing.add(chat_id)
 
         async def follow() -> None:
             try:
@@ -450,10 +457,15 @@ class Outboxes:
             except StoreUnavailable as e:
                 log.warning("group %s: cannot hear of other processes' saves: %s", chat_id, e)
                 return
-            if self._known.get(chat_id) is known:
-                known.following = True
-            else:
+            finally:
+                self._subscribing.discard(chat_id)
+            now = self._known.get(chat_id)
+            if now is None:  # forgotten meanwhile
                 await feed.unfollow(chat_id)
+                return
+            # heard of from now on; what was read before may have missed a
+            # save: read once more, then trusted
+            now.following, now.stale = True, True
 
         self._track(follow())
 
@@ -482,6 +494,19 @@ class Outboxes:
         if isinstance(doing, Show | Repost):
             # our edit, under way, may land after theirs: show the newest once more
             self.show(chat_id, doing.view)
+        elif known.edited is not None and self._now() - known.edited[1] < HEARD_WITHIN:
+            # our last edit ended after their save may have been published (the
+            # feed tells of it a moment later): it may have landed after theirs
+            self.show(chat_id, known.edited[0])
+
+    def views_moved(self, chat_id: int) -> None:
+        """The feed: another process sent one of the chat's views anew (its
+        message id changed): read again before the next use."""
+        self.forget(chat_id)
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
 
     def gap(self) -> None:
         """The feed may have missed saves: nothing known is trusted."""
@@ -618,6 +643,7 @@ class Outboxes:
             chat_id, message_id, text, markup
         )
         if edited:
+            known.edited = (view, self._now())
             if known.following:
                 return False  # the feed tells of a newer save
             latest = await self.store.set_messages(chat_id, {})
@@ -626,6 +652,7 @@ class Outboxes:
         sent = await self._send(chat_id, text, markup, quiet=quiet)
         if sent is None:
             return False
+        known.edited = (view, self._now())
         known.ids[view] = sent
         latest = await self.store.set_messages(chat_id, {view: sent})
         if latest > table.version:

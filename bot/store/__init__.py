@@ -10,7 +10,10 @@ session's keys on both stores against it). In brief:
 - ``smuta:{<chat>}:table`` — hash: ``v`` (version), ``data`` (the `Table` JSON),
   ``g`` (its game number), ``s`` (its status: for the games gauge)
 - ``smuta:{<chat>}:log``   — list of the game's accepted commands (JSON)
-- ``smuta:{<chat>}:msgs``  — hash: message ids the bot edits later (table, prompts)
+- ``smuta:{<chat>}:msgs``  — hash: message ids the bot edits later (table, prompts);
+  a name without ``:`` is one of the group's views (``table``, ``lobby``): a
+  change to one is published on the chat's channel (``ids:<process>``), so
+  another process's outbox stops trusting what it knew of them
   (these three expire together, `Store.ttl_of` after the record's last save)
 - ``smuta:deadlines``      — sorted set: chat id → when its game next needs the timer
 - ``smuta:user:{<uid>}``   — hash: the user's language and whether they started the bot
@@ -44,7 +47,8 @@ A chat's home, kept for good (no expiry; bounded):
 Short-lived keys:
 
 - ``smuta:update:<update_id>`` — an update being or already handled (its
-  redelivery is ignored); expires after `UPDATE_TTL`
+  redelivery is ignored); expires after `UPDATE_TTL`. Set in the same round
+  trip as the update's first read (`bot.store.delivery`)
 - ``smuta:claim:<name>`` — something done at most once a while (/notify's
   calls to a chat: ``notify:<chat>``); expires when its while is over
 """
@@ -59,6 +63,16 @@ from pydantic import BaseModel
 
 from bot.store.models import ChatProfile, GameRecord, Lang, PlayerStats, Table
 from engine import Command
+
+#: what a store publishes on a chat's channel when a view's message id changed
+#: (followed by the publishing process's name), beside the versions its saves publish
+VIEWS_MOVED = "ids:"
+
+
+def is_view(name: str) -> bool:
+    """Whether a message id's name is one of the group's views (see `msgs` above)."""
+    return ":" not in name
+
 
 #: the finished games a chat's history keeps: the newest; an older one goes,
 #: with its command log and its /replay number, when a new one comes
@@ -342,6 +356,9 @@ class Store(ABC):
 
     #: what the store is, as /readyz names it
     kind: str = "store"
+    #: makes an update's claim with its first read (`bot.store.delivery`);
+    #: else the claim is made on its own before the update is handled
+    claims_with_reads: bool = False
 
     @abstractmethod
     async def first_delivery(self, update_id: int) -> bool:
@@ -379,9 +396,11 @@ __all__ = [
     "GAME_BUDGET",
     "KEYS",
     "UPDATE_TTL",
+    "VIEWS_MOVED",
     "KeyKind",
     "Store",
     "StoreFull",
     "StoreUnavailable",
     "UserPrefs",
+    "is_view",
 ]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -23,7 +24,7 @@ from typing import Any, Protocol, cast
 import redis.exceptions
 from redis.asyncio.client import PubSub
 
-from bot.store import Store, StoreUnavailable
+from bot.store import VIEWS_MOVED, Store, StoreUnavailable
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
 
@@ -41,6 +42,10 @@ class Listener(Protocol):
 
     def moved(self, chat_id: int, version: int) -> None:
         """A save of a followed chat published `version` (maybe this process's own)."""
+
+    def views_moved(self, chat_id: int) -> None:
+        """Another process changed the message id of one of the chat's views
+        (sent it anew): what was known of them is out of date."""
 
     def gap(self) -> None:
         """Moves may have been missed (the connection broke): read again what matters."""
@@ -65,6 +70,10 @@ class Feed(ABC):
     def _moved(self, chat_id: int, version: int) -> None:
         for listener in self.listeners:
             listener.moved(chat_id, version)
+
+    def _views_moved(self, chat_id: int) -> None:
+        for listener in self.listeners:
+            listener.views_moved(chat_id)
 
     def _gap(self) -> None:
         for listener in self.listeners:
@@ -115,10 +124,16 @@ class MemoryFeed(Feed):
         super().__init__()
         self.store = store
         store.saved.append(self._saved)
+        store.views_moved.append(self._views_changed)
 
     def _saved(self, chat_id: int, version: int) -> None:
         if chat_id in self.following:
             self._moved(chat_id, version)
+
+    def _views_changed(self, chat_id: int) -> None:
+        # (one store for every process here: a process hears its own change too)
+        if chat_id in self.following:
+            self._views_moved(chat_id)
 
     async def _subscribe(self, chat_id: int) -> None:
         return None
@@ -129,6 +144,8 @@ class MemoryFeed(Feed):
     async def close(self) -> None:
         if self._saved in self.store.saved:
             self.store.saved.remove(self._saved)
+        if self._views_changed in self.store.views_moved:
+            self.store.views_moved.remove(self._views_changed)
 
 
 class RedisFeed(Feed):
@@ -144,6 +161,7 @@ class RedisFeed(Feed):
         self._reader: asyncio.Task[None] | None = None
         self._changing = asyncio.Lock()
         self._closed = False
+        store.on_close.append(self.close)  # the subscriber goes before its client
 
     async def _subscribe(self, chat_id: int) -> None:
         """Subscribe, and return once Redis confirms it: a save from then on
@@ -161,7 +179,11 @@ class RedisFeed(Feed):
                 self._confirms.pop(channel, None)
                 raise StoreUnavailable(str(e) or type(e).__name__) from e
         if self._reader is None:
-            self._reader = asyncio.create_task(self._read(), name="store feed")
+            # in a context of its own: not the update's that first followed a chat
+            # (its log context, its claim), which it would outlive
+            self._reader = asyncio.create_task(
+                self._read(), name="store feed", context=contextvars.Context()
+            )
         try:
             await asyncio.wait_for(confirmed, CONFIRM_SECONDS)
         except TimeoutError:
@@ -202,8 +224,13 @@ class RedisFeed(Feed):
             chat = self.channels.get(_text(message["channel"]))
             if chat is None:
                 continue
+            data = _text(message["data"])
+            if data.startswith(VIEWS_MOVED):
+                if data[len(VIEWS_MOVED) :] != self.store.process:  # not this process's own
+                    self._views_moved(chat)
+                continue
             try:
-                version = int(_text(message["data"]))
+                version = int(data)
             except ValueError:
                 continue
             self._moved(chat, version)
@@ -220,6 +247,8 @@ class RedisFeed(Feed):
         self._gap()
 
     async def close(self) -> None:
+        if self.close in self.store.on_close:
+            self.store.on_close.remove(self.close)
         self._closed = True
         if self._reader is not None:
             self._reader.cancel()

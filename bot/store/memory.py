@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from bot.ops import metrics
-from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs
+from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs, is_view
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
@@ -68,6 +68,8 @@ class MemoryStore(Store):
         # called with (chat, new version) after each successful save: the
         # in-process stand-in for Redis's pub/sub (the Mini App's live views)
         self.saved: list[Callable[[int, int], None]] = []
+        # called with the chat after a view's message id changed (`bot.store.is_view`)
+        self.views_moved: list[Callable[[int], None]] = []
 
     def _expire(self, chat_id: int) -> None:
         """Forget a game whose time is up (Redis: key expiry)."""
@@ -183,6 +185,9 @@ class MemoryStore(Store):
         rec = self._tables.get(chat_id)
         if rec is None:  # no record to live as long as: they expire on their own
             self._expires[chat_id] = self._clock() + self.record_ttl
+        if any(is_view(name) for name in ids):
+            for listener in self.views_moved:
+                listener(chat_id)
         return rec.version if rec is not None else 0
 
     async def user(self, user_id: int) -> UserPrefs:

@@ -22,24 +22,30 @@ atomic) and let `due` merge the buckets.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Iterator, Sequence
+import functools
+import inspect
+import uuid
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar, cast
 
 import redis.exceptions
 from redis.asyncio import Redis
-from redis.asyncio.client import PubSub
+from redis.asyncio.client import Pipeline, PubSub
 
 from bot.ops import metrics
 from bot.store import (
     ASIDE_KEEP,
     HISTORY_KEEP,
     UPDATE_TTL,
+    VIEWS_MOVED,
     Store,
     StoreFull,
     StoreUnavailable,
     UserPrefs,
+    is_view,
 )
+from bot.store.delivery import current as current_delivery
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
@@ -154,23 +160,27 @@ return 1
 _LAST_GAME_LUA = "local hist = KEYS[1]\n" + _LAST_LUA + "return last\n"
 
 # KEYS: 1 message ids hash, 2 table hash
-# ARGV: 1 seconds the ids live on when the chat has no record, 2 how many names
-# to forget, 3.. those names, then name/id pairs to set.
+# ARGV: 1 seconds the ids live on when the chat has no record, 2 what to publish
+# on the chat's channel ('' nothing: no view's id changed), 3 how many names to
+# forget, 4.. those names, then name/id pairs to set.
 # The ids live as long as the record does; without a record, they expire on
 # their own (a record saved later gives them its time). Returns the record's version.
 _MESSAGES_LUA = """
-local n = tonumber(ARGV[2])
+local n = tonumber(ARGV[3])
 if n > 0 then
-  redis.call('HDEL', KEYS[1], unpack(ARGV, 3, n + 2))
+  redis.call('HDEL', KEYS[1], unpack(ARGV, 4, n + 3))
 end
-if #ARGV > n + 2 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, n + 3, #ARGV))
+if #ARGV > n + 3 then
+  redis.call('HSET', KEYS[1], unpack(ARGV, n + 4, #ARGV))
 end
 local ttl = redis.call('PTTL', KEYS[2])
 if ttl > 0 then
   redis.call('PEXPIRE', KEYS[1], ttl)
 else
   redis.call('EXPIRE', KEYS[1], ARGV[1])
+end
+if ARGV[2] ~= '' then
+  redis.call('PUBLISH', KEYS[2], ARGV[2])
 end
 return tonumber(redis.call('HGET', KEYS[2], 'v') or '0')
 """
@@ -328,11 +338,16 @@ class RedisStore(Store):
     """Works with clients built with or without ``decode_responses``."""
 
     kind = "redis"
+    claims_with_reads = True
 
     def __init__(self, client: Redis, prefix: str = "smuta", *, owns_client: bool = False):
         self._r = client
         self.prefix = prefix  # every key starts with "<prefix>:"
         self._owns = owns_client
+        #: this store's own name on the feed: what it publishes, its own feed skips
+        self.process = uuid.uuid4().hex[:12]
+        #: what must stop before the client closes (the process's feed)
+        self.on_close: list[Callable[[], Awaitable[None]]] = []
         self._save_script = client.register_script(_SAVE_LUA)
         self._messages_script = client.register_script(_MESSAGES_LUA)
         self._rate_script = client.register_script(_RATE_LUA)
@@ -403,9 +418,33 @@ class RedisStore(Store):
 
     # games -------------------------------------------------------------
 
+    async def _read(self, *reads: Callable[[Pipeline], object]) -> list[Any]:
+        """`reads` in one round trip — with the running update's claim, when
+        nobody has made it yet (`bot.store.delivery`: a lost claim raises
+        `Redelivered`, and nothing was changed)."""
+        delivery = current_delivery()
+        claiming = delivery is not None and delivery.take()
+        try:
+            with _guard():
+                async with self._r.pipeline(transaction=False) as pipe:
+                    for read in reads:
+                        read(pipe)
+                    if claiming:
+                        assert delivery is not None
+                        pipe.set(self._update_key(delivery.update_id), "1", nx=True, ex=UPDATE_TTL)
+                    got = await pipe.execute()
+        except BaseException as e:
+            if claiming:
+                assert delivery is not None
+                delivery.failed(e)
+            raise
+        if claiming:
+            assert delivery is not None
+            delivery.made(bool(got.pop()))
+        return list(got)
+
     async def load(self, chat_id: int) -> Table | None:
-        with _guard():
-            v, data = await _a(self._r.hmget(self._table_key(chat_id), ["v", "data"]))
+        [(v, data)] = await self._read(lambda p: p.hmget(self._table_key(chat_id), ["v", "data"]))
         if data is None:
             return None
         table = Table.model_validate_json(data)
@@ -413,11 +452,10 @@ class RedisStore(Store):
         return table
 
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
-        with _guard():
-            async with self._r.pipeline(transaction=False) as pipe:
-                pipe.hmget(self._table_key(chat_id), ["v", "data"])
-                pipe.hgetall(self._msgs_key(chat_id))
-                (v, data), raw = await pipe.execute()
+        (v, data), raw = await self._read(
+            lambda p: p.hmget(self._table_key(chat_id), ["v", "data"]),
+            lambda p: p.hgetall(self._msgs_key(chat_id)),
+        )
         ids = {_str(k): int(_str(m)) for k, m in raw.items()}
         if data is None:
             return None, ids
@@ -542,7 +580,9 @@ class RedisStore(Store):
     async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> int:
         keep = {k: str(v) for k, v in ids.items() if v is not None}
         drop = [k for k, v in ids.items() if v is None]
-        args = [str(self.record_ttl), str(len(drop)), *drop]
+        # a view's new message is told to other processes (see `bot.store`'s notes)
+        told = f"{VIEWS_MOVED}{self.process}" if any(is_view(k) for k in ids) else ""
+        args = [str(self.record_ttl), told, str(len(drop)), *drop]
         for name, value in keep.items():
             args += [name, value]
         with _guard():
@@ -554,10 +594,9 @@ class RedisStore(Store):
     # users -------------------------------------------------------------
 
     async def user(self, user_id: int) -> UserPrefs:
-        with _guard():
-            lang, started, practices = await _a(
-                self._r.hmget(self._user_key(user_id), ["lang", "started", "practices"])
-            )
+        [(lang, started, practices)] = await self._read(
+            lambda p: p.hmget(self._user_key(user_id), ["lang", "started", "practices"])
+        )
         return UserPrefs.model_validate(
             {
                 "user_id": user_id,
@@ -971,9 +1010,33 @@ class RedisStore(Store):
                         counts[status] = counts.get(status, 0) + 1
 
     async def close(self) -> None:
+        while self.on_close:
+            await self.on_close.pop()()
         if self._owns:
             with _guard():
                 await self._r.aclose()
+
+
+# Every other call of the store makes the running update's claim on its own
+# first (`bot.store.delivery`), or waits for the read making it: nothing is
+# written for an update before it is known to be its first delivery.
+_CLAIM_INSIDE = {"load", "load_with_messages", "user", "first_delivery", "release_delivery"}
+
+
+def _claimed_first(call: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    @functools.wraps(call)
+    async def claimed(self: RedisStore, *args: Any, **kwargs: Any) -> T:
+        delivery = current_delivery()
+        if delivery is not None:
+            await delivery.settle(self.first_delivery)
+        return await call(self, *args, **kwargs)
+
+    return claimed
+
+
+for _name in sorted(Store.__abstractmethods__ - _CLAIM_INSIDE):
+    if inspect.iscoroutinefunction(getattr(RedisStore, _name)):
+        setattr(RedisStore, _name, _claimed_first(getattr(RedisStore, _name)))
 
 
 def _scrub(raw: str, user_id: int) -> str | None:

@@ -87,6 +87,9 @@ class Hub:
             return  # read already
         self._read_again(chat_id)
 
+    def views_moved(self, chat_id: int) -> None:
+        return None  # the app shows the record, not the group's messages
+
     def gap(self) -> None:
         """Moves may have been missed: read every followed chat again."""
         for chat_id in list(self.viewers):

@@ -8,7 +8,11 @@ CI must test Redis for real.
 
 from __future__ import annotations
 
+import asyncio
+import io
+import logging
 import os
+import threading
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import cast
@@ -22,6 +26,38 @@ from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+#: a test still running after this many seconds (the slowest take ~2 min) has
+#: its event loop's tasks logged — what each awaits — so the failure that
+#: pytest-timeout makes of a hang (whose thread stacks show only the loop
+#: waiting in select) names the step that never ended
+HANG_DUMP_AFTER = 240.0
+
+
+@pytest.fixture(autouse=True)
+async def tasks_logged_if_hung(request: pytest.FixtureRequest) -> AsyncIterator[None]:
+    loop = asyncio.get_running_loop()
+    over = threading.Event()
+
+    def dump() -> None:
+        out = io.StringIO()
+        for task in asyncio.all_tasks(loop):
+            print(f"-- {task!r}", file=out)
+            task.print_stack(limit=25, file=out)
+        logging.getLogger("tests.hang").error(
+            "%s still running after %.0fs; its tasks:\n%s",
+            request.node.nodeid,
+            HANG_DUMP_AFTER,
+            out.getvalue(),
+        )
+
+    def watch() -> None:
+        if not over.wait(HANG_DUMP_AFTER) and not loop.is_closed():
+            loop.call_soon_threadsafe(dump)
+
+    threading.Thread(target=watch, daemon=True, name="hang watch").start()
+    yield
+    over.set()
 
 
 def _in_ci() -> bool:
@@ -55,14 +91,18 @@ async def redis_factory() -> AsyncIterator[Callable[[], Awaitable[RedisStore]]]:
     as separate bot workers would be. Deletes the prefix's keys afterwards."""
     prefix = f"smuta-test:{uuid.uuid4().hex}"
     clients: list[Redis] = []
+    stores: list[RedisStore] = []
 
     async def make() -> RedisStore:
         client = _client()
         await _reachable(client)
         clients.append(client)
-        return RedisStore(client, prefix)
+        stores.append(RedisStore(client, prefix))
+        return stores[-1]
 
     yield make
+    for store in stores:  # the feeds the test's processes opened on them
+        await store.close()
     if clients:
         keys = [k async for k in clients[0].scan_iter(match=f"{prefix}:*", count=500)]
         if keys:

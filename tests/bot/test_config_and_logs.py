@@ -159,7 +159,9 @@ def test_text_lines_carry_the_context_and_bind_puts_it_back() -> None:
 
 
 # ====================================================================== Sentry
-SENTRY_PROBE = textwrap.dedent(
+#: the start of a probe: a process with Sentry set up as the bot sets it up,
+#: whose events are kept in `events` instead of being sent
+SENTRY_KEEPING_EVENTS = textwrap.dedent(
     """
     import json, logging, sys
     import sentry_sdk
@@ -175,6 +177,29 @@ SENTRY_PROBE = textwrap.dedent(
 
     assert logs.init_sentry("https://public@sentry.example.invalid/1", transport=Keep())
     logs.setup("INFO", "json")
+    """
+)
+
+
+def run_probe(script: str) -> subprocess.CompletedProcess[str]:
+    """`script` in a Python process of its own (Sentry hooks into logging for
+    good), with no SENTRY_* setting of this machine's; fails unless it ends well."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY")}
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+SENTRY_PROBE = SENTRY_KEEPING_EVENTS + textwrap.dedent(
+    """
     log = logging.getLogger("bot.handlers.dispatcher")
     log.info("a breadcrumb")
     log.warning("only a warning")
@@ -202,17 +227,7 @@ SENTRY_PROBE = textwrap.dedent(
 def test_what_is_logged_as_an_exception_goes_to_sentry_with_its_context(tmp_path: Path) -> None:
     """In a process of its own: Sentry hooks into logging for good."""
     pytest.importorskip("sentry_sdk")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY")}
-    done = subprocess.run(
-        [sys.executable, "-c", SENTRY_PROBE],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    done = run_probe(SENTRY_PROBE)
     events = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(events) == 1, events  # the warning and the info line are no events
     (event,) = events

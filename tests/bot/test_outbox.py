@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -23,7 +24,9 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, T
 from aiogram.types import User
 
 from bot.store import Store
+from bot.store.memory import MemoryStore
 from bot.store.models import Table
+from bot.store.redis import RedisStore
 from engine import pending
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import Harness, answer_data, asked, people
@@ -222,3 +225,55 @@ async def test_a_shutdown_drains_the_outboxes_before_the_store_closes(
     await asyncio.gather(*asyncio.all_tasks() - {asyncio.current_task()}, return_exceptions=True)
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, [r.getMessage() for r in errors]
+
+
+# ====================================================================== two processes
+async def until(check: Any, what: str) -> None:
+    """Until `check()` holds (the other process's news comes through the
+    store's feed: Redis pub/sub, a moment later)."""
+    async with asyncio.timeout(10):
+        while not check():
+            await asyncio.sleep(0.005)
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def two_stores(
+    request: pytest.FixtureRequest, redis_factory: Callable[[], Awaitable[RedisStore]]
+) -> tuple[Store, Store]:
+    """Two processes' stores over the same data: one embedded store both use,
+    or two Redis clients on one key prefix."""
+    if request.param == "memory":
+        shared = MemoryStore()
+        return shared, shared
+    return await redis_factory(), await redis_factory()
+
+
+async def test_a_table_another_process_sent_anew_is_the_one_this_process_edits(
+    two_stores: tuple[Store, Store],
+) -> None:
+    """An outbox trusts what it knows of a group (no store read before an
+    edit) only while the feed says nobody else changed it: when another
+    process sends the table anew, this one edits that new message next, not
+    the old one it sent (which may hold closed turns for good by then)."""
+    tg = FakeTelegram()
+    first = Harness(two_stores[0], tg=tg)
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    await first.open_game(GROUP, anna, [boris, vera], seed=11)
+    mine = first.app.games.outboxes
+    mine.show(GROUP, "table")
+    await first.settle()
+    await until(lambda: mine._known[GROUP].fresh, "this process follows the group")
+    old = mine._known[GROUP].ids["table"]
+
+    second = Harness(two_stores[1], tg=tg, clock=first.clock)  # another process
+    second.app.games.outboxes.repost(GROUP, "table")
+    await second.settle()
+    new = (await two_stores[1].messages(GROUP))["table"]
+    assert new != old
+    await until(lambda: not mine._known[GROUP].fresh, "this process heard of it")
+
+    since = len(tg.requests)
+    mine.show(GROUP, "table")
+    await first.settle()
+    edits = [r for r in group_requests(tg, GROUP, since) if isinstance(r, EditMessageText)]
+    assert [e.message_id for e in edits] == [new]

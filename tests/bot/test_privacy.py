@@ -7,9 +7,6 @@ from __future__ import annotations
 import gzip
 import json
 import logging
-import os
-import subprocess
-import sys
 import textwrap
 import zlib
 from dataclasses import is_dataclass
@@ -28,27 +25,14 @@ from engine import pending
 from engine.policy import choose
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, answer_data
+from tests.bot.test_config_and_logs import SENTRY_KEEPING_EVENTS, run_probe
 from tests.bot.test_home import finish_quickly
 
 ROOT = Path(__file__).resolve().parents[2]
 
 # ====================================================================== Sentry
-SENTRY_PRIVACY_PROBE = textwrap.dedent(
+SENTRY_PRIVACY_PROBE = SENTRY_KEEPING_EVENTS + textwrap.dedent(
     """
-    import json, logging
-    import sentry_sdk
-    from bot.ops import logs
-
-    events = []
-
-    class Keep(sentry_sdk.Transport):
-        def capture_envelope(self, envelope):
-            event = envelope.get_event()
-            if event is not None:
-                events.append(event)
-
-    assert logs.init_sentry("https://public@sentry.example.invalid/1", transport=Keep())
-    logs.setup("INFO", "json")
     log = logging.getLogger("bot.service.play")
 
     def answer(state):
@@ -92,17 +76,7 @@ def test_a_sentry_event_carries_no_local_variables_names_hands_or_decks(tmp_path
     scope: the event sent (a transport stub keeps it) holds none of them, yet
     still tells what failed, where, and in which chat."""
     pytest.importorskip("sentry_sdk")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY")}
-    done = subprocess.run(
-        [sys.executable, "-c", SENTRY_PRIVACY_PROBE],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
+    done = run_probe(SENTRY_PRIVACY_PROBE)
     events = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(events) == 1, events
     sent = json.dumps(events[0], ensure_ascii=False)

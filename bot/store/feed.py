@@ -26,7 +26,7 @@ from redis.asyncio.client import PubSub
 
 from bot.store import VIEWS_MOVED, Store, StoreUnavailable
 from bot.store.memory import MemoryStore
-from bot.store.redis import RedisStore
+from bot.store.redis import RedisStore, cancelled_meanwhile
 
 log = logging.getLogger(__name__)
 
@@ -175,6 +175,7 @@ class RedisFeed(Feed):
             self._confirms.setdefault(channel, []).append(confirmed)
             try:
                 await self.pubsub.subscribe(channel)
+                cancelled_meanwhile()
             except _BROKEN as e:  # the reader connects again and subscribes it then
                 self._confirms.pop(channel, None)
                 raise StoreUnavailable(str(e) or type(e).__name__) from e
@@ -201,6 +202,7 @@ class RedisFeed(Feed):
         while True:
             try:
                 message = await self.pubsub.get_message(timeout=LISTEN_SECONDS)
+                cancelled_meanwhile()  # (the client may have dropped a close's cancel)
                 failures = 0
             except asyncio.CancelledError:
                 raise

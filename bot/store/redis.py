@@ -317,10 +317,23 @@ def _is_full(error: redis.exceptions.ResponseError) -> bool:
     return "OOM " in text or "used memory > 'maxmemory'" in text
 
 
+def cancelled_meanwhile() -> None:
+    """Raise the running task's cancellation if a call of the Redis client
+    returned without it. The client sends with ``asyncio.wait_for`` when it has
+    a socket timeout, and on Python 3.11 ``wait_for`` returns the send's result
+    when the task is cancelled as the send completes, dropping the cancellation
+    (python/cpython#86296): a timer loop told to stop then ticks on for good, a
+    drained outbox is never done, ``asyncio.timeout`` never times out."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError()
+
+
 @contextmanager
 def _guard() -> Iterator[None]:
     try:
         yield
+        cancelled_meanwhile()
     except redis.exceptions.ResponseError as e:
         if _is_full(e):
             raise StoreFull("Redis is full (maxmemory): nothing was written") from e

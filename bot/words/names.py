@@ -19,6 +19,7 @@ any other path) is shown the same way.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 NAME_MAX = 32  # characters a name keeps, «…» included
@@ -48,6 +49,7 @@ def _visible(ch: str) -> bool:
     return not _is_space(ch) and unicodedata.category(ch)[0] not in "CMZ"
 
 
+@functools.lru_cache(maxsize=4096)  # every table shows every name again: clean each once
 def clean_name(raw: str, limit: int = NAME_MAX) -> str:
     """The name to keep for a seat: see the module's text. Empty when nothing
     in `raw` can be seen."""

@@ -7,8 +7,11 @@ its compare-and-set script (channel named like the record's key: no extra round
 trip), the embedded store to its in-process listeners. A process has **one**
 feed: for Redis one pub/sub connection, subscribed to the chats someone here
 follows (counted: the last to stop following unsubscribes), and to no other.
-Every listener hears every followed chat's versions (`Listener.moved`) and is
-told when moves may have been missed (`Listener.gap`: the connection broke).
+Every listener hears every followed chat's versions (`Listener.moved`), that
+another process sent one of a chat's views anew (`Listener.views_moved`: the
+store publishes ``ids:<process>`` when a view's message id changes; a
+process's own is not told to it), and when moves may have been missed
+(`Listener.gap`: the connection broke).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ feed: for Redis one pub/sub connection, subscribed to the chats someone here
 follows (counted: the last to stop following unsubscribes), and to no other.
 Every listener hears every followed chat's versions (`Listener.moved`), that
 another process sent one of a chat's views anew (`Listener.views_moved`: the
-store publishes ``ids:<process>`` when a view's message id changes; a
+store publishes ``ids:<process>`` when a view's message id changes; with Redis a
 process's own is not told to it), and when moves may have been missed
 (`Listener.gap`: the connection broke).
 """

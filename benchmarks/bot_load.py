@@ -434,8 +434,7 @@ async def main(
     group_sends = tg.group_sends - group_sends_before
     # as a process stops: what the groups are still to be told, then the feed,
     # and only then the store (an outbox still at work would find it closed)
-    await app.games.notify.drain(DRAIN_SECONDS)
-    await app.games.outboxes.drain(DRAIN_SECONDS)
+    await app.games.drain(DRAIN_SECONDS)
     await app.close_feed()
     await store.close()
     cleanup = RedisStore.from_url(redis_url, prefix=prefix)

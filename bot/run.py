@@ -193,16 +193,9 @@ async def run(settings: Settings) -> int:
             await app.webapp.close()
         if webapp is not None:
             await webapp.cleanup()
-        # the calls to new lobbies still going (they feed the outboxes), then
-        # what the groups are still to be told (at their pace), in what time is left
+        # the lobby calls and what the groups are still to be told, in what time is left
         since = loop.time() - (stopped_at[0] if stopped_at else loop.time())
-        cut = await app.games.notify.drain(max(0.5, settings.drain_seconds - since))
-        if cut:
-            log.warning("%d lobby call(s) cut off at shutdown", cut)
-        since = loop.time() - (stopped_at[0] if stopped_at else loop.time())
-        cut = await app.games.outboxes.drain(max(0.5, settings.drain_seconds - since))
-        if cut:
-            log.warning("%d group(s) not told everything at shutdown", cut)
+        await app.games.drain(max(0.5, settings.drain_seconds - since))
         await app.close_feed()
         await health.stop()
         app.games.thinker.close()

@@ -40,12 +40,7 @@ class DrainingRequestHandler(SimpleRequestHandler):
         loop = asyncio.get_running_loop()
         until = loop.time() + self.drain_seconds
         await self.app.observer.drain(self.drain_seconds)
-        games = self.app.games
-        if await games.notify.drain(max(0.5, until - loop.time())):
-            log.warning("lobby calls cut off at shutdown")
-        cut = await games.outboxes.drain(max(0.5, until - loop.time()))
-        if cut:
-            log.warning("%d group(s) not told everything at shutdown", cut)
+        await self.app.games.drain(max(0.5, until - loop.time()))
         await super().close()
 
     def verify_secret(self, telegram_secret_token: str, bot: Bot) -> bool:

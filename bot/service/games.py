@@ -30,6 +30,7 @@ It is made of parts, each an object with one job, that call each other
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -161,6 +162,19 @@ class Games:
         lobbies, then every group's outbox (which those calls feed)."""
         await self.notify.idle()
         await self.outboxes.idle()
+
+    async def drain(self, timeout: float) -> None:
+        """At shutdown, within `timeout` seconds in all: the calls to new
+        lobbies still going (they feed the outboxes), then what the groups are
+        still to be told, at their pace; what is cut off is logged."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + timeout
+        cut = await self.notify.drain(max(0.5, until - loop.time()))
+        if cut:
+            log.warning("%d lobby call(s) cut off at shutdown", cut)
+        cut = await self.outboxes.drain(max(0.5, until - loop.time()))
+        if cut:
+            log.warning("%d group(s) not told everything at shutdown", cut)
 
     async def on_timer(self, chat_id: int) -> None:
         await self.play.on_timer(chat_id)

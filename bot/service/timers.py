@@ -77,13 +77,18 @@ class Ticker:
     async def run(self) -> None:
         """Tick until `stop`; timers already firing finish first (their moves
         are told, not cut off), and what is due later waits for the next process."""
-        # (a cancellation the Redis client drops, or tells as a timeout, is
-        # raised by the store itself: `bot.store.redis.cancelled_meanwhile`)
+        # (a cancellation the Redis client drops is raised by the store itself:
+        # `bot.store.redis.cancelled_meanwhile`)
         while not self._stopping.is_set():
             self.last_beat = time.monotonic()  # read by bot.ops.health (/readyz)
             try:
                 await self.tick()
             except StoreUnavailable:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    # the outage is the loop's own cancel, told by a store as a
+                    # timeout: going on would hang whoever awaits the loop
+                    raise asyncio.CancelledError() from None
                 self.outage.failed("store unavailable")
             with contextlib.suppress(TimeoutError):  # the interval, or stop
                 async with asyncio.timeout(self.interval):

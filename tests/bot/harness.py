@@ -175,6 +175,14 @@ class Harness:
             await self.press(guest, chat_id, lobby, LobbyCb(action="join", game=game).pack())
         return lobby, game
 
+    async def open_practice(self, user: User) -> tuple[int, int]:
+        """`user` starts the bot and opens a practice lobby in their private
+        chat. Returns the lobby message's id and the game number."""
+        await self.say(user.id, user, "/start")
+        await self.say(user.id, user, "/practice")
+        lobby = (await self.store.messages(user.id))["lobby"]
+        return lobby, (await self.table(user.id)).game_no
+
     async def open_lobby_in(
         self, chat_id: int, lang: str, host: User, guests: Sequence[User]
     ) -> tuple[int, int]:

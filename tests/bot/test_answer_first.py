@@ -81,10 +81,7 @@ def _lobby_case(action: str, who: int = 0, computers: int = 0) -> Setup:
 
 async def _practice_clock(h: Harness) -> Press:
     (anna,) = people("Анна")
-    await h.say(anna.id, anna, "/start")
-    await h.say(anna.id, anna, "/practice")
-    lobby = (await h.store.messages(anna.id))["lobby"]
-    game = (await h.table(anna.id)).game_no
+    lobby, game = await h.open_practice(anna)
     return Press(anna, anna.id, lobby, LobbyCb(action="clock", game=game).pack())
 
 
@@ -151,13 +148,10 @@ async def _option(h: Harness) -> Press:
 
 async def _hint(h: Harness) -> Press:
     (anna,) = people("Анна")
-    await h.say(anna.id, anna, "/start")
-    await h.say(anna.id, anna, "/practice")
-    table = await h.table(anna.id)
-    lobby = (await h.store.messages(anna.id))["lobby"]
-    await h.press(anna, anna.id, lobby, LobbyCb(action="bot_normal", game=table.game_no).pack())
+    lobby, game = await h.open_practice(anna)
+    await h.press(anna, anna.id, lobby, LobbyCb(action="bot_normal", game=game).pack())
     h.app.games.seeds.seed(11)
-    await h.press(anna, anna.id, lobby, LobbyCb(action="go", game=table.game_no).pack())
+    await h.press(anna, anna.id, lobby, LobbyCb(action="go", game=game).pack())
     for _ in range(20):
         decision = await h.decision(anna.id)
         assert decision is not None

@@ -95,12 +95,18 @@ async def play_fast(h: Harness, gap: float) -> tuple[list[Table], float]:
     raise AssertionError("the game never ended")
 
 
-@pytest.mark.looptime
-async def test_the_group_keeps_up_with_people_pressing_as_fast_as_the_bot_answers() -> None:
+async def game_at_real_pace() -> tuple[Harness, TimedTelegram]:
+    """Анна's game with Борис and Вера (seed 7), the group at Telegram's real pace."""
     tg = TimedTelegram()
     h = Harness(MemoryStore(), tg=tg, pace=real_pace)
     anna, boris, vera = PEOPLE
     await h.open_game(GROUP, anna, [boris, vera], seed=7)
+    return h, tg
+
+
+@pytest.mark.looptime
+async def test_the_group_keeps_up_with_people_pressing_as_fast_as_the_bot_answers() -> None:
+    h, tg = await game_at_real_pace()
     start = len(tg.requests)
     loop = asyncio.get_running_loop()
     began = loop.time()
@@ -138,10 +144,8 @@ async def test_the_group_keeps_up_with_people_pressing_as_fast_as_the_bot_answer
 
 @pytest.mark.looptime
 async def test_a_members_flood_of_commands_holds_the_table_back_no_more() -> None:
-    tg = TimedTelegram()
-    h = Harness(MemoryStore(), tg=tg, pace=real_pace)
-    anna, boris, vera = PEOPLE
-    await h.open_game(GROUP, anna, [boris, vera], seed=7)
+    h, tg = await game_at_real_pace()
+    vera = PEOPLE[2]
     await h.settle()
     table = await h.table(GROUP)
     assert table.state is not None

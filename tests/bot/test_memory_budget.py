@@ -168,11 +168,8 @@ async def test_a_practice_game_left_alone_goes_with_its_timer_and_links(store: S
     clock = FakeClock()
     h = Harness(on_clock(store, clock), clock=clock)
     (anna,) = people("Анна")
-    await h.say(anna.id, anna, "/start")
-    await h.say(anna.id, anna, "/practice")
-    table = await h.table(anna.id)
-    lobby = (await h.store.messages(anna.id))["lobby"]
-    await h.press(anna, anna.id, lobby, LobbyCb(action="go", game=table.game_no).pack())
+    lobby, game = await h.open_practice(anna)
+    await h.press(anna, anna.id, lobby, LobbyCb(action="go", game=game).pack())
     table = await h.table(anna.id)
     assert table.status == "playing" and await h.store.user_tables(anna.id) == {anna.id}
     keys = await keys_of(h.store)

@@ -154,7 +154,6 @@ class Known:
     heard: int = 0
     stale: bool = False  # read again before the next use
     following: bool = False  # the feed tells this process of other processes' saves
-    shown: set[str] = field(default_factory=set)  # views shown from it
     closed: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # view → last close
     edited: tuple[str, float] | None = None  # the view last shown here, and when (loop time)
 
@@ -432,7 +431,7 @@ class Outboxes:
         if old is not None:
             # (not the closed turns' message: another process may have moved on from it)
             known.following, known.heard = old.following, old.heard
-            known.shown, known.edited = old.shown, old.edited
+            known.edited = old.edited
         self._known[chat_id] = known
         if not known.following:
             self._follow(chat_id, known)
@@ -635,7 +634,6 @@ class Outboxes:
         if table is None or shown is None:
             return False
         text, markup = shown
-        known.shown.add(view)
         message_id = None if fresh else known.ids.get(view)
         if message_id is not None and message_id == known.closed.get(view, (None,))[0]:
             message_id = None  # it holds closed turns for good: the view goes anew

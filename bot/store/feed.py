@@ -60,9 +60,6 @@ class Feed(ABC):
     App's viewers and the outboxes can follow the same chat and each stop
     on its own."""
 
-    #: following a chat costs nothing (no subscription, no task)
-    in_process = False
-
     def __init__(self) -> None:
         self.listeners: list[Listener] = []
         self.following: Counter[int] = Counter()
@@ -120,8 +117,6 @@ class Feed(ABC):
 
 class MemoryFeed(Feed):
     """The embedded store's saves, heard in process."""
-
-    in_process = True
 
     def __init__(self, store: MemoryStore) -> None:
         super().__init__()

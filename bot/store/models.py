@@ -79,7 +79,7 @@ class Table(BaseModel):
     status: Status = "lobby"
     creator_id: int
     practice: bool = False  # a private game against computers, in the player's own chat
-    hints: bool = False  # prompts offer «💡 Подсказка» (a chat's setting; a first practice)
+    hints: bool = False  # prompts offer «💡 Подсказка» (a chat's setting; every practice game)
     timed: bool = True  # people have a deadline (a practice game may go without)
     lang: Lang = "ru"
     turn_timeout: int = 90
@@ -153,7 +153,7 @@ class ChatProfile(BaseModel):
     choice_timeout: int | None = None
     level: Level = "normal"  # the computer's level when nobody chooses one
     variants: dict[str, int] = Field(default_factory=dict)  # name → value (see VARIANTS)
-    hints: bool = False  # prompts offer a hint (the normal level's choice and why)
+    hints: bool = False  # prompts offer a hint (the strong level's choice and why)
     version: int = 0  # grows with each save (compare-and-set: `Store.save_profile`)
 
 

@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 STRIKES_TO_AWAY = 3
 #: a hint's text by whose move it gives: strong's, or normal's when strong ran out of time
 HINT_TEXT = {"strong": "hint-strong", "normal": "hint-normal"}
+#: characters Telegram shows of a press's alert
+ALERT_MAX = 200
 
 
 class Play:
@@ -198,14 +200,14 @@ class Play:
             return Reply("err-not-your-turn", alert=True)
         advice = await self.thinker.hint(state, decision)
         lang = table.seats[seat].lang
-        text = self.tr.t(
-            lang,
-            HINT_TEXT[advice.level],
-            choice=self.prompts.asked(lang, table, state, decision, advice.option),
-            reason=self.tr.t(
-                lang, f"hint-reason-{advice.reason.replace('_', '-')}", **advice.params
-            ),
-        )
+        choice = self.prompts.asked(lang, table, state, decision, advice.option)
+        reason = self.tr.t(lang, f"hint-reason-{advice.reason.replace('_', '-')}", **advice.params)
+        text = self.tr.t(lang, HINT_TEXT[advice.level], choice=choice, reason=reason)
+        if len(text) > ALERT_MAX:  # long names: the move is cut short, never its reason
+            cut = max(1, len(choice) - (len(text) - ALERT_MAX) - 1)
+            text = self.tr.t(
+                lang, HINT_TEXT[advice.level], choice=choice[:cut] + "…", reason=reason
+            )
         if not table.practice and table.seats[seat].hinted != decision.id:
 
             def count(t: Table) -> list[Command]:

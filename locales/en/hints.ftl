@@ -2,12 +2,12 @@
 
 hint-strong = 💡 The strong computer would choose: { $choice }
     Why: { $reason }
-hint-normal = 💡 The strong computer ran out of time; the normal one would choose: { $choice }
+hint-normal = 💡 The strong one ran out of time; the normal computer would choose: { $choice }
     Why: { $reason }
 hint-reason-castle = a castle gives +{ $points } { $points ->
         [one] point
        *[other] points
-    } and keeps its house safe from troubles (except disasters)
+    } and shields its house from troubles (not disasters)
 hint-reason-lay = the card brings { $points } { $points ->
         [one] point
        *[other] points
@@ -19,19 +19,19 @@ hint-reason-lay-lord = a Lord brings { $points } { $points ->
 hint-reason-lay-castle-ready = the card brings { $points } { $points ->
         [one] point
        *[other] points
-    }, and the house is ready for a castle: its Merchant is in your hand — build with your next action
+    } and readies its house for a castle: the Merchant is in hand
 hint-reason-lay-property = the card brings { $points } { $points ->
         [one] point
        *[other] points
     }, and its property works at once
 hint-reason-plant = this card is worth 0 points: better in an opponent's house than in yours
-hint-reason-plant-plague = Pestilence is still in the deck: it will take this opponent's house with the Plague Carrier
-hint-reason-plant-harlot = the Inquisition is still in the deck: it will take this opponent's house with the Harlot
+hint-reason-plant-plague = Pestilence is still in the deck: it takes this house with the Plague Carrier
+hint-reason-plant-harlot = the Inquisition is still in the deck: it takes this house with the Harlot
 hint-reason-draw = { $n } { $n ->
         [one] card
        *[other] cards
     } in hand: a new card means more choice in your next moves
-hint-reason-order-merchant = a house with a Lord needs a Merchant of its colour for a castle — one may come from the orders deck ({ $n } there)
+hint-reason-order-merchant = a house with a Lord needs a Merchant for its castle; the orders deck holds { $n }
 hint-reason-infirmary = the Infirmary brings back the graveyard's top card: +{ $points } { $points ->
         [one] point
        *[other] points
@@ -50,7 +50,7 @@ hint-reason-kill = an opponent loses a card worth { $points } { $points ->
         [one] point
        *[other] points
     }
-hint-reason-cleanse-plague = Pestilence is still in the deck: without the Plague Carrier your house survives it
+hint-reason-cleanse-plague = Pestilence is still in the deck: without the Plague Carrier the house survives it
 hint-reason-cheapest = the cheapest card you may give up: { $points } { $points ->
         [one] point
        *[other] points
@@ -74,7 +74,7 @@ hint-reason-target-points = this player has the most points on the table: { $poi
 hint-reason-end-quake-out = the Earthquake has left the deck — and it is the left house it takes
 hint-reason-end-campaign-out = the Lucky Campaign has left the deck — and it is the right house it takes from
 hint-reason-castle-soon = the house with a Lord is nearly big enough for a castle
-hint-reason-plague = Pestilence is still in the deck: a house with a Plague Carrier (and no Healer) may be lost
+hint-reason-plague = Pestilence is still in the deck: a Plague Carrier's house (no Healer) may be lost
 hint-reason-harlot = the Inquisition is still in the deck: a house with a Harlot may be lost
 hint-reason-earthquake = the Earthquake is still in the deck: the left house may be taken whole
 hint-reason-hand = cards in hand are moves for later

@@ -2,7 +2,7 @@
 
 hint-strong = 💡 Сильный компьютер выбрал бы: { $choice }
     Почему: { $reason }
-hint-normal = 💡 Сильный компьютер не успел досчитать; обычный выбрал бы: { $choice }
+hint-normal = 💡 Сильный не успел; обычный компьютер выбрал бы: { $choice }
     Почему: { $reason }
 hint-reason-castle = замок даст +{ $points } { $points ->
         [one] очко
@@ -23,7 +23,7 @@ hint-reason-lay-castle-ready = карта приносит { $points } { $points
         [one] очко
         [few] очка
        *[many] очков
-    }, и дом готов к замку: Купец уже в руке — стройте следующим действием
+    }, и дом готов к замку: Купец уже в руке
 hint-reason-lay-property = карта приносит { $points } { $points ->
         [one] очко
         [few] очка
@@ -37,7 +37,7 @@ hint-reason-draw = в руке { $n } { $n ->
         [few] карты
        *[many] карт
     }: новая карта — больше выбора в следующих ходах
-hint-reason-order-merchant = дому с Лордом нужен Купец его цвета для замка — он может прийти из колоды приказов (в ней { $n })
+hint-reason-order-merchant = дому с Лордом нужен Купец для замка, а в колоде приказов { $n }
 hint-reason-infirmary = Лазарет вернёт верхнюю карту сгинувших: +{ $points } { $points ->
         [one] очко
         [few] очка

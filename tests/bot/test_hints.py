@@ -71,6 +71,7 @@ async def _ask_hint(h: Harness, user: User, chat_id: int, lang: str) -> Hint:
     answers = h.tg.answers()[before:]
     assert len(answers) == 1 and answers[0].show_alert
     text = answers[0].text or ""
+    assert len(text) <= 200  # what Telegram shows of an alert
     # strong's move when it finished in time, else normal's — and the text says which
     strong = hint(state, decision)
     assert strong.option == decide(state, decision, "strong")

@@ -99,6 +99,8 @@ def falsity(state: GameState, d: Decision, h: Hint) -> str | None:
     if r == "draw":
         if not (d.kind == "action" and o[0] == "draw"):
             return "draw_not_draw"
+        if state.deck_top_open:
+            return "draw_takes_a_smuta_face_up"
         return None if p["n"] == len(me.hand) else "draw_hand"
     if r == "order_merchant":
         if not (d.kind == "action" and o[0] == "order"):

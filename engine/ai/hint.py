@@ -54,7 +54,7 @@ REASONS: dict[str, tuple[str, ...]] = {
     "plant": (),  # a 0-point Чумовой/Блудница laid into another player's house
     "plant_plague": (),  # … a Чумовой, and Чума is still in the game deck
     "plant_harlot": (),  # … a Блудница, and Инквизиция is still in the game deck
-    "draw": ("n",),  # draw: `n` cards in hand now (a new one widens the choice)
+    "draw": ("n",),  # draw (no смута face up on top): `n` cards in hand now, a new one adds
     "order_merchant": ("n",),  # take an order: a house with a Лорд needs a Купец; `n` orders
     "infirmary": ("points",),  # Лазарет: the graveyard's top card comes back, worth `points`
     "ball": ("n",),  # Бал: `n` men may be taken from other players' houses
@@ -287,7 +287,7 @@ def _action(facts: Facts, decision: Decision, option: Option) -> tuple[str, dict
         if card.type == "lord" and free and not facts.last_round:
             return "lay_lord", {"points": points}
         return "lay", {"points": points}
-    if verb == "draw" and not facts.last_round:
+    if verb == "draw" and not facts.last_round and not t.deck_top_open:
         return "draw", {"n": len(me.hand)}
     if verb == "order" and not facts.last_round and _lord_houses_wanting(facts):
         return "order_merchant", {"n": len(t.orders)}

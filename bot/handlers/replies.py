@@ -87,7 +87,8 @@ async def say(message: Message, games: Games, tr: Translator, reply: Reply | Non
                     [InlineKeyboardButton(text=tr.t(lang, "btn-open-bot"), url=reply.url)]
                 ]
             )
-        await respond(message, games, tr.t(lang, reply.key), markup)
+        text = reply.text if reply.text is not None else tr.t(lang, reply.key)
+        await respond(message, games, text, markup)
     if reply is not None and reply.then is not None:
         await reply.then()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -146,6 +147,12 @@ class Lobby:
         if existing is not None and existing.status == "lobby":
             self._move_down(existing)
             return None
+        busy = await self._group_table_of(actor)
+        if busy is not None:  # its prompts come to this chat: two games would mix here
+            seat = busy.seats[busy.seat_of(actor.user_id) or 0]
+            group = html.escape(busy.title or str(busy.chat_id))
+            text = self.tr.t(seat.lang, "practice-busy", group=group)
+            return Reply("practice-busy", text=text, lang=seat.lang)
         prefs = await self.mark_started(actor)
         prefs.practices += 1
         await self.store.save_user(prefs)
@@ -161,6 +168,21 @@ class Lobby:
         table.seats.append(self._computer(table, self.default_level(table)))
         if not await self._publish(table, actor):
             return Reply("err-busy")
+        return None
+
+    async def _group_table_of(self, actor: Actor) -> Table | None:
+        """A group's lobby or running game where the person has a seat."""
+        for chat_id in sorted(await self.store.user_tables(actor.user_id)):
+            if chat_id == actor.user_id:
+                continue
+            table = await self.store.load(chat_id)
+            if (
+                table is not None
+                and not table.practice
+                and table.status in ("lobby", "playing")
+                and table.seat_of(actor.user_id) is not None
+            ):
+                return table
         return None
 
     def _new_table(

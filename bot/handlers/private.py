@@ -64,7 +64,9 @@ def private_router() -> Router:
         payload = command.args or ""
         app = games.app
         if app is not None:
-            await open_app(message, app, tr, await user_lang(games, message.from_user), payload, games)
+            await open_app(
+                message, app, tr, await user_lang(games, message.from_user), payload, games
+            )
             if payload.startswith(START_PREFIX):
                 return
         if payload.startswith("join_"):

@@ -304,8 +304,10 @@ class Teller:
         updates: dict[str, int | None] | None = None,
     ) -> int | None:
         """Send a decision's buttons to its player, under their story. Only the
-        newest prompt is live: the one the seat had before loses its buttons
-        (unless `updates` already forgets it: it was just closed)."""
+        newest prompt is live: the one the seat had before (unless `updates`
+        already forgets it: it was just closed) keeps its story, loses its
+        question and buttons, and points to the new one below — never a
+        question left standing with nothing to answer it."""
         assert table.state is not None
         seat = table.seats[decision.seat]
         if seat.user_id is None:
@@ -318,7 +320,8 @@ class Teller:
         sent = await self.send_private(table, decision.seat, text, markup)
         old = ids.get(key)
         if old is not None and sent is not None and (updates is None or key not in updates):
-            await self.messenger.drop_buttons(seat.user_id, old)
+            moved = [*seat.story, self.tr.t(lang, "prompt-moved")]
+            await self.messenger.edit(seat.user_id, old, self.prompts.closed(lang, table, moved))
         return sent
 
     async def drop_prompts(self, table: Table, ids: dict[str, int]) -> dict[str, int | None]:

@@ -45,11 +45,13 @@ async def open_app(
         try:
             chat_id = int(payload.removeprefix(START_PREFIX))
         except ValueError:
-            await message.answer(tr.t(lang, "err-bad-link"))
+            await message.answer(tr.t(lang, "err-bad-link"), disable_notification=True)
             return
         seated = await games.seats.sits_at(chat_id, message.from_user.id)
         text = tr.t(lang, "app-open" if seated else "app-open-watch")
-        await message.answer(text, reply_markup=app.markup(tr, lang, chat_id))
+        await message.answer(
+            text, reply_markup=app.markup(tr, lang, chat_id), disable_notification=True
+        )
 
 
 def private_router() -> Router:
@@ -87,7 +89,7 @@ def private_router() -> Router:
                 await send_rules(message, games, tr, await games.profiles.rules_in(int(group)))
                 return
         lang = await user_lang(games, message.from_user)
-        await message.answer(tr.t(lang, "welcome"))
+        await message.answer(tr.t(lang, "welcome"), disable_notification=True)
         await games.play.resend(actor)
 
     @router.message(Command("hand"))
@@ -107,7 +109,9 @@ def private_router() -> Router:
                 ]
             ]
         )
-        await message.answer(tr.t(current, "lang-choose"), reply_markup=markup)
+        await message.answer(
+            tr.t(current, "lang-choose"), reply_markup=markup, disable_notification=True
+        )
 
     @router.message(Command("practice"))
     async def practice(message: Message, games: Games, tr: Translator) -> None:

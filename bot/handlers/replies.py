@@ -49,14 +49,14 @@ async def respond(
 ) -> None:
     """Answer a message in its chat: in a group through the replies' lane of
     the group's outbox (as a reply to it: after the game's own messages,
-    collapsed when a member floods), in a private chat at once."""
+    collapsed when a member floods), in a private chat at once, without a sound."""
     if message.chat.type in GROUPS:
         user_id = message.from_user.id if message.from_user is not None else None
         games.outboxes.reply(
             message.chat.id, text, markup, reply_to=message.message_id, user_id=user_id
         )
-    else:
-        await message.answer(text, reply_markup=markup)
+    else:  # the person has just written here: no sound
+        await message.answer(text, reply_markup=markup, disable_notification=True)
 
 
 async def ask_or_say(

@@ -616,6 +616,9 @@ class Outboxes:
         quiet: bool = False,
     ) -> int | None:
         try:
+            # a private chat's (a practice game's) table, lobby and result make
+            # no sound: only its prompts ring (`bot.service.telling`)
+            quiet = quiet or chat_id > 0
             return await self.messenger.send(chat_id, text, markup, reply_to, quiet)
         except Unreachable:
             log.warning("cannot write to group %s", chat_id)

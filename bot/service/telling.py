@@ -5,7 +5,11 @@ the record (the turn's log, each person's story, the timer) is bookkeeping
 (`bot.service.bookkeeping`), done before the save.
 
 The group's table and turn lines go without a sound: only the lobby, the
-start and the result ring."""
+start and the result ring. In private only a prompt rings, and only when its
+person is newly asked — their turn starts, or someone else's move (a
+computer's, a timer's) asks them to choose; the hand at the start, /hand's
+answer, a reminder, a prompt sent anew while they go on choosing, a stopped
+game's notice go without a sound."""
 
 from __future__ import annotations
 
@@ -121,7 +125,10 @@ class Teller:
             ):
                 sends.append(self._edit_prompt(table, upcoming, ids[key], updates))
             else:
-                sends.append(self._prompt(table, upcoming, ids, updates))
+                # a turn starts, or someone else's move asks them (a new
+                # message after their own /back: they are here already)
+                ring = new_game_started or answered is not None
+                sends.append(self._prompt(table, upcoming, ids, updates, ring))
 
         # ---- a new game: everyone gets their hand (the first decider's prompt shows it)
         if new_game_started:
@@ -178,8 +185,10 @@ class Teller:
         decision: Decision,
         ids: dict[str, int],
         updates: dict[str, int | None],
+        ring: bool,
     ) -> None:
-        updates.update(prompt_ids(decision, await self.send_prompt(table, decision, ids, updates)))
+        sent = await self.send_prompt(table, decision, ids, updates, ring=ring)
+        updates.update(prompt_ids(decision, sent))
 
     # ================================================================== the group's views
     def table_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:
@@ -263,13 +272,20 @@ class Teller:
         return self.render.hand(table.seats[seat].lang, table, table.state, seat)
 
     async def send_private(
-        self, table: Table, seat: int, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        table: Table,
+        seat: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        ring: bool = False,
     ) -> int | None:
+        """A message to a seat's person, without a sound unless it must `ring`
+        (see the module's notes)."""
         user_id = table.seats[seat].user_id
         if user_id is None:
             return None
         try:
-            return await self.messenger.send(user_id, text, markup)
+            return await self.messenger.send(user_id, text, markup, quiet=not ring)
         except Undelivered as e:
             # a prompt that never arrived is sent again (see `catch_up`)
             log.warning("gave up sending to %s: %s", logs.person(user_id), e)
@@ -302,8 +318,10 @@ class Teller:
         decision: Decision,
         ids: dict[str, int],
         updates: dict[str, int | None] | None = None,
+        ring: bool = False,
     ) -> int | None:
-        """Send a decision's buttons to its player, under their story. Only the
+        """Send a decision's buttons to its player, under their story (ringing
+        when they are newly asked: `ring`). Only the
         newest prompt is live: the one the seat had before (unless `updates`
         already forgets it: it was just closed) keeps its story, loses its
         question and buttons, and points to the new one below — never a
@@ -317,7 +335,7 @@ class Teller:
         text = self.prompts.text(lang, table, table.state, decision, path)
         markup = self.prompts.markup(lang, table, table.state, decision, 0, 0)
         key = f"prompt:{decision.seat}"
-        sent = await self.send_private(table, decision.seat, text, markup)
+        sent = await self.send_private(table, decision.seat, text, markup, ring=ring)
         old = ids.get(key)
         if old is not None and sent is not None and (updates is None or key not in updates):
             moved = [*seat.story, self.tr.t(lang, "prompt-moved")]
@@ -357,7 +375,9 @@ class Teller:
             decision.id,
         )
         updates = await self.drop_prompts(table, ids)
-        updates.update(prompt_ids(decision, await self.send_prompt(table, decision, {})))
+        # the prompt they were owed: asked as it should have been
+        sent = await self.send_prompt(table, decision, {}, ring=True)
+        updates.update(prompt_ids(decision, sent))
         await self.store.set_messages(table.chat_id, updates)
         self.outboxes.show(table.chat_id, TABLE)
         return True

@@ -54,8 +54,8 @@ class Messenger:
         reply_to: int | None = None,
         quiet: bool = False,
     ) -> int:
-        """Send a message (`quiet`: without a sound); its id. `Unreachable`
-        on 403; `Undelivered` when Telegram kept failing or refuses it."""
+        """Send a message (`quiet`: without a sound, else it rings); its id.
+        `Unreachable` on 403; `Undelivered` when Telegram kept failing or refuses it."""
         reply = (
             ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
             if reply_to is not None
@@ -67,7 +67,7 @@ class Messenger:
                 text,
                 reply_markup=markup,
                 reply_parameters=reply,
-                disable_notification=True if quiet else None,
+                disable_notification=quiet,
             )
         except TelegramForbiddenError as e:
             raise Unreachable(str(e)) from e

@@ -263,6 +263,9 @@ class Teller:
                 return False
             result_marked_told(t)
             if await self.store.save(t):
+                # known to the outbox like every save here: the final table it
+                # is about to show stays known (not read again, nor shown twice)
+                self.outboxes.know(t)
                 return True
         return False
 
@@ -379,5 +382,8 @@ class Teller:
         sent = await self.send_prompt(table, decision, {}, ring=True)
         updates.update(prompt_ids(decision, sent))
         await self.store.set_messages(table.chat_id, updates)
+        # the move was saved unknown to the outbox (its save's answer lost, its
+        # process gone): the table is read again, not shown as it was
+        self.outboxes.forget(table.chat_id)
         self.outboxes.show(table.chat_id, TABLE)
         return True

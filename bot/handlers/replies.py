@@ -78,7 +78,7 @@ async def ask_or_say(
 async def say(message: Message, games: Games, tr: Translator, reply: Reply | None) -> None:
     """Answer a command with a Reply's text, in the chat's language; then tell
     everyone else what it did."""
-    if reply is not None and reply.key != "ok":
+    if reply is not None and (reply.key != "ok" or reply.text is not None):
         lang = await lang_here(message, games)
         markup = None
         if reply.url:

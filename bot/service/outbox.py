@@ -595,6 +595,9 @@ class Outboxes:
         elif isinstance(op, Close):
             await self._close(chat_id, op)
         else:
+            seen = self._known.get(chat_id)
+            if seen is not None:  # what it shows is no longer what was put there
+                seen.shown.pop(op.message_id, None)
             await self.messenger.drop_buttons(chat_id, op.message_id)
 
     async def _close(self, chat_id: int, op: Close) -> None:

@@ -195,16 +195,16 @@ class Prompts:
         """The story's line of an answer: what was chosen (the cards and the
         parts that were a choice: «🏠 Выложить → 🔴 Рыцарь», not the row and
         colour it could only go to), named by what asked it («👸 Миледи: …») unless it
-        is a turn's action; and whether the timer chose it."""
+        is a turn's action. A choice the timer made says so first («⏰ Время
+        вышло — бот выбрал: …»), so it never reads as the player's own."""
         path = self._path(lang, table, state, decision, option, len(option))
         if decision.kind != "action":
             args = self.render.event_args(lang, table, state, decision.params, decision.seat)
             did = self.tr.t(lang, "did-" + kebab(decision.kind), **args)
             path = f"{did}: {path}"
-        lines = [ANSWERED + path]
         if by_timer:
-            lines.append(self.tr.t(lang, "prompt-timed-out"))
-        return lines
+            return [self.tr.t(lang, "prompt-timed-out", choice=path)]
+        return [ANSWERED + path]
 
     def markup(
         self,

@@ -1,0 +1,86 @@
+"""What a newcomer reads, in plain words, through the real dispatcher in both
+languages (issue 24, "What was seen" 3–7): the group's table names its piles
+in words; everyone learns who moves first and that the bot will write on
+their turn; a castle note comes only when the castle is one move away, names
+all that is missing, and never speaks of a castle that stands; a choice the
+timer made says so first; the group learns an order did nothing, and why."""
+
+from __future__ import annotations
+
+import pytest
+from aiogram.methods import EditMessageText, SendMessage
+
+from bot.store.memory import MemoryStore
+from bot.words.shape import plain
+from engine import pending
+from tests.bot.fake_telegram import person
+from tests.bot.harness import Harness, group_texts
+
+GROUP = -100424
+LANGS = ["ru", "en"]
+
+
+def texts_to(h: Harness, user_id: int, since: int = 0) -> list[str]:
+    """Every text sent to or edited in `user_id`'s chat since request `since`."""
+    return [
+        r.text
+        for r in h.tg.requests[since:]
+        if isinstance(r, SendMessage | EditMessageText) and r.chat_id == user_id
+    ]
+
+
+# ====================================================================== who moves first
+@pytest.mark.parametrize("lang", LANGS)
+async def test_everyone_not_first_is_told_who_starts_and_that_the_bot_will_write(
+    lang: str,
+) -> None:
+    h = Harness(MemoryStore())
+    anna, boris, vera = (person(240 + i, n, lang) for i, n in enumerate(["Анна", "Борис", "Вера"]))
+    since = len(h.tg.requests)
+    table = await h.open_game(GROUP, anna, [boris, vera], seed=7, lang=lang)
+    assert table.state is not None
+    first = table.state.current
+    name = h.app.games.render.name(lang, table, first)
+    told = h.tr.t(lang, "game-first-turn", player=name)
+    for seat, user in enumerate((anna, boris, vera)):
+        texts = texts_to(h, user.id, since)
+        hand = next(t for t in texts if h.tr.t(lang, "hand-title", n=6) in t)
+        if seat == first:
+            assert told not in hand, "the first player is asked at once, not told to wait"
+            assert pending(table.state).seat == seat  # type: ignore[union-attr]
+        else:
+            assert told in hand, hand
+            assert hand.index(told) < hand.index(h.tr.t(lang, "hand-title", n=6))
+    # the words say it plainly
+    assert ("Первым ходит" if lang == "ru" else "moves first") in told
+    assert ("бот напишет" if lang == "ru" else "bot will write") in told
+
+
+# ====================================================================== a timed-out choice
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_timed_out_choice_is_marked_as_the_bots_first(lang: str) -> None:
+    h = Harness(MemoryStore())
+    anna, boris = person(250, "Анна", lang), person(251, "Борис", lang)
+    table = await h.open_game(GROUP, anna, [boris], seed=3, lang=lang)
+    assert table.state is not None
+    decision = pending(table.state)
+    assert decision is not None
+    user = (anna, boris)[decision.seat]
+    prompt = (await h.store.messages(GROUP))[f"prompt:{decision.seat}"]
+    assert table.deadline is not None
+    assert await h.tick(table.deadline - h.clock.now() + 1) >= 1
+    log = await h.store.log(GROUP)
+    chosen = next(c for c in log if c.decision == decision.id)
+    text = h.tg.texts[(user.id, prompt)]
+    lines = plain(text).split("\n")
+    head = plain(h.tr.t(lang, "prompt-timed-out", choice=""))
+    timed = [i for i, line in enumerate(lines) if line.startswith(head)]
+    assert len(timed) == 1, text
+    # the bot's choice, named on that same line, and never as the player's own «✔️»
+    label = h.app.games.prompts.choice(lang, table, table.state, decision, chosen.option)
+    first_part = label.split(" → ")[0]
+    assert first_part in lines[timed[0]], (first_part, lines[timed[0]])
+    assert not any(line.startswith("✔️") and first_part in line for line in lines), text
+    # the group is told too
+    name = h.app.games.render.name(lang, table, decision.seat)
+    assert any(h.tr.t(lang, "log-timeout", player=name) in t for t in group_texts(h.tg, GROUP))

@@ -2,3 +2,12 @@
 
 # at a game's start — to those who do not move first (the first one gets «Your turn!»)
 game-first-turn = ▶️ { $player } moves first. The bot will write to you here when it is your turn.
+
+# an order played that did nothing (engine: order.idle): the group learns it, and why
+event-order-idle = ↪️ { $order } — to no effect: { $reason ->
+        [marriage_houses] fewer than two houses — nothing to move.
+        [infirmary_empty] the graveyard is empty.
+        [ball_no_men] no opponent's house without a castle holds a man.
+        [ball_declined] { $player } takes no one.
+       *[other] the order did nothing.
+    }

@@ -13,6 +13,7 @@ from aiogram.methods import EditMessageText, SendMessage
 from bot.store.memory import MemoryStore
 from bot.words.shape import plain
 from engine import pending
+from engine.cards import catalog_for
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, group_texts
 
@@ -84,3 +85,95 @@ async def test_a_timed_out_choice_is_marked_as_the_bots_first(lang: str) -> None
     # the group is told too
     name = h.app.games.render.name(lang, table, decision.seat)
     assert any(h.tr.t(lang, "log-timeout", player=name) in t for t in group_texts(h.tg, GROUP))
+
+
+# ====================================================================== an order that did nothing
+IDLE_ORDERS = {
+    "players": [
+        {
+            "hand": ["marriage", "infirmary", "ball", "page.blue"],
+            "houses": [{"colour": "red", "cards": ["lord.red"]}],
+        },
+        {
+            "houses": [
+                {"colour": "green", "cards": ["page.green", "knight.green"]},
+                {"colour": "orange", "cards": ["lady.orange"]},
+            ]
+        },
+    ],
+    "deck": ["page.red", "page.orange"],
+    "current": 0,
+    "actions_left": 3,
+}
+
+
+def order_named(h: Harness, lang: str, kind: str) -> str:
+    return h.tr.t(lang, f"card-{kind}")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_group_learns_an_order_did_nothing_and_why(lang: str) -> None:
+    """Анна plays a Брачный союз with one house and a Лазарет on an empty
+    graveyard, then a Бал in which she takes nobody though Борис has a man:
+    after each «📣 … играет приказ …» the group reads that it did nothing,
+    and why."""
+    h = Harness(MemoryStore())
+    anna, boris = person(260, "Анна", lang), person(261, "Борис", lang)
+    await h.open_game(GROUP, anna, [boris], lang=lang)
+    table = await h.set_position(GROUP, IDLE_ORDERS, anna)
+    t = h.tr.t
+    anna_name = h.app.games.render.name(lang, table, 0)
+
+    async def play(kind: str) -> str:
+        """Анна plays her `kind` order; the group's text after it."""
+        since = len(h.tg.requests)
+        state = (await h.table(GROUP)).state
+        assert state is not None
+        cards = catalog_for(state.rules)
+        card = next(c for c in state.players[0].hand if cards[c].type == kind)
+        await h.answer(anna, GROUP, ("play", card))
+        return "\n".join(group_texts(h.tg, GROUP, since))
+
+    shown = await play("marriage")
+    played = t(lang, "event-order-played", player=anna_name, order=order_named(h, lang, "marriage"))
+    idle = t(
+        lang,
+        "event-order-idle",
+        order=order_named(h, lang, "marriage"),
+        reason="marriage_houses",
+        player=anna_name,
+    )
+    assert played in shown and idle in shown, shown
+    assert shown.index(played) < shown.index(idle)
+    assert ("домов меньше двух" if lang == "ru" else "fewer than two houses") in plain(idle)
+
+    shown = await play("infirmary")
+    idle = t(
+        lang, "event-order-idle", order=order_named(h, lang, "infirmary"), reason="infirmary_empty"
+    )
+    assert idle in shown, shown
+
+    shown = await play("ball")
+    decision = await h.decision(GROUP)
+    assert decision is not None and decision.kind == "ball.take"
+    ball = t(lang, "event-order-played", player=anna_name, order=order_named(h, lang, "ball"))
+    after_ball = shown.split(ball)[-1]  # the table shows the whole turn's log
+    assert "↪️" not in after_ball, "a Бал with a man to take has not done nothing yet"
+    since = len(h.tg.requests)
+    await h.answer(anna, GROUP, ("done",))
+    shown = "\n".join(group_texts(h.tg, GROUP, since))
+    idle = t(
+        lang,
+        "event-order-idle",
+        order=order_named(h, lang, "ball"),
+        reason="ball_declined",
+        player=anna_name,
+    )
+    assert idle in shown, shown
+    # and indeed nothing moved: Борис keeps his man
+    after = (await h.table(GROUP)).state
+    assert after is not None
+    assert [h.cards for h in after.players[1].houses] == [
+        h.cards
+        for h in table.state.players[1].houses  # type: ignore[union-attr]
+    ]

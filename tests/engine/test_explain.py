@@ -116,7 +116,15 @@ def test_an_order_that_would_do_nothing_is_named_with_its_reason() -> None:
         assert decision is not None
         option = next(o for o in decision.options if o[:2] == ("play", card))
         events = apply(played, 0, decision.id, option)
-        assert [e.key for e in events] == ["order.played"]
+        # and says so, for everyone, with the reason the hand was told
+        assert [e.key for e in events] == ["order.played", "order.idle"]
+        idle_event = events[1]
+        assert idle_event.to is None
+        assert idle_event.params == {
+            "seat": 0,
+            "order": kind(state, card),
+            "reason": idle[card].reason,
+        }
         assert _houses_and_graveyard(played) == before
         assert pending(played) is not None and pending(played).kind == "action"  # type: ignore[union-attr]
 
@@ -141,6 +149,43 @@ def test_an_order_with_something_to_do_is_not_named() -> None:
         }
     )
     assert idle_orders(state, 0) == {}
+    # played, each does something, and no event says it did nothing
+    for card in state.players[0].hand:
+        played = build_copy(state)
+        decision = pending(played)
+        assert decision is not None
+        option = next(o for o in decision.options if o[:2] == ("play", card))
+        events = apply(played, 0, decision.id, option)
+        while (asked := pending(played)) is not None and asked.kind != "action":
+            events += apply(played, asked.seat, asked.id, asked.options[0])
+        assert "order.idle" not in [e.key for e in events], kind(state, card)
+
+
+def test_a_ball_whose_player_takes_no_one_says_it_did_nothing() -> None:
+    state = build(
+        {
+            "players": [
+                {"hand": ["ball"], "houses": [{"colour": "red", "cards": ["lord.red"]}]},
+                {"houses": [{"colour": "green", "cards": ["knight.green"]}]},
+            ],
+            "deck": ["page.red"],
+            "current": 0,
+            "actions_left": 3,
+        }
+    )
+    assert idle_orders(state, 0) == {}  # there is a man to take
+    decision = pending(state)
+    assert decision is not None
+    ball = state.players[0].hand[0]
+    knight = list(state.players[1].houses[0].cards)
+    events = apply(state, 0, decision.id, ("play", ball))
+    asked = pending(state)
+    assert asked is not None and asked.kind == "ball.take" and ("done",) in asked.options
+    assert "order.idle" not in [e.key for e in events]
+    events = apply(state, 0, asked.id, ("done",))
+    idle = [e for e in events if e.key == "order.idle"]
+    assert [e.params for e in idle] == [{"seat": 0, "order": "ball", "reason": "ball_declined"}]
+    assert state.players[1].houses[0].cards == knight, "the knight stays where he was"
 
 
 def build_copy(state: GameState) -> GameState:

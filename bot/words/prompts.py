@@ -83,9 +83,14 @@ WHY = {
     "hand_full": "why-hand-full",
     "deck_empty": "why-deck-empty",
     "orders_empty": "why-orders-empty",
-    "castle_no_merchant": "why-castle-no-merchant",
-    "castle_house": "why-castle-house",
-    "castle_taken": "why-castle-taken",
+    "castle": "why-castle",
+}
+#: what a castle that can nearly be built lacks (`engine.explain.castle_needs`) → its words
+CASTLE_NEEDS = {
+    "merchant": "why-castle-merchant",
+    "lord": "why-castle-lord",
+    "cards": "why-castle-cards",
+    "supply": "why-castle-supply",
 }
 #: why an order in hand would do nothing now → its text
 IDLE = {
@@ -463,6 +468,9 @@ class Prompts:
                 args["colour"] = COLOUR_EMOJI[str(args["colour"])]
             if "smuta_open" in args:
                 args["smuta_open"] = "yes" if args["smuta_open"] else "no"
+            if "needs" in args:  # a castle's note names all it lacks, in one line
+                needs = [self.tr.t(lang, CASTLE_NEEDS[n], **args) for n in args.pop("needs")]
+                args["needs"] = self.tr.t(lang, "why-castle-and").join(needs)
             lines.append("ℹ️ " + self.tr.t(lang, WHY[missing.reason], **args))
         return lines
 

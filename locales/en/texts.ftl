@@ -11,3 +11,11 @@ event-order-idle = ↪️ { $order } — to no effect: { $reason ->
         [ball_declined] { $player } takes no one.
        *[other] the order did nothing.
     }
+
+# a castle that can nearly be built (engine.explain.castle_needs): all it lacks, in one line
+why-castle = { $castle } cannot be built yet — it lacks { $needs }.
+why-castle-merchant = a { $colour } Merchant in your hand
+why-castle-lord = a Lord in your { $colour } house
+why-castle-cards = cards in your { $colour } house ({ $cards } needed, { $has } now)
+why-castle-supply = the castle itself — it is not in the supply
+why-castle-and = { " and " }

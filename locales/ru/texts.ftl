@@ -11,3 +11,11 @@ event-order-idle = ↪️ «{ $order }» — впустую: { $reason ->
         [ball_declined] { $player } никого не забирает.
        *[other] приказ ничего не сделал.
     }
+
+# замок, который почти можно построить (engine.explain.castle_needs): всё, чего не хватает, одной строкой
+why-castle = { $castle } пока не построить — не хватает: { $needs }.
+why-castle-merchant = Купца { $colour } в руке
+why-castle-lord = Лорда в доме { $colour }
+why-castle-cards = карт в доме { $colour } (нужно { $cards }, сейчас { $has })
+why-castle-supply = самого замка — его нет в запасе
+why-castle-and = { " и " }

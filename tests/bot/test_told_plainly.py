@@ -177,3 +177,52 @@ async def test_the_group_learns_an_order_did_nothing_and_why(lang: str) -> None:
         h.cards
         for h in table.state.players[1].houses  # type: ignore[union-attr]
     ]
+
+
+# ====================================================================== castle notes
+CASTLES = {
+    "players": [
+        {
+            "hand": ["merchant.red", "merchant.blue", "merchant.green", "merchant.orange"],
+            "houses": [
+                # one Лорд away (he is the third card too): told, both things named
+                {"colour": "red", "cards": ["page.red", "knight.red"]},
+                # its castle stands: never «пока не построить»
+                {
+                    "colour": "blue",
+                    "cards": ["lord.blue", "page.blue", "knight.blue"],
+                    "castle": "permanent",
+                },
+                # two cards short: not nearly
+                {"colour": "green", "cards": ["lord.green"]},
+            ],
+            # no orange house: not nearly, though its Купец is in hand
+        },
+        {"houses": [{"colour": "orange", "cards": ["page.orange"]}]},
+    ],
+    "deck": ["page.red", "page.orange"],
+    "orders": ["marriage"],
+    "current": 0,
+    "actions_left": 3,
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_castle_note_only_when_nearly_built_naming_all_it_lacks(lang: str) -> None:
+    h = Harness(MemoryStore())
+    anna, boris = person(270, "Анна", lang), person(271, "Борис", lang)
+    await h.open_game(GROUP, anna, [boris], lang=lang)
+    await h.set_position(GROUP, CASTLES, anna)
+    text = h.tg.texts[(anna.id, (await h.store.messages(GROUP))["prompt:0"])]
+    notes = [line for line in text.split("\n") if line.startswith("ℹ️")]
+    t = h.tr.t
+    needs = t(lang, "why-castle-and").join(
+        [
+            t(lang, "why-castle-lord", colour="🔴"),
+            t(lang, "why-castle-cards", colour="🔴", cards=3, has=2),
+        ]
+    )
+    red = "ℹ️ " + t(lang, "why-castle", castle=t(lang, "castle-red"), needs=needs)
+    assert notes == [red], notes
+    for colour in ("blue", "green", "orange"):
+        assert t(lang, f"castle-{colour}") not in "\n".join(notes)

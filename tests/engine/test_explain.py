@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine import GameState, apply, pending
 from engine.cards import catalog_for
-from engine.explain import Missing, idle_orders, missing_actions
+from engine.explain import Missing, castle_needs, idle_orders, missing_actions
 from engine.scenario import build
 
 
@@ -38,29 +38,79 @@ def test_a_ready_house_without_its_merchant_names_its_colour() -> None:
         )
     )
     assert [m for m in missing_actions(state, 0) if m.reason.startswith("castle")] == [
-        Missing("castle_no_merchant", {"colour": "red"})
+        Missing("castle", {"colour": "red", "needs": ("merchant",), "cards": 3, "has": 3})
     ]
 
 
-def test_a_merchant_whose_house_is_not_ready_says_what_it_lacks() -> None:
+def _castle_notes(state: GameState) -> dict[str, tuple[str, ...]]:
+    return {
+        m.params["colour"]: m.params["needs"]
+        for m in missing_actions(state, 0)
+        if m.reason == "castle"
+    }
+
+
+def test_a_castle_is_told_about_only_when_one_move_away() -> None:
+    """One card, one Купец or the castle's return would do it: told, with all
+    it lacks (a Лорд that is also the missing card: both). Further off, built
+    already, or a house not there yet: nothing."""
     state = build(
         _position(
-            ["merchant.blue", "merchant.green"],
+            ["merchant.red", "merchant.blue", "merchant.green", "merchant.orange"],
             [
-                {"colour": "blue", "cards": ["page.blue", "knight.blue"]},
+                # a Лорд missing, and with him the third card: one move
+                {"colour": "red", "cards": ["page.red", "knight.red"]},
+                # its castle stands already
+                {
+                    "colour": "blue",
+                    "cards": ["lord.blue", "page.blue", "knight.blue"],
+                    "castle": "permanent",
+                },
+                # a Лорд and one card: two cards short — two moves
+                {"colour": "green", "cards": ["lord.green"]},
             ],
-            rules={"castle_min_cards": 2},
+            # no orange house at all, though its Купец is in hand
+        )
+    )
+    assert _castle_notes(state) == {"red": ("lord", "cards")}
+    assert castle_needs(state, 0, "orange") == () and castle_needs(state, 0, "blue") == ()
+
+
+def test_a_castle_one_card_short_or_out_of_the_supply_says_that() -> None:
+    position = _position(
+        ["merchant.red", "merchant.green"],
+        [
+            {"colour": "red", "cards": ["lord.red", "page.red"]},
+            {"colour": "green", "cards": ["lord.green", "page.green", "knight.green"]},
+            # ready, but no Купец and its castle gone from the supply: two things
+            {"colour": "blue", "cards": ["lord.blue", "page.blue", "knight.blue"]},
+        ],
+    )
+    # the green and blue castles stand in the opponent's houses
+    position["players"] = [
+        position["players"][0],  # type: ignore[index]
+        {
+            "houses": [
+                {"colour": "green", "cards": ["lady.green"], "castle": "permanent"},
+                {"colour": "blue", "cards": ["lady.blue"], "castle": "one_time"},
+            ]
+        },
+    ]
+    state = build(position)
+    assert _castle_notes(state) == {"red": ("cards",), "green": ("supply",)}
+    found = next(m for m in missing_actions(state, 0) if m.params.get("colour") == "red")
+    assert found.params["cards"] == 3 and found.params["has"] == 2
+
+
+def test_a_castle_that_can_be_built_now_has_no_note() -> None:
+    state = build(
+        _position(
+            ["merchant.red"], [{"colour": "red", "cards": ["lord.red", "page.red", "knight.red"]}]
         )
     )
     decision = pending(state)
-    assert decision is not None and not any(o[0] == "build" for o in decision.options)
-    found = {
-        m.params["colour"]: m.params
-        for m in missing_actions(state, 0)
-        if m.reason == "castle_house"
-    }
-    assert found["blue"]["lord"] == "no" and found["blue"]["cards"] == 2
-    assert found["green"]["house"] == "none"
+    assert decision is not None and any(o[0] == "build" for o in decision.options)
+    assert _castle_notes(state) == {}
 
 
 def test_nothing_is_missing_when_everything_is_possible() -> None:

@@ -226,3 +226,69 @@ async def test_a_castle_note_only_when_nearly_built_naming_all_it_lacks(lang: st
     assert notes == [red], notes
     for colour in ("blue", "green", "orange"):
         assert t(lang, f"castle-{colour}") not in "\n".join(notes)
+
+
+# ====================================================================== the table in words
+CROWDED = {
+    "players": [
+        {
+            "hand": ["page.blue"],
+            "houses": [
+                {
+                    "colour": "red",
+                    "cards": ["lord.red", "knight.red", "page.red", "servant.red.blue"],
+                    "castle": "permanent",
+                },
+                {"colour": "blue", "cards": ["lady.blue", "page.blue", "alchemist.blue"]},
+                {"colour": "green", "cards": ["healer.green", "minstrel.green"]},
+                {"colour": "orange", "cards": ["lord.orange", "treasurer.orange"]},
+            ],
+        },
+        {"houses": [{"colour": "blue", "cards": ["lord.blue"]}]},
+        {"houses": []},
+    ],
+    "deck": ["conspiracy", "feast", "page.green"],
+    "orders": ["ball", "marriage"],
+    "graveyard": ["plague.red", "harlot.blue"],
+    "orders_discard": ["infirmary", "ball"],
+    "smuta_discard": ["poison", "drought"],
+    "current": 0,
+    "actions_left": 2,
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_the_groups_table_names_its_piles_and_houses_in_words(lang: str) -> None:
+    h = Harness(MemoryStore())
+    anna, boris, vera = (person(280 + i, n, lang) for i, n in enumerate(["Анна", "Борис", "Вера"]))
+    await h.open_game(GROUP, anna, [boris, vera], lang=lang)
+    table = await h.set_position(GROUP, CROWDED)
+    since = len(h.tg.requests)
+    await h.say(GROUP, anna, "/table")
+    text = [r.text for r in h.tg.sent(GROUP) if h.tg.requests.index(r) >= since][-1]
+    state = table.state
+    assert state is not None
+    t = h.tr.t
+    render = h.app.games.render
+
+    def top(pile: list[str]) -> str:
+        return render.card(lang, state, pile[0])
+
+    words = [
+        t(lang, "table-deck", n=3),
+        t(lang, "table-orders-short", n=2, discarded=2),
+        t(lang, "table-graveyard-short", n=2, top=top(state.graveyard)),
+        t(lang, "table-smuta-discard-short", n=2, top=top(state.smuta_discard)),
+        t(lang, "table-castles-short", n=3, castles="🔵🟢🟠"),
+    ]
+    for said in words:
+        assert said in text, (said, text)
+    graveyard = plain(words[2])
+    assert ("сгинувшие 2 (сверху" if lang == "ru" else "graveyard 2 (on top") in graveyard
+    # a house too long for its line reads as a number of cards, not «×4»
+    assert "×" not in text
+    row = next(line for line in text.split("\n") if line.startswith("  🔴"))
+    assert t(lang, "table-house-count", n=4) in row, row
+    assert ("4 карты" if lang == "ru" else "4 cards") in row
+    lines = text.split("\n")
+    assert len(lines) <= 20 and all(len(plain(line)) <= 60 for line in lines), text

@@ -33,8 +33,9 @@ def missing_actions(state: GameState, seat: int) -> list[Missing]:
     - ``hand_full`` (``limit``): no card from either deck (a face-up смута on
       top may still be drawn: ``smuta_open``);
     - ``deck_empty``: no card from the game deck; ``orders_empty``: no order;
-    - ``castle`` (``colour``, ``needs``, ``cards``, ``has``): a castle that can
-      nearly be built (`castle_needs`), with every condition it still lacks.
+    - ``castle`` (``colour``, ``needs``; ``cards`` and ``has`` when it lacks
+      cards): a castle that can nearly be built (`castle_needs`), with every
+      condition it still lacks.
     """
     rules = state.rules
     player = state.players[seat]
@@ -50,19 +51,13 @@ def missing_actions(state: GameState, seat: int) -> list[Missing]:
         out.append(Missing("orders_empty"))
     for colour in COLOURS:
         needs = castle_needs(state, seat, colour)
-        if needs:
+        if not needs:
+            continue
+        params: dict[str, Any] = {"colour": colour, "needs": needs}
+        if "cards" in needs:  # how many it holds matters only while it lacks cards
             house = next(h for h in player.houses if h.colour == colour)
-            out.append(
-                Missing(
-                    "castle",
-                    {
-                        "colour": colour,
-                        "needs": needs,
-                        "cards": rules.castle_min_cards,
-                        "has": len(house.cards),
-                    },
-                )
-            )
+            params.update(cards=rules.castle_min_cards, has=len(house.cards))
+        out.append(Missing("castle", params))
     return out
 
 

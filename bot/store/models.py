@@ -16,6 +16,8 @@ from engine.ai import Level
 
 Lang = Literal["ru", "en"]
 Status = Literal["lobby", "playing", "finished"]
+#: the lobby message's second screens (None: its first): the computers' levels, the settings
+LobbyMenu = Literal["levels", "settings"]
 
 
 class Seat(BaseModel):
@@ -81,6 +83,7 @@ class Table(BaseModel):
     practice: bool = False  # a private game against computers, in the player's own chat
     hints: bool = False  # prompts offer «💡 Подсказка» (a chat's setting; a first practice)
     timed: bool = True  # people have a deadline (a practice game may go without)
+    lobby_menu: LobbyMenu | None = None  # the lobby's screen (`bot.service.lobby`)
     lang: Lang = "ru"
     turn_timeout: int = 90
     choice_timeout: int = 60

@@ -65,7 +65,10 @@ rules-text =
     <b>A turn</b> is 1 to { $actions } { $actions ->
         [one] action
        *[other] actions
-    } of your choice (you may end it earlier):
+    } of your choice (you may end it earlier); with a permanent { castle-orange }, up to { $trade_actions } { $trade_actions ->
+        [one] action
+       *[other] actions
+    }:
     1. Draw the top card of the game deck. A smuta does not go into your hand: it is resolved at once, and your turn ends.
     2. Draw the top order.
     3. Lay out a house card from your hand.
@@ -78,7 +81,7 @@ rules-text =
        *[other] cards
     }: with a full hand you gain no card from anywhere (from the deck you may draw only a smuta lying face up on top).
 
-    <b>Houses.</b> A card goes into your house of its colour (you have one of each colour at most); if there is none, a new house is placed at the left or right end of your row, never between houses. The two ends of the row are your <b>left</b> and <b>right</b> house; a single house is both. A Plague Carrier or Harlot may also go into a house of its colour in any player's row, except an opponent's castle house. An emptied house disappears, and its castle returns to the supply (Marriage can do that too).
+    <b>Houses.</b> A card goes into your house of its colour (you have one of each colour at most); if there is none, a new house is placed at the left or right end of your row, never between houses. The two ends of the row are your <b>left</b> and <b>right</b> house; a single house is both. A Plague Carrier or Harlot may also go into a house of its colour in any player's row, except an opponent's castle house. A castle stands as long as its house has cards: if its Lord leaves, the castle stays. An emptied house disappears, and its castle returns to the supply (Marriage can do that too).
 
     <b>Smuty.</b> Whoever draws a smuta is its <b>initiator</b>. It is resolved at once: everyone in turn, usually from the initiator clockwise; no normal actions meanwhile. Then the initiator's turn ends — except after Betrayal (the turn starts again) or with a permanent Castle of Power held when the smuta ends (a new turn). The disasters (Drought, Earthquake, Fire, Pestilence) first return every castle to the supply.
 

@@ -232,7 +232,6 @@ btn-add-strong = 🤖 Strong
 btn-drop-computer = ➖ Remove a computer
 btn-clock-on = ⏱ Use a clock
 btn-clock-off = ⏱ No clock
-lobby-levels = 🤖 — seat a computer: <b>easy</b> plays at random, <b>normal</b> picks the best move one step ahead, <b>strong</b> plays the game out to its end once the deck runs low.
 lobby-computer-dropped = ➖ A computer leaves the table.
 practice-title = Practice
 practice-lobby-title = 🎯 <b>Practice</b> — you against the computer

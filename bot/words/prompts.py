@@ -246,6 +246,16 @@ class Prompts:
             if option[i] != "-"
         )
 
+    def asked(
+        self, lang: str, table: Table, state: GameState, decision: Decision, option: Option
+    ) -> str:
+        """An option in words as the player would press it: only the parts its menu
+        asks (a part with one possible value under the parts before is passed)."""
+        depths = choice_depths(decision, option)
+        if not depths:
+            return self.choice(lang, table, state, decision, option)
+        return " → ".join(self.label(lang, table, state, decision, option, i) for i in depths)
+
     def _path(
         self,
         lang: str,

@@ -304,22 +304,6 @@ forgetme-done = 🗑 Done: your preferences, subscriptions and statistics are go
 ## Hints
 
 btn-hint = 💡 Hint
-hint = 💡 The normal computer would choose: { $choice }
-    Why: { $reason }
-hint-reason-castle = a castle gives +{ $points } and keeps the house safe from troubles
-hint-reason-points = { $points ->
-        [one] +{ $points } point on the table now
-       *[other] +{ $points } points on the table now
-    }
-hint-reason-castle-soon = the house with a Lord is nearly big enough for a castle
-hint-reason-plague = Pestilence is still to come: a house with a Plague Carrier (and no Healer) may be lost
-hint-reason-harlot = the Inquisition is still to come: a house with a Harlot may be lost
-hint-reason-earthquake = the Earthquake is still to come: the left house may be taken whole
-hint-reason-hand = cards in hand are moves for later
-hint-reason-castle-side = the castle's permanent side still has work to do
-hint-reason-others = it weakens the others
-hint-reason-last-turn = the game is ending: lay everything that scores ({ $points } now)
-hint-reason-best = your table is stronger this way, all in all
 result-hints = { $player }: { $n ->
         [one] { $n } hint
        *[other] hints: { $n }

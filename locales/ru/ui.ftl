@@ -309,23 +309,6 @@ forgetme-done = 🗑 Готово: ваши настройки, подписки
 ## Подсказки
 
 btn-hint = 💡 Подсказка
-hint = 💡 Обычный компьютер выбрал бы: { $choice }
-    Почему: { $reason }
-hint-reason-castle = замок даст +{ $points } и защитит дом от смут
-hint-reason-points = { $points ->
-        [one] +{ $points } очко на столе сразу
-        [few] +{ $points } очка на столе сразу
-       *[many] +{ $points } очков на столе сразу
-    }
-hint-reason-castle-soon = в доме с Лордом почти хватает карт на замок
-hint-reason-plague = Чума ещё впереди: дом с Чумовым (без Лекаря) может сгинуть
-hint-reason-harlot = Инквизиция ещё впереди: дом с Блудницей может сгинуть
-hint-reason-earthquake = Землетрясение ещё впереди: левый дом могут забрать целиком
-hint-reason-hand = карты в руке — это ходы потом
-hint-reason-castle-side = постоянная сторона замка ещё поработает
-hint-reason-others = это ослабит соперников
-hint-reason-last-turn = игра кончается: выложите всё, что даёт очки ({ $points } сейчас)
-hint-reason-best = так ваш стол в целом сильнее
 result-hints = { $player }: { $n ->
         [one] { $n } подсказка
         [few] { $n } подсказки

@@ -51,10 +51,6 @@ DEFAULT_LEVEL: Level = "normal"
 MENUS: dict[str, LobbyMenu | None] = {"levels": "levels", "settings": "settings", "main": None}
 
 
-#: a person's first practice games offer «💡 Подсказка» on every prompt
-PRACTICE_HINTS = 3
-
-
 class Lobby:
     """Between /newgame and the start of the game."""
 
@@ -164,8 +160,7 @@ class Lobby:
         title = self.tr.t(lang, "practice-title")
         table = self._new_table(chat_id, title, actor, existing, game_no)
         table.practice, table.timed, table.lang = True, False, lang
-        # someone's first practice games offer hints
-        table.hints = prefs.practices <= PRACTICE_HINTS
+        table.hints = True  # practice is for learning: its prompts offer hints
         table.seats.append(self._seat(actor, prefs))
         table.seats.append(self._computer(table, self.default_level(table)))
         if not await self._publish(table, actor):

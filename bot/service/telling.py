@@ -130,12 +130,20 @@ class Teller:
                 ring = new_game_started or answered is not None
                 sends.append(self._prompt(table, upcoming, ids, updates, ring))
 
-        # ---- a new game: everyone gets their hand (the first decider's prompt shows it)
+        # ---- a new game: everyone gets their hand (the first decider's prompt
+        # shows it), and who moves first: the bot writes again on their turn
         if new_game_started:
             for i, seat in enumerate(table.seats):
                 if seat.user_id is not None and not seat.left and i != prompted:
                     header = self.render.header(seat.lang, table)
-                    sends.append(self._private(table, i, header, [self.hand_text(table, i)]))
+                    first = self.tr.t(
+                        seat.lang,
+                        "game-first-turn",
+                        player=self.render.name(seat.lang, table, state.current),
+                    )
+                    sends.append(
+                        self._private(table, i, header, [first, "", self.hand_text(table, i)])
+                    )
 
         await asyncio.gather(*sends)
         if updates:

@@ -87,7 +87,7 @@ rules-text =
 
     <b>The end.</b> When the game deck runs out, the turn is played out and every other player has one more turn. Points: the cards in your houses ({ $points }) plus { $castle_points } per castle. On a tie, more castles ranks higher; otherwise the win is shared.
 
-    <b>Signs.</b> 🎴 deck · 📜 orders · ⚰️ graveyard · 🗑 orders discard · 🌀 smuta · 🔮 Prophet stack · ✋ cards in hand · ⭐ points · ▶️ whose turn · 💭 who is choosing · 🤖 computer · a player's houses, left to right: ⬅️ left, ➡️ right, ▫️ between, ↔️ the only one · ×5 cards in a house · 🏰♾️ / 🏰⚡ castle permanent / one-time side up. Every card on the table: /table full.
+    <b>Signs.</b> 🎴 deck · 📜 orders · ⚰️ graveyard · 🗑 orders discard · 🌀 smuta · 🔮 Prophet stack · ✋ cards in hand · ⭐ points · ▶️ whose turn · 💭 who is choosing · 🤖 computer · a player's houses, left to right: ⬅️ left, ➡️ right, ▫️ between, ↔️ the only one · 🏰♾️ / 🏰⚡ castle permanent / one-time side up. Every card on the table: /table full.
 
 # /rules, the second message: characters, orders and castles (rules-text is the first)
 rules-cards =

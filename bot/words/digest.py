@@ -97,6 +97,7 @@ DEEDS = {
 #: what happened to the reader → its words
 TO_YOU = {
     "got": "practice-digest-you-got",
+    "drew": "practice-digest-you-drew",
     "planted": "practice-digest-you-planted",
     "lost": "practice-digest-you-lost",
     "hand_taken": "practice-digest-you-hand-taken",
@@ -223,7 +224,7 @@ class Digest:
         if e.to is not None:  # told to the reader alone
             if key in GAINS_PRIVATE or key == "deck.drew.private":
                 if seat == reader and "card" in p:
-                    turn.you("got", p["card"])
+                    turn.you("drew" if key == "deck.drew.private" else "got", p["card"])
             elif key in FROM_HAND_PRIVATE:
                 if p.get("source") == reader:
                     turn.you("hand_taken", p["card"])

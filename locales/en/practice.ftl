@@ -49,6 +49,7 @@ practice-digest-last-card = the deck ran out
 practice-digest-skipped = skipped the turn
 
 practice-digest-you-got = you got { $cards }
+practice-digest-you-drew = you drew { $cards }
 practice-digest-you-planted = { $cards } laid on you
 practice-digest-you-lost = you lost { $cards }
 practice-digest-you-hand-taken = { $cards } taken from your hand

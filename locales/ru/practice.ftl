@@ -63,6 +63,7 @@ practice-digest-last-card = колода кончилась
 practice-digest-skipped = пропустил ход
 
 practice-digest-you-got = вы получили { $cards }
+practice-digest-you-drew = вы взяли из колоды { $cards }
 practice-digest-you-planted = вам подложили { $cards }
 practice-digest-you-lost = вы потеряли { $cards }
 practice-digest-you-hand-taken = из вашей руки забрали { $cards }

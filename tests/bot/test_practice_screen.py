@@ -30,6 +30,7 @@ from bot.store.memory import MemoryStore
 from bot.words.keyboards import DetailsCb, PromptCb
 from bot.words.shape import plain
 from engine import Decision, Event, GameState, pending
+from engine.cards import catalog_for
 from engine.core import Option, Refused
 from engine.policy import choose
 from engine.scenario import build, resolve
@@ -144,6 +145,7 @@ async def practice_at(h: Harness, anna: User, position: dict[str, Any]) -> None:
     table = await h.table(anna.id)
     table.state = build(position)
     table.turn_log = []
+    table.deadline = table.reminder = table.deadline_decision = None  # the dealt game's timer
     seat = table.seats[0]
     seat.story, seat.news, seat.seen, seat.details, seat.digest = [], [], [], [], []
     assert await h.store.save(table)
@@ -152,12 +154,13 @@ async def practice_at(h: Harness, anna: User, position: dict[str, Any]) -> None:
 
 async def to_her_turn(h: Harness, anna: User) -> None:
     """Anna ends her turn; the computers play until her next one."""
+    turn = (await h.table(anna.id)).state.turn  # type: ignore[union-attr]
     for _ in range(30):
         table = await h.table(anna.id)
         assert table.state is not None
         decision = pending(table.state)
         assert decision is not None
-        if decision.seat == 0 and decision.params.get("actions_taken") == 0:
+        if decision.seat == 0 and table.state.turn > turn:
             return
         if decision.seat == 0:
             await h.answer(anna, anna.id, ("end",))
@@ -258,6 +261,49 @@ async def test_each_computer_turn_gets_its_line_naming_only_what_she_may_see(
     _, text = live_prompt(h, anna)
     lines = turn_lines(text)
     assert lines == TWO_TURNS_LINES[lang]
+
+
+#: the computer lays a Наёмник, which draws Anna's only card out of her hand
+#: (she is its only target), and draws from the deck: her card is named (she
+#: knows it), the one it drew not
+MERCENARY = {
+    "players": [
+        {"hand": ["page.orange"], "houses": [{"colour": "blue", "cards": ["lord.blue"]}]},
+        {"computer": True, "hand": ["mercenary.red"]},
+    ],
+    "deck": ["lord.green", "page.red", "page.blue"],  # its draw, then hers
+    "orders": [],
+    "actions_left": 2,
+    "actions_taken": 1,
+}
+MERCENARY_LINES = {
+    "ru": [
+        "Компьютер 1: выложил 🔴 Наёмника, взял карту — из вашей руки забрали 🟠 Пажа",
+        "Ваш ход: вы взяли из колоды 🔴 Пажа",  # an empty hand draws as her turn starts
+    ],
+    "en": [
+        "Computer 1: laid out 🔴 Mercenary, drew a card — 🟠 Page taken from your hand",
+        "Your turn: you drew 🔴 Page",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_card_taken_from_her_hand_is_named_and_a_card_drawn_is_not(
+    store: Any, lang: str
+) -> None:
+    h = Harness(store)
+    anna = person(706, NAMES[lang], lang)
+    scripted(h, [["lay", "mercenary.red"], ["draw"]])
+    await practice_at(h, anna, MERCENARY)
+    await to_her_turn(h, anna)
+    _, text = live_prompt(h, anna)
+    assert turn_lines(text) == MERCENARY_LINES[lang]
+    table = await h.table(anna.id)
+    assert table.state is not None
+    cat = catalog_for(table.state.rules)
+    drawn = {c for c in table.state.players[1].hand if cat[c].type == "lord"}  # the deck's top
+    assert drawn and not drawn & set(MARK.findall(text))
 
 
 # ====================================================================== «Подробнее»

@@ -30,7 +30,7 @@ STORY_MAX = 20  # lines a person's story keeps (the oldest give way to «…»)
 #: a practice game: the full lines of the computers' turns a prompt sums up
 #: (its «Подробнее»), and the events they come from, kept at most
 DETAILS_MAX = 80
-SEEN_MAX = 400
+SEEN_MAX = 200
 
 #: a decision answered: the decision, the option, whether the timer chose it
 Answered = tuple[Decision, tuple[str, ...], bool]

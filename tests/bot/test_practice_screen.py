@@ -27,7 +27,9 @@ from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import User
 
 from bot.store.memory import MemoryStore
+from bot.webapp.payload import Payloads
 from bot.words.keyboards import DetailsCb, PromptCb
+from bot.words.prompts import Prompts
 from bot.words.shape import plain
 from engine import Decision, Event, GameState, pending
 from engine.cards import catalog_for
@@ -372,6 +374,21 @@ async def test_details_show_the_turns_in_full_at_the_same_menu_level(store: Any,
     await h.press(anna, anna.id, message, back.pack())
     assert h.tg.texts[(anna.id, message)] == opened
     assert short != opened and PESTILENCE_LINE[lang] in unmarked(opened)
+
+    # /table and the Mini App still tell the turn line by line
+    laid = unmarked(render.event(lang, table, state, Event(key="lay", params=lay_params(state))))
+    since = len(h.tg.requests)
+    await h.say(anna.id, anna, "/table")
+    shown = [unmarked(r.text) for r in h.tg.sent(anna.id) if h.tg.requests.index(r) >= since]
+    assert any(laid in text.replace("\n  ", " ") for text in shown), shown
+    prompts = Prompts(render, h.tr)
+    app = Payloads(h.tr, render, prompts).table(table, 0, lang, h.clock.now())
+    assert laid in [unmarked(line) for line in app["log"]], app["log"]
+
+
+def lay_params(state: GameState) -> dict[str, Any]:
+    """The computer's Лорд laid into its own row (the only card it holds on the table)."""
+    return {"seat": 1, "card": state.players[1].houses[0].cards[0], "target": 1}
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -213,10 +213,13 @@ class Harness:
         self, chat_id: int, position: Mapping[str, Any], asker: User | None = None
     ) -> Table:
         """The chat's running game put at `position` (see `engine.scenario`),
-        its turn's log cleared; `asker` then sends /hand (their prompt for it)."""
+        its turn's log cleared (and what each seat saw of the game before, for
+        a practice prompt's lines); `asker` then sends /hand (their prompt for it)."""
         table = await self.table(chat_id)
         table.state = build(dict(position))
         table.turn_log = []
+        for seat in table.seats:
+            seat.seen = []
         assert await self.store.save(table)
         if asker is not None:
             await self.say(asker.id, asker, "/hand")

@@ -368,6 +368,7 @@ async def test_practice_begins_your_turn_with_what_the_computers_did(lang: str) 
             "actions_taken": 1,
         }
     )
+    table.seats[0].seen = []  # what she saw of the game dealt before this position
     assert await h.store.save(table)
     await h.say(anna.id, anna, "/hand")
     for _ in range(20):

@@ -169,9 +169,9 @@ def turn_head(state: GameState, events: Sequence[Event]) -> Event:
                 params["smuta"] = e.params["smuta"]
                 break
             depth -= 1
-    else:
+    else:  # still under way when they end (unless a turn started since)
         running = [f for f in state.frames if isinstance(f, SmutaEndFrame)]
-        if running:
+        if running and not any(e.key == "turn.start" for e in events):
             params["smuta"] = catalog_for(state.rules)[running[-1].card].type
     return Event(key="turn.start", params=params)
 

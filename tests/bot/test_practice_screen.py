@@ -308,6 +308,65 @@ async def test_a_card_taken_from_her_hand_is_named_and_a_card_drawn_is_not(
     assert drawn and not drawn & set(MARK.findall(text))
 
 
+#: the computer draws Заговор: it gives Anna its Лорд, and when the other
+#: computer's turn to give comes — after her own answer, inside the same
+#: computer turn — that one gives her a Паж
+CONSPIRACY = {
+    "players": [
+        {"hand": ["page.orange"], "houses": [{"colour": "blue", "cards": ["lord.blue"]}]},
+        {"computer": True, "houses": [{"colour": "red", "cards": ["lord.red"]}]},
+        {"computer": True, "houses": [{"colour": "green", "cards": ["page.green"]}]},
+    ],
+    "deck": ["conspiracy", "knight.red", "knight.blue", "page.red"],
+    "orders": [],
+    "actions_left": 2,
+    "actions_taken": 1,
+}
+CONSPIRACY_LINES = {
+    "ru": [
+        "Компьютер 1: 🤫 Заговор — вы получили 🔴 Лорда",
+        "Компьютер 1: 🤫 Заговор (продолжение) — вы получили 🟢 Пажа",
+        "Компьютер 2: взял 2 карты",
+    ],
+    "en": [
+        "Computer 1: 🤫 Conspiracy — you got 🔴 Lord",
+        "Computer 1: 🤫 Conspiracy (continued) — you got 🟢 Page",
+        "Computer 2: drew 2 cards",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+async def test_a_turn_she_is_asked_in_the_middle_of_goes_on_in_her_next_message(
+    store: Any, lang: str
+) -> None:
+    h = Harness(store)
+    anna = person(707, NAMES[lang], lang)
+    scripted(h, [["draw"], ["lord.red", "0"], ["page.green", "0"], ["draw"], ["draw"]])
+    await practice_at(h, anna, CONSPIRACY)
+    heads: list[str] = []
+    for _ in range(30):
+        table = await h.table(anna.id)
+        assert table.state is not None
+        decision = pending(table.state)
+        assert decision is not None
+        if decision.seat != 0:
+            await h.tick(5)
+            continue
+        if decision.kind == "action" and table.state.turn > 2:
+            break
+        message, text = live_prompt(h, anna)
+        if decision.kind != "action" and message not in [m for m, _ in heads]:
+            # a new message asks her inside the computer's turn: its first line
+            heads.append((message, unmarked(text).split("\n")[1]))
+        await h.answer(
+            anna, anna.id, ("end",) if ("end",) in decision.options else decision.options[0]
+        )
+    message, text = live_prompt(h, anna)
+    heads.append((message, turn_lines(text)[0]))
+    assert [line for _, line in heads] == CONSPIRACY_LINES[lang]
+
+
 # ====================================================================== «Подробнее»
 def details_button(h: Harness, anna: User, message: int) -> tuple[str, DetailsCb]:
     found = [

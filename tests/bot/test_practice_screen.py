@@ -7,12 +7,15 @@ in both languages:
 - each computer turn since the person's last is one line of what changed:
   what it laid, the смута it drew, what it took and from whom — and, after a
   dash, what it did to the person («ваш дом 🟢 ушёл», «вы потеряли…»);
+  a turn she is asked in the middle of goes on in her next message;
 - «Подробнее» under the prompt shows those turns in full lines, at the same
   menu level with the same buttons, and «Короче» brings the line back; an old
   press, someone else's, or a forged one is refused with a short alert and
   changes nothing.
 
-Every practice game here begins with `Harness.start_practice`.
+Every practice game here begins with `Harness.start_practice` (the one place
+to change should a first /practice be something else); the computers'
+choices in the set positions are scripted (`scripted`).
 """
 
 from __future__ import annotations

@@ -323,6 +323,8 @@ class Digest:
         t = self.tr.t
         parts: list[tuple[int, str]] = []  # (rank, text), in the order they happened
         for (kind, doer, whom), items in turn.deeds.items():
+            if doer == reader:
+                continue  # the reader's own answer: their message told it
             args: dict[str, Any] = {}
             if kind in ("drew", "orders"):
                 args["n"] = turn.counts[(kind, doer)]
@@ -344,8 +346,6 @@ class Digest:
             if whom is not None:
                 args["whom"] = self.who(lang, table, whom, "gen")
                 args["whom_dat"] = self.who(lang, table, whom, "dat")
-            if doer == reader:
-                continue  # the reader's own answer: their message told it
             deed = t(lang, DEEDS[kind], **args)
             if doer is not None and doer != turn.seat:
                 deed = t(

@@ -9,7 +9,8 @@ their turn starts or someone else's move needs their choice. Their next
 decisions in a row edit that message in place; once someone else is asked,
 it is closed (its story stays: what they chose and what came of it). What
 they are told while they wait (what was taken from them, by whom and how; in
-a practice game, everything the computers did) heads their next message."""
+a practice game, everything the computers did: a line a turn, the full lines
+kept for its «Подробнее») heads their next message."""
 
 from __future__ import annotations
 

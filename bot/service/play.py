@@ -97,7 +97,8 @@ class Play:
         if isinstance(found, Reply):
             return found
         table, ids, seat, decision = found
-        if not table.practice or not table.seats[seat].details or cb.depth < 0:
+        told = table.seats[seat]
+        if not table.practice or not (told.details and told.digest) or cb.depth < 0:
             return Reply("err-bad-button", alert=True)
         if ids.get(f"prompt:{seat}") != message_id:
             return Reply("err-old-button", alert=True)  # a message the prompt has left

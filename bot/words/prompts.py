@@ -14,7 +14,10 @@ A decision's options are tuples of parts offered one menu level at a time
 - above the question, the seat's *story*: what they were told since this
   message began (`Seat.story`: what happened to them while they waited, each
   answer given in it — only the parts that were a choice — and what came
-  of it), and, inside a смута, the смута's line of what it does.
+  of it), and, inside a смута, the смута's line of what it does. In a
+  practice game what the computers did is a line a turn (`bot.words.digest`),
+  the full lines behind «📜 Подробнее»; the hand and one's row go a few to a
+  line.
 
 A prompt message lives as long as its player goes on choosing: the next
 decision of the same player edits it in place, and once someone else is
@@ -262,7 +265,8 @@ class Prompts:
             markup.inline_keyboard.append(
                 hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint"))
             )
-        if table.practice and table.seats[decision.seat].details:
+        seat = table.seats[decision.seat]
+        if table.practice and seat.details and seat.digest:  # something summed up
             markup.inline_keyboard.append(
                 details_row(
                     table.chat_id,

@@ -69,6 +69,7 @@ RANK = {
             "skipped",
             "orders",
             "drew",
+            "drew_orders",
         ]
     )
 }
@@ -78,6 +79,7 @@ RANK = {
 DEEDS = {
     "drew": "practice-digest-drew",
     "orders": "practice-digest-orders",
+    "drew_orders": "practice-digest-drew-orders",
     "laid": "practice-digest-laid",
     "planted": "practice-digest-planted",
     "discarded": "practice-digest-discarded",
@@ -326,7 +328,14 @@ class Digest:
             if doer == reader:
                 continue  # the reader's own answer: their message told it
             args: dict[str, Any] = {}
-            if kind in ("drew", "orders"):
+            both = ("drew", doer) in turn.counts and ("orders", doer) in turn.counts
+            if kind == "orders" and both:
+                continue  # said with the cards drawn: «взял 2 карты и приказ»
+            if kind == "drew" and both:
+                args["orders"] = turn.counts[("orders", doer)]
+                kind = "drew_orders"
+                args["n"] = turn.counts[("drew", doer)]
+            elif kind in ("drew", "orders"):
                 args["n"] = turn.counts[(kind, doer)]
             elif kind == "smuta":
                 for item in items:

@@ -17,6 +17,13 @@ practice-digest-orders = took { $n ->
         [1] an order
        *[other] { $n } orders
     }
+practice-digest-drew-orders = drew { $n ->
+        [1] a card
+       *[other] { $n } cards
+    } and took { $orders ->
+        [1] an order
+       *[other] { $orders } orders
+    }
 practice-digest-smuta = { $mode ->
         [prophet] 🔮 { $smuta }
         [jester] 🃏 { $smuta }
@@ -45,7 +52,7 @@ practice-digest-lost-houses = lost { $n ->
        *[other] the houses
     } { $colours }
 practice-digest-castles-back = every castle went back to the supply
-practice-digest-last-card = the deck ran out
+practice-digest-last-card = the deck ran out (one more turn for each of the others)
 practice-digest-skipped = skipped the turn
 
 practice-digest-you-got = you got { $cards }

@@ -31,6 +31,17 @@ practice-digest-orders = взял { $n ->
         [few] { $n } приказа
        *[many] { $n } приказов
     }
+practice-digest-drew-orders = взял { $n ->
+        [1] карту
+        [one] { $n } карту
+        [few] { $n } карты
+       *[many] { $n } карт
+    } и { $orders ->
+        [1] приказ
+        [one] { $orders } приказ
+        [few] { $orders } приказа
+       *[many] { $orders } приказов
+    }
 practice-digest-smuta = { $mode ->
         [prophet] 🔮 { $smuta }
         [jester] 🃏 { $smuta }
@@ -59,7 +70,7 @@ practice-digest-lost-houses = потерял { $n ->
        *[other] дома
     } { $colours }
 practice-digest-castles-back = все замки вернулись в запас
-practice-digest-last-card = колода кончилась
+practice-digest-last-card = колода кончилась (у остальных ещё по ходу)
 practice-digest-skipped = пропустил ход
 
 practice-digest-you-got = вы получили { $cards }

@@ -90,6 +90,7 @@ KEY_FAMILIES = (
     "game",
     "hand",
     "help",
+    "hint",
     "lang",
     "lobby",
     "log",

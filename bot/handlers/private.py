@@ -22,7 +22,7 @@ from bot.handlers.replies import (
 from bot.service.games import Games, Reply
 from bot.words.app import START_PREFIX, AppLinks
 from bot.words.i18n import LANGS, Translator
-from bot.words.keyboards import HintCb, LangCb, PromptCb
+from bot.words.keyboards import DetailsCb, HintCb, LangCb, PromptCb
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +152,18 @@ def private_router() -> Router:
         reply = (
             await games.play.hint(actor_of(query.from_user), callback_data)
             if _own_prompt(query) is not None
+            else Reply("err-bad-button", alert=True)
+        )
+        await answer_callback(query, games, tr, reply)
+
+    @router.callback_query(DetailsCb.filter())
+    async def details_button(
+        query: CallbackQuery, callback_data: DetailsCb, games: Games, tr: Translator
+    ) -> None:
+        message_id = _own_prompt(query)
+        reply = (
+            await games.play.details(actor_of(query.from_user), callback_data, message_id)
+            if message_id is not None
             else Reply("err-bad-button", alert=True)
         )
         await answer_callback(query, games, tr, reply)

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine import GameSetup, GameState
+from engine import Event, GameSetup, GameState
 from engine.ai import Level
 
 Lang = Literal["ru", "en"]
@@ -42,6 +42,13 @@ class Seat(BaseModel):
     asked: int | None = None
     news: list[str] = Field(default_factory=list)
     closing: list[str] | None = None
+    # a practice game (`bot.words.digest`): what the person saw since their
+    # prompt message last began (its turns, a line each, head the next one);
+    # the lines of those turns in full, and the lines that sum them up
+    # (the prompt's «Подробнее» shows the first in place of the second)
+    seen: list[Event] = Field(default_factory=list)
+    details: list[str] = Field(default_factory=list)
+    digest: list[str] = Field(default_factory=list)
     hints: int = 0  # decisions this person asked a hint for
     hinted: int | None = None  # the last decision they asked one for (counted once)
 

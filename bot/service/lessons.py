@@ -66,8 +66,8 @@ DEAL: dict[str, Any] = {
         },
     ],
     "deck": [
-        "servant.red.green",
         "page.blue",
+        "servant.red.green",
         "feast",
         "lord.blue",
         "knight.green",

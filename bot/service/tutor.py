@@ -92,6 +92,10 @@ class Tutor:
         table.state = state
         table.status = "playing"
         settle(table, [], self.teller.prompts, now, self.defaults)
+        if not self.outboxes.pending(chat_id):
+            # what this chat's outbox knew of the last game goes (nothing of it
+            # waits to be sent): its table is not shown again as the new one's
+            self.outboxes.discard(chat_id)
         if not await self.store.save(table):
             return Reply("err-busy")
         await self.store.link_user(chat_id, chat_id)

@@ -186,10 +186,10 @@ class Prompts:
     def tutor_lines(
         self, lang: str, table: Table, state: GameState, lines: Sequence[TutorLine]
     ) -> list[str]:
-        """The tutor's sentences (`bot.service.lessons`), a line each."""
+        """The tutor's sentences (`bot.service.lessons`), a line each, with the game's numbers."""
         out = []
         for line in lines:
-            args: dict[str, object] = {}
+            args: dict[str, object] = dict(rules_args(state.rules))
             if line.card is not None:
                 self._card_args(lang, state, line.card, args)
             out.append(TUTOR + self.tr.t(lang, "tutor-" + line.step, **args))

@@ -5,15 +5,15 @@ tutor-title = Tutorial
 tutor-welcome =
     🎓 <b>Tutorial</b>: a game against two computers on a prepared deal. Above each question a 🎓 line says what to do and why.
     Leave at any time — /stop; take it again — /learn.
-tutor-draw = Start with a card from the deck — «{ opt-draw }»: a turn is up to three actions.
-tutor-lay = Lay out { $card_acc } — «{ opt-lay }»: it goes into your house of its colour and scores its points.
-tutor-order = Draw an order — «{ opt-order }»: an order is a special action you play on your turn.
-tutor-discard = Your hand is full, so you can't draw: discard a spare card — { $card_acc } (a house card goes to the graveyard).
-tutor-castle = A castle is worth +3 points: { $card } builds it on your house of its colour holding a Lord and at least two more cards.
-tutor-build = You can build the castle — «{ opt-build }»: +3 points and a power; you choose which side is up.
-tutor-play = Play { $card_acc } — «{ opt-play }»: an order works at once, then goes to the discard.
-tutor-own = You know every action now — play on by yourself; «{ btn-hint }» suggests a move.
-tutor-smuta = This is a smuta: it never goes to a hand, it is played at once — and the drawer's turn ends.
+tutor-draw = Start with a card from the deck — “{ opt-draw }”: a turn is up to { $actions } actions.
+tutor-lay = Lay out { $card_acc } — “{ opt-lay }”: it goes into your house of its colour and scores its points.
+tutor-order = Draw an order — “{ opt-order }”: an order is a special action you play on your turn.
+tutor-discard = { $hand } cards is a full hand, so you can't draw: discard a spare one — { $card_acc } (a house card goes to the graveyard).
+tutor-castle = A castle is worth +{ $castle_points } points: { $card } builds it on your house of its colour that holds a Lord and at least { $castle_cards } cards.
+tutor-build = You can build the castle — “{ opt-build }”: +{ $castle_points } points and a power; you choose which side is up.
+tutor-play = Play { $card_acc } — “{ opt-play }”: an order works at once, then goes to the discard.
+tutor-own = You know every action now — play on by yourself; “{ btn-hint }” suggests a move.
+tutor-smuta = This is a smuta: it never goes to a hand, it is played at once — and the drawer's turn usually ends there.
 tutor-smuta-feast = Great Feast: everyone in turn draws from the deck until hands are full.
 tutor-smuta-conspiracy = Conspiracy: everyone gives an opponent a card from their houses — a castle's house is safe.
 tutor-smuta-thrones = Game of Thrones: your left neighbour sees your hand and takes every Lord in it.

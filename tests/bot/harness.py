@@ -179,9 +179,17 @@ class Harness:
         """`user` starts the bot and opens a practice lobby in their private
         chat. Returns the lobby message's id and the game number."""
         await self.say(user.id, user, "/start")
+        await self.tutor_taken(user)
         await self.say(user.id, user, "/practice")
         lobby = (await self.store.messages(user.id))["lobby"]
         return lobby, (await self.table(user.id)).game_no
+
+    async def tutor_taken(self, user: User) -> None:
+        """`user` has had their first practice game — the tutor (/learn): their
+        /practice opens a practice lobby."""
+        prefs = await self.store.user(user.id)
+        prefs.practices = max(prefs.practices, 1)
+        await self.store.save_user(prefs)
 
     async def open_lobby_in(
         self, chat_id: int, lang: str, host: User, guests: Sequence[User]

@@ -73,6 +73,7 @@ async def test_a_first_practice_game_offers_hints_that_name_nothing_hidden(
     (anna,) = people("Анна")
     await h.say(anna.id, anna, "/start")
     await h.press(anna, anna.id, 1, LangCb(lang=lang).pack())
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     table = await h.table(anna.id)
     assert table.hints
@@ -105,6 +106,7 @@ async def test_later_practice_games_offer_no_hint(store: Store) -> None:
     (anna,) = people("Анна")
     await h.say(anna.id, anna, "/start")
     await store.save_user(UserPrefs(user_id=anna.id, started=True, practices=PRACTICE_HINTS))
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     table = await h.table(anna.id)
     assert not table.hints

@@ -549,7 +549,7 @@ def test_messages_use_only_the_variables_they_get(lang: str) -> None:
         if key.startswith("about-"):
             offer(key, set(RULES_VARIABLES) | {"points"})
         elif key.startswith("tutor-"):  # a step names its card (Prompts.tutor_lines)
-            offer(key, {"card", "card_acc"})
+            offer(key, set(RULES_VARIABLES) | {"card", "card_acc"})
         else:
             # a hint's reason gets the parameters engine.ai.hint gives it
             offer(key, hint_reasons.get(key, set()))

@@ -26,7 +26,7 @@ import bot.service.play
 from bot.service import lessons
 from bot.store import Store
 from bot.words.help import rules_args
-from bot.words.keyboards import LangCb, StopCb
+from bot.words.keyboards import ForgetCb, LangCb, StopCb
 from engine import Decision, Event, GameState, pending
 from engine.cards import catalog_for
 from tests.bot.harness import MARK, Harness, answer_data, decisions_of, is_prompt, people
@@ -204,6 +204,8 @@ async def test_a_newcomer_plays_the_tutor_to_its_end(store: Store, lang: str) ->
     # its first message says what it is and how to leave it, and to take it again
     assert first[0].text == h.tr.t(lang, "tutor-welcome")
     assert "/stop" in first[0].text and "/learn" in first[0].text
+    prompt = next(r for r in first if is_prompt(r.reply_markup))
+    assert any(d.startswith("hn:") for _, d in h.buttons(anna.id, h.message_id_of(prompt)))
 
     run = Run()
     with smuty_watched(run):
@@ -287,6 +289,8 @@ async def test_the_tutor_can_be_left_at_any_point_and_taken_again(
     h = Harness(store)
     (boris,) = people("Борис")
     await first_lang(h, boris, lang)
+    await h.say(boris.id, boris, "/help")  # /help names it
+    assert "/learn" in (h.tg.sent(boris.id)[-1].text or "")
     await h.say(boris.id, boris, "/learn")
     first = await h.table(boris.id)
     assert first.tutor is not None
@@ -337,3 +341,24 @@ async def test_the_tutor_can_be_left_at_any_point_and_taken_again(
     assert TUTOR + h.tr.t(lang, "tutor-draw", **rules_args()) in (prompt.text or "")
     # and nothing of either was rated
     assert await store.stats(None) == {}
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_forgetme_forgets_that_the_tutor_was_taken(store: Store, lang: str) -> None:
+    """Whether someone had their tutor is theirs: /forgetme deletes it, and their
+    next /practice is the tutor again."""
+    h = Harness(store)
+    (vera,) = people("Вера")
+    await first_lang(h, vera, lang)
+    await h.say(vera.id, vera, "/learn")
+    await _stop(h, vera)
+    await h.say(vera.id, vera, "/practice")  # she had her tutor: a practice lobby
+    assert (await h.table(vera.id)).tutor is None
+    assert (await store.user(vera.id)).practices == 2
+    await h.say(vera.id, vera, "/forgetme")
+    question = h.last_with_button(vera.id, "fg:")
+    await h.press(vera, vera.id, question, ForgetCb(confirm=True).pack())
+    assert (await store.user(vera.id)).practices == 0
+    await h.say(vera.id, vera, "/practice")
+    table = await h.table(vera.id)
+    assert table.tutor is not None and table.status == "playing"

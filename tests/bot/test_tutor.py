@@ -362,3 +362,19 @@ async def test_forgetme_forgets_that_the_tutor_was_taken(store: Store, lang: str
     await h.say(vera.id, vera, "/practice")
     table = await h.table(vera.id)
     assert table.tutor is not None and table.status == "playing"
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_no_tutor_while_the_person_plays_in_a_group(store: Store, lang: str) -> None:
+    """The tutor's prompts would share the private chat with the group game's:
+    it waits until that game is over."""
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await first_lang(h, user, lang)
+    await h.open_game(-100_424, anna, [boris], seed=5)
+    for command in ("/learn", "/practice"):
+        await h.say(anna.id, anna, command)
+        assert h.tg.sent(anna.id)[-1].text == h.tr.t(lang, "tutor-busy")
+        assert await store.load(anna.id) is None
+    assert (await store.user(anna.id)).practices == 0

@@ -8,11 +8,14 @@ sentence is told once, at the person's first prompt where its moment holds —
 whoever played before, whatever the person did.
 
 - **Steps** (`STEPS`, in this order of precedence): each kind of turn action
-  the first time the person's turn offers it, and the castle the first time
-  they hold a Купец; one a prompt, above the question.
-- **Смуты**: the first смута that comes up, what a смута is; each смута the
-  first time it comes up, what it means for the person — in their next prompt
-  (the смута's own question to them, when it asks one).
+  the first time the person's turn offers it (a discard: when the hand is
+  full; an order played: one that would do something), and the castle the
+  first time they hold a Купец that cannot build yet; one a prompt, above
+  the question, naming the card it suggests.
+- **Смуты**: with the first смута that comes up, what a смута is; each смута
+  the first time it comes up, what it means for the person — under the move
+  of theirs that drew it, else in their next prompt (the смута's own question
+  to them, when it asks one).
 - When every step is told: that the rest of the game is theirs (``own``).
 
 `note` runs inside the change that saves the move (`bookkeeping.settle`), so
@@ -38,10 +41,12 @@ COMPUTERS = 2
 COMPUTER_LEVEL: Level = "easy"
 
 #: the fixed deal (`engine.scenario`: piles top card first, houses oldest card
-#: first): the person draws a Лорд first, holds the red Купец and the cards
-#: for its castle; the computers sit with a house each (something for Отрава,
-#: Удачный Поход and Бал to take); the deck brings Великий Пир, Отрава,
-#: Удачный Поход and Чума early, and is short: the game ends in some ten turns
+#: first): the person starts, holding a Лорд, the red Купец and red cards for
+#: its castle, and a Блудница to let go when the first draw fills the hand;
+#: the orders deck gives them a Лазарет; the computers sit with a house each
+#: (something for Бал, Удачный Поход and Землетрясение to take). The deck, 20
+#: cards, brings six смуты — Великий Пир, Удачный Поход, Отрава, Чума, Заговор,
+#: Землетрясение — and ends the game in some twenty turns (seven of the person's)
 DEAL: dict[str, Any] = {
     "players": [
         {

@@ -29,6 +29,7 @@ from bot.words.help import rules_args
 from bot.words.keyboards import ForgetCb, LangCb, StopCb
 from engine import Decision, Event, GameState, pending
 from engine.cards import catalog_for
+from engine.policy import choose
 from tests.bot.harness import MARK, Harness, answer_data, decisions_of, is_prompt, people
 
 TUTOR = "🎓 "
@@ -378,3 +379,42 @@ async def test_no_tutor_while_the_person_plays_in_a_group(store: Store, lang: st
         assert h.tg.sent(anna.id)[-1].text == h.tr.t(lang, "tutor-busy")
         assert await store.load(anna.id) is None
     assert (await store.user(anna.id)).practices == 0
+
+
+@pytest.mark.parametrize(("lang", "seed"), [("ru", 1), ("en", 2)])
+async def test_a_newcomer_who_does_otherwise_is_told_each_step_once_when_it_holds(
+    store: Store, lang: str, seed: int
+) -> None:
+    """The script does not rely on the plan: a newcomer who answers at random
+    still reads each sentence at most once, each action's on a prompt that
+    offers it, and the game still ends with the pointer to a group game."""
+    h = Harness(store)
+    (dina,) = people("Дина")
+    await first_lang(h, dina, lang)
+    await h.say(dina.id, dina, "/learn")
+    patterns = step_patterns(h, lang)
+    told: list[str] = []
+    for move in range(3000):
+        table = await h.table(dina.id)
+        if table.status != "playing":
+            break
+        assert table.state is not None
+        decision = pending(table.state)
+        assert decision is not None
+        if table.seats[decision.seat].user_id is None:
+            await h.tick(2)
+            continue
+        prompt = [
+            r for r in person_messages(h, dina, 0) if decision.id in decisions_of(r.reply_markup)
+        ]
+        for step, card in steps_in(prompt[0].text or "", patterns):
+            told.append(step)
+            if step in VERB:
+                assert any(o[0] == VERB[step] and card in (None, *o[1:2]) for o in decision.options)
+        await h.answer(dina, dina.id, choose(seed + move, decision))
+    else:
+        raise AssertionError("the tutor never ended")
+    await h.settle()
+    assert len(told) == len(set(told))
+    assert {"draw", "lay"} <= set(told)
+    assert h.tg.sent(dina.id)[-1].text == h.tr.t(lang, "tutor-end")

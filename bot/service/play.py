@@ -19,6 +19,10 @@ from engine import Command, Decision, Event, GameState, Refused, apply, pending,
 log = logging.getLogger(__name__)
 
 STRIKES_TO_AWAY = 3
+#: a hint's text by whose move it gives: strong's, or normal's when strong ran out of time
+HINT_TEXT = {"strong": "hint-strong", "normal": "hint-normal"}
+#: characters Telegram shows of a press's alert
+ALERT_MAX = 200
 
 
 class Play:
@@ -178,8 +182,10 @@ class Play:
         return Reply("ok", then=tell)
 
     async def hint(self, actor: Actor, cb: HintCb) -> Reply:
-        """«💡 Подсказка»: what the normal level would choose, and one reason, in an
-        alert. In a rated game the seat's hints are counted (once a decision) and
+        """«💡 Подсказка»: what the strong level would choose (the normal level's
+        choice when strong runs out of time), and the concrete gain behind it, in
+        an alert — only for the asker's own pending decision, from what their seat
+        sees. In a rated game the seat's hints are counted (once a decision) and
         shown in the result."""
         found = await self._seated(actor, cb.chat, cb.game)
         if isinstance(found, Reply):
@@ -194,14 +200,14 @@ class Play:
             return Reply("err-not-your-turn", alert=True)
         advice = await self.thinker.hint(state, decision)
         lang = table.seats[seat].lang
-        text = self.tr.t(
-            lang,
-            "hint",
-            choice=self.prompts.choice(lang, table, state, decision, advice.option),
-            reason=self.tr.t(
-                lang, f"hint-reason-{advice.reason.replace('_', '-')}", **advice.params
-            ),
-        )
+        choice = self.prompts.asked(lang, table, state, decision, advice.option)
+        reason = self.tr.t(lang, f"hint-reason-{advice.reason.replace('_', '-')}", **advice.params)
+        text = self.tr.t(lang, HINT_TEXT[advice.level], choice=choice, reason=reason)
+        if len(text) > ALERT_MAX:  # long names: the move is cut short, never its reason
+            cut = max(1, len(choice) - (len(text) - ALERT_MAX) - 1)
+            text = self.tr.t(
+                lang, HINT_TEXT[advice.level], choice=choice[:cut] + "…", reason=reason
+            )
         if not table.practice and table.seats[seat].hinted != decision.id:
 
             def count(t: Table) -> list[Command]:

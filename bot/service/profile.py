@@ -7,7 +7,11 @@ player of the chat — whose change makes them the author. A player of the chat
 sits at its table (lobby, game, or the last game's record) or played one of
 its last `PLAYER_GAMES` games; someone who never played there may not claim
 the settings. When Telegram cannot say who is an admin, the answer is no
-(`is_admin` fails closed), and only those players remain. A lobby copies the
+(`is_admin` fails closed), and only those players remain. One setting is open
+wider: while there is no such author, any member of the group (Telegram's
+word, failing closed too) may turn hints on — before the first game nobody
+plays there yet, and a newcomer should not need an admin to learn; it claims
+nothing (they do not become the author). A lobby copies the
 settings when it opens; a running game keeps the rules it started with (its
 `GameSetup`), so a change never reaches a game under way.
 """
@@ -38,7 +42,7 @@ VARIANT_TEXTS = {
 #: the chat's recent games whose players count as the chat's players (/settings)
 PLAYER_GAMES = 10
 #: why someone may change a chat's settings (see `Profiles.right_to_change`)
-Right = Literal["author", "admin", "player"]
+Right = Literal["author", "admin", "player", "member"]
 #: what /settings' buttons may change (the callback's `what`)
 SETTINGS = ("lang", "time", "level", "hints", *VARIANTS)
 
@@ -159,7 +163,11 @@ class Profiles:
         for name, (key, about) in VARIANT_TEXTS.items():
             value = variant_value(profile.variants, name)
             lines.append(f"• {t(lang, key, value=value)} — {t(lang, about)}")
-        lines += ["", t(lang, "settings-hint", games=PLAYER_GAMES)]
+        lines += [
+            "",
+            t(lang, "settings-hint", games=PLAYER_GAMES),
+            t(lang, "settings-hints-anyone"),
+        ]
         return "\n".join(lines)
 
     def markup(self, profile: ChatProfile) -> InlineKeyboardMarkup:
@@ -200,10 +208,14 @@ class Profiles:
             people.update(s.user_id for s in game.seats if s.user_id is not None)
         return people
 
-    async def right_to_change(self, profile: ChatProfile, user_id: int) -> Right | None:
-        """Why `user_id` may change the chat's settings — its author who still
-        plays there, an admin, or a player of the chat while the settings have
-        no such author (who takes them on) — or None: they may not."""
+    async def right_to_change(
+        self, profile: ChatProfile, user_id: int, what: str | None = None
+    ) -> Right | None:
+        """Why `user_id` may change the chat's settings (`what`: the one they
+        press) — its author who still plays there, an admin, a player of the chat
+        while the settings have no such author (who takes them on), or a member
+        of the group turning hints on while there is no such author — or None:
+        they may not."""
         players = await self.players(profile.chat_id)
         if profile.owner_id == user_id and user_id in players:
             return "author"
@@ -211,6 +223,13 @@ class Profiles:
             return "admin"
         if user_id in players and profile.owner_id not in players:
             return "player"
+        if (
+            what == "hints"
+            and not profile.hints
+            and profile.owner_id not in players
+            and await self.records.is_member(profile.chat_id, user_id)
+        ):
+            return "member"
         return None
 
     async def press(self, chat_id: int, actor: Actor, what: str, message_id: int) -> Reply:
@@ -220,7 +239,7 @@ class Profiles:
             return Reply("err-bad-button", alert=True)
         for _ in range(8):
             profile = await self.of(chat_id)
-            right = await self.right_to_change(profile, actor.user_id)
+            right = await self.right_to_change(profile, actor.user_id, what)
             if right is None:
                 return Reply("err-settings-not-yours", alert=True)
             self.change(profile, actor, right, what)
@@ -238,8 +257,8 @@ class Profiles:
 
     def change(self, profile: ChatProfile, actor: Actor, right: Right, what: str) -> None:
         """One press of a /settings button, on `profile`."""
-        if right == "player" or profile.owner_id is None:
-            profile.owner_id = actor.user_id
+        if right == "player" or (profile.owner_id is None and right != "member"):
+            profile.owner_id = actor.user_id  # a member turning hints on claims nothing
         if what == "lang":
             profile.lang = "en" if self.lang_of(profile) == "ru" else "ru"
         elif what == "time":

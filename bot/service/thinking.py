@@ -16,6 +16,14 @@ instead of queueing, and a person whose time ran out gets their move thought
 in place (`urgent`), never behind the computers' searches. So a timer holds
 its slot of the ticker (`bot.service.timers`) only while a search is under
 way, and at most `queue_limit` of them do that at once.
+
+A hint («💡 Подсказка», `engine.ai.hint`) is the strong level's move, searched
+in the pool until `hint_seconds` after the press (`HINT_SECONDS`: a person
+waits about a second for a button's answer, no more); a search cut short
+gives the normal level's move. The deadline is a `time.monotonic` reading,
+one clock for every process of the machine (CLOCK_MONOTONIC), so the time a
+hint waited in the queue counts too. A full pool gives the normal level's
+hint in place at once (a few milliseconds).
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -40,9 +50,24 @@ def think(state_json: str, decision: Decision, level: Level) -> Option:
     return decide(state_json, decision, level)
 
 
-def advise(state_json: str, decision: Decision) -> Hint:
-    """In a worker process: a person's hint, from the state's JSON."""
-    return hint(GameState.from_json(state_json), decision)
+#: seconds a hint may think, from the press (then the normal level's move is given)
+HINT_SECONDS = 1.0
+
+
+def until(deadline: float) -> Callable[[], bool]:
+    """A hint's `stop`: true once `time.monotonic()` reaches `deadline`."""
+    return lambda: time.monotonic() >= deadline
+
+
+def at_once() -> bool:
+    """A hint's `stop` with no time at all: the normal level's move."""
+    return True
+
+
+def advise(state_json: str, decision: Decision, deadline: float) -> Hint:
+    """In a worker process: a person's hint, from the state's JSON, searched until
+    `deadline` (a `time.monotonic` reading)."""
+    return hint(GameState.from_json(state_json), decision, until(deadline))
 
 
 def default_workers() -> int:
@@ -64,9 +89,11 @@ class Thinker:
         workers: int | None = None,
         queue_limit: int | None = None,
         executor: Executor | None = None,
+        hint_seconds: float = HINT_SECONDS,
     ) -> None:
         """`executor`: where searches run (a test's; default: a process pool
         of `workers`)."""
+        self.hint_seconds = hint_seconds
         self.workers = default_workers() if workers is None else workers
         self.queue_limit = default_queue_limit(self.workers) if queue_limit is None else queue_limit
         self.queued = 0  # searches handed to the pool and not yet answered
@@ -109,18 +136,24 @@ class Thinker:
             self.queued -= 1
 
     async def hint(self, state: GameState, decision: Decision) -> Hint:
-        """«💡 Подсказка»: the normal level's look-ahead, thought where a
-        computer thinks (in place when the pool is full)."""
-        if self.workers == 0 or self.full():
-            return hint(state, decision)
+        """«💡 Подсказка»: the strong level's move within `hint_seconds` of now
+        (else the normal level's), thought where a computer thinks; with the
+        pool full, the normal level's at once, in place."""
+        deadline = time.monotonic() + self.hint_seconds
+        if self.workers == 0:
+            return hint(state, decision, until(deadline))
+        if self.full():
+            return hint(state, decision, at_once)
         loop = asyncio.get_running_loop()
         self.queued += 1
         try:
-            return await loop.run_in_executor(self._executor(), advise, state.to_json(), decision)
+            return await loop.run_in_executor(
+                self._executor(), advise, state.to_json(), decision, deadline
+            )
         except BrokenProcessPool:
-            log.warning("the thinking pool broke; a new one starts, this hint is thought here")
+            log.warning("the thinking pool broke; a new one starts, this hint is the normal one")
             self._pool = None
-            return hint(state, decision)
+            return hint(state, decision, at_once)
         finally:
             self.queued -= 1
 

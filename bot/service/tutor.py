@@ -60,8 +60,9 @@ class Tutor:
         existing = await self.store.load(chat_id)
         if existing is not None and existing.status == "playing":
             return Reply("practice-running")
-        if await self._playing_elsewhere(actor.user_id):
-            return Reply("tutor-busy")  # its prompts would share the chat with that game's
+        busy = await self.lobby.busy_elsewhere(actor)
+        if busy is not None:
+            return busy
         prefs = await self.lobby.mark_started(actor)
         prefs.practices += 1
         await self.store.save_user(prefs)
@@ -110,17 +111,3 @@ class Tutor:
             await self.teller.tell(table, {}, [], answered=None, new_game_started=True)
 
         return Reply("tutor-welcome", then=tell)
-
-    async def _playing_elsewhere(self, user_id: int) -> bool:
-        """Whether the person sits in a running game of a group."""
-        for chat_id in await self.store.user_tables(user_id):
-            if chat_id == user_id:
-                continue
-            table = await self.store.load(chat_id)
-            if (
-                table is not None
-                and table.status == "playing"
-                and table.seat_of(user_id) is not None
-            ):
-                return True
-        return False

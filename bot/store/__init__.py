@@ -83,7 +83,7 @@ class UserPrefs(BaseModel):
     user_id: int
     lang: Lang | None = None  # chosen with /lang; None: Telegram's language
     started: bool = False  # has opened a private chat with the bot
-    practices: int = 0  # practice games started (the first ones offer hints)
+    practices: int = 0  # practice games started
 
 
 class StoreUnavailable(Exception):

@@ -16,6 +16,8 @@ from engine.ai import Level
 
 Lang = Literal["ru", "en"]
 Status = Literal["lobby", "playing", "finished"]
+#: the lobby message's second screens (None: its first): the computers' levels, the settings
+LobbyMenu = Literal["levels", "settings"]
 
 
 class Seat(BaseModel):
@@ -101,9 +103,10 @@ class Table(BaseModel):
     status: Status = "lobby"
     creator_id: int
     practice: bool = False  # a private game against computers, in the player's own chat
-    hints: bool = False  # prompts offer «💡 Подсказка» (a chat's setting; a first practice)
+    hints: bool = False  # prompts offer «💡 Подсказка» (a chat's setting; every practice game)
     timed: bool = True  # people have a deadline (a practice game may go without)
     tutor: Tutoring | None = None  # a practice game that is the tutor (/learn)
+    lobby_menu: LobbyMenu | None = None  # the lobby's screen (`bot.service.lobby`)
     lang: Lang = "ru"
     turn_timeout: int = 90
     choice_timeout: int = 60
@@ -176,7 +179,7 @@ class ChatProfile(BaseModel):
     choice_timeout: int | None = None
     level: Level = "normal"  # the computer's level when nobody chooses one
     variants: dict[str, int] = Field(default_factory=dict)  # name → value (see VARIANTS)
-    hints: bool = False  # prompts offer a hint (the normal level's choice and why)
+    hints: bool = False  # prompts offer a hint (the strong level's choice and why)
     version: int = 0  # grows with each save (compare-and-set: `Store.save_profile`)
 
 

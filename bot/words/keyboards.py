@@ -18,7 +18,9 @@ Option = tuple[str, ...]
 
 
 class LobbyCb(CallbackData, prefix="lb"):
-    action: str  # join, leave, bot, go, cancel, lang, time
+    # join, leave, bot_<level>, drop, go, cancel, lang, time, clock, hints;
+    # levels, settings, main: the lobby's screens
+    action: str
     game: int
 
 

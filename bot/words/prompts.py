@@ -83,9 +83,14 @@ WHY = {
     "hand_full": "why-hand-full",
     "deck_empty": "why-deck-empty",
     "orders_empty": "why-orders-empty",
-    "castle_no_merchant": "why-castle-no-merchant",
-    "castle_house": "why-castle-house",
-    "castle_taken": "why-castle-taken",
+    "castle": "why-castle",
+}
+#: what a castle that can nearly be built lacks (`engine.explain.castle_needs`) → its words
+CASTLE_NEEDS = {
+    "merchant": "why-castle-merchant",
+    "lord": "why-castle-lord",
+    "cards": "why-castle-cards",
+    "supply": "why-castle-supply",
 }
 #: why an order in hand would do nothing now → its text
 IDLE = {
@@ -211,16 +216,16 @@ class Prompts:
         """The story's line of an answer: what was chosen (the cards and the
         parts that were a choice: «🏠 Выложить → 🔴 Рыцарь», not the row and
         colour it could only go to), named by what asked it («👸 Миледи: …») unless it
-        is a turn's action; and whether the timer chose it."""
+        is a turn's action. A choice the timer made says so first («⏰ Время
+        вышло — бот выбрал: …»), so it never reads as the player's own."""
         path = self._path(lang, table, state, decision, option, len(option))
         if decision.kind != "action":
             args = self.render.event_args(lang, table, state, decision.params, decision.seat)
             did = self.tr.t(lang, "did-" + kebab(decision.kind), **args)
             path = f"{did}: {path}"
-        lines = [ANSWERED + path]
         if by_timer:
-            lines.append(self.tr.t(lang, "prompt-timed-out"))
-        return lines
+            return [self.tr.t(lang, "prompt-timed-out", choice=path)]
+        return [ANSWERED + path]
 
     def markup(
         self,
@@ -256,6 +261,16 @@ class Prompts:
             for i in range(len(option))
             if option[i] != "-"
         )
+
+    def asked(
+        self, lang: str, table: Table, state: GameState, decision: Decision, option: Option
+    ) -> str:
+        """An option in words as the player would press it: only the parts its menu
+        asks (a part with one possible value under the parts before is passed)."""
+        depths = choice_depths(decision, option)
+        if not depths:
+            return self.choice(lang, table, state, decision, option)
+        return " → ".join(self.label(lang, table, state, decision, option, i) for i in depths)
 
     def _path(
         self,
@@ -479,6 +494,9 @@ class Prompts:
                 args["colour"] = COLOUR_EMOJI[str(args["colour"])]
             if "smuta_open" in args:
                 args["smuta_open"] = "yes" if args["smuta_open"] else "no"
+            if "needs" in args:  # a castle's note names all it lacks, in one line
+                needs = [self.tr.t(lang, CASTLE_NEEDS[n], **args) for n in args.pop("needs")]
+                args["needs"] = self.tr.t(lang, "why-castle-and").join(needs)
             lines.append("ℹ️ " + self.tr.t(lang, WHY[missing.reason], **args))
         return lines
 

@@ -23,11 +23,15 @@ Rollouts to the seat's next turn through the middle of the game were tried
 (`midgame=True`) and did not measure better (BENCHMARKS.md). The work is
 counted in rollouts, never time, so the same observation and seed give the same
 answer.
+
+A caller with a deadline (a person's hint: `engine.ai.hint`) passes `stop`, a
+function asked between rollouts whether time is up; `search` then says whether
+it finished. The engine never reads a clock itself: the caller's `stop` does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.ai.evaluate import DEFAULT, Weights, value
@@ -69,26 +73,46 @@ def strong(
     seed: int,
     config: StrongConfig | None = None,
 ) -> Option:
+    return search(obs, kind, options, seed, config)[0]
+
+
+def search(
+    obs: Observation,
+    kind: str,
+    options: Sequence[Option],
+    seed: int,
+    config: StrongConfig | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> tuple[Option, bool]:
+    """Strong's answer, and whether the search finished: False when `stop` said
+    time was up before it did (the answer is then only the leader so far: a
+    caller with a deadline should not trust it). Without `stop` it always finishes."""
     if len(options) == 1:
-        return options[0]
+        return options[0], True
     config = config or STRONG
     seat = obs.seat
     first = ranked(
         obs, kind, options, seed, NormalConfig(samples=config.samples, weights=config.weights)
     )
+    if stop is not None and stop():
+        return options[first[0][1]], False
     endgame = len(obs.table.deck) <= config.endgame_deck
     best_value = first[0][0]
     candidates = [i for v, i in first[: config.candidates] if v >= best_value - config.margin]
     if len(candidates) <= 1 or config.worlds == 0 or not (endgame or config.midgame):
-        return options[first[0][1]]
+        return options[first[0][1]], True
     cat = catalog_for(obs.table.rules)
     totals = dict.fromkeys(candidates, 0.0)
+    order = {i: rank for rank, (_, i) in enumerate(first)}
     played = 0
     steps = rollouts = 0
     alive = candidates
     batch = config.worlds
     while True:
         for k in range(played, played + batch):
+            if stop is not None and stop():
+                best = max(alive, key=lambda i: (totals[i], -order[i]))
+                return options[best], False
             world = obs.world(seed + 1000 + k)
             for i in alive:
                 s = copy_state(world)
@@ -103,11 +127,9 @@ def strong(
         if len(alive) <= 2:
             break
         # keep the better half (the one-ply order breaks ties), then meet new worlds
-        order = {i: rank for rank, (_, i) in enumerate(first)}
         alive = sorted(alive, key=lambda i: (-totals[i], order[i]))[: (len(alive) + 1) // 2]
         batch = played
         if steps + steps / rollouts * batch * len(alive) > config.budget:
             break  # the next pass would go past the budget: the leader so far is taken
-    order = {i: rank for rank, (_, i) in enumerate(first)}
     best = max(alive, key=lambda i: (totals[i], -order[i]))
-    return options[best]
+    return options[best], True

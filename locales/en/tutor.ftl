@@ -2,7 +2,6 @@
 
 cmd-learn = Tutorial: a first game with guidance
 tutor-title = Tutorial
-tutor-busy = You are playing in a group, and the tutorial would ask its questions in this same chat: finish that game first, then /learn. Your question there — /hand.
 tutor-welcome =
     🎓 <b>Tutorial</b>: a game against two computers on a prepared deal. Above each question a 🎓 line says what to do and why.
     Leave at any time — /stop; take it again — /learn.

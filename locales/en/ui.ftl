@@ -83,22 +83,28 @@ table-smuta-discard = 🌀 smuta discard: { $n ->
     }
 table-prophet = 🔮 Prophet stack: { $smuty }
 table-castles = 🏰 castles in supply: { $castles }
-table-graveyard-short = ⚰️ { $n ->
-        [0] 0
-       *[other] { $n }: { $top }
+table-orders-short = 📜 orders { $n }{ $discarded ->
+        [0] {""}
+       *[other] , { $discarded } discarded
     }
-table-orders-discard-short = 🗑 { $n ->
-        [0] 0
-       *[other] { $n }: { $top }
+table-graveyard-short = ⚰️ { $n ->
+        [0] graveyard empty
+       *[other] graveyard { $n } (on top { $top })
     }
 table-smuta-discard-short = 🌀 { $n ->
-        [0] 0
-       *[other] { $n }: { $top }
+        [0] no smuta yet
+       *[other] smuta discard { $n } (on top { $top })
     }
-table-prophet-short = 🔮 { $n }
-table-castles-short = 🏰 { $castles }
+table-prophet-short = 🔮 Prophet holds { $n }
+table-castles-short = 🏰 { $n ->
+        [0] no castles left
+       *[other] castles left: { $castles }
+    }
 # a house whose cards do not fit the line: how many cards it holds
-table-house-count = ×{ $n }
+table-house-count = { $n } { $n ->
+        [one] card
+       *[other] cards
+    }
 table-player = <b>{ $player }</b> · ✋ { $hand } · ⭐ { $points }
 table-actions = { $n } { $n ->
         [one] action
@@ -226,7 +232,6 @@ btn-add-strong = 🤖 Strong
 btn-drop-computer = ➖ Remove a computer
 btn-clock-on = ⏱ Use a clock
 btn-clock-off = ⏱ No clock
-lobby-levels = 🤖 — seat a computer: <b>easy</b> plays at random, <b>normal</b> picks the best move one step ahead, <b>strong</b> plays the game out to its end once the deck runs low.
 lobby-computer-dropped = ➖ A computer leaves the table.
 practice-title = Practice
 practice-lobby-title = 🎯 <b>Practice</b> — you against the computer
@@ -299,22 +304,6 @@ forgetme-done = 🗑 Done: your preferences, subscriptions and statistics are go
 ## Hints
 
 btn-hint = 💡 Hint
-hint = 💡 The normal computer would choose: { $choice }
-    Why: { $reason }
-hint-reason-castle = a castle gives +{ $points } and keeps the house safe from troubles
-hint-reason-points = { $points ->
-        [one] +{ $points } point on the table now
-       *[other] +{ $points } points on the table now
-    }
-hint-reason-castle-soon = the house with a Lord is nearly big enough for a castle
-hint-reason-plague = Pestilence is still to come: a house with a Plague Carrier (and no Healer) may be lost
-hint-reason-harlot = the Inquisition is still to come: a house with a Harlot may be lost
-hint-reason-earthquake = the Earthquake is still to come: the left house may be taken whole
-hint-reason-hand = cards in hand are moves for later
-hint-reason-castle-side = the castle's permanent side still has work to do
-hint-reason-others = it weakens the others
-hint-reason-last-turn = the game is ending: lay everything that scores ({ $points } now)
-hint-reason-best = your table is stronger this way, all in all
 result-hints = { $player }: { $n ->
         [one] { $n } hint
        *[other] hints: { $n }

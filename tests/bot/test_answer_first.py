@@ -250,6 +250,10 @@ LOBBY_ACTIONS: dict[str, Setup] = {
     "lang": _lobby_case("lang"),
     "time": _lobby_case("time"),
     "clock": _practice_clock,
+    "levels": _lobby_case("levels"),
+    "settings": _lobby_case("settings"),
+    "main": _lobby_case("main"),
+    "hints": _lobby_case("hints"),
 }
 
 #: every case: its name, the CallbackData class it presses (None: no class), its setup
@@ -293,8 +297,12 @@ async def test_every_kind_of_button_has_a_case(store: Store) -> None:
     assert classes == {cls for _, cls, _ in CASES if cls is not None}
     # every button a lobby shows — a group's (with a computer seated) and a practice one
     h = Harness(store)
-    _, lobby, _ = await _lobby(h, computers=1)
+    users, lobby, game = await _lobby(h, computers=1)
     shown = _lobby_actions_shown(h, GROUP, lobby)
+    for screen in ("levels", "settings"):  # its second screens
+        await h.press(users[0], GROUP, lobby, LobbyCb(action=screen, game=game).pack())
+        shown |= _lobby_actions_shown(h, GROUP, lobby)
+    await h.say(GROUP, users[0], "/leave")  # (no practice while seated at a group's table)
     await _practice_clock(h)
     shown |= _lobby_actions_shown(h, 100, (await h.store.messages(100))["lobby"])
     assert shown <= set(LOBBY_ACTIONS)

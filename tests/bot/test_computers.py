@@ -55,6 +55,8 @@ async def test_the_lobby_offers_three_levels_and_names_each_computer_by_its_leve
     h = Harness(store)
     (anna,) = people("Анна")
     lobby, game = await h.open_lobby(GROUP, anna, [])
+    # the levels are a tap away (issue 24: a calm first screen)
+    await h.press(anna, GROUP, lobby, LobbyCb(action="levels", game=game).pack())
     actions = [data for _, data in h.buttons(GROUP, lobby) if data.startswith("lb:bot")]
     assert actions == [LobbyCb(action=f"bot_{level}", game=game).pack() for level in LEVELS]
     for level in ("strong", "easy", "normal"):

@@ -270,6 +270,10 @@ ACTION_NAMES = st.one_of(
             "cancel",
             "lang",
             "time",
+            "levels",
+            "settings",
+            "main",
+            "hints",
         ]
     ),
     st.text(max_size=8),
@@ -545,6 +549,8 @@ async def may_change(w: World, fired: Fired) -> set[int]:
                 or (action in ("go", "cancel") and managed)
                 or (action in ("lang", "time") and managed and not table.practice)
                 or (action == "clock" and managed and table.practice)
+                or (action in ("levels", "settings", "main") and managed)
+                or (action == "hints" and user.id == table.creator_id)
             )
             return {fired.chat} if ok else set()
         stop_cb = _unpack(StopCb, data)

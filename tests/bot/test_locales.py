@@ -91,6 +91,7 @@ KEY_FAMILIES = (
     "game",
     "hand",
     "help",
+    "hint",
     "lang",
     "lobby",
     "log",

@@ -469,7 +469,7 @@ async def test_python_m_bot_survives_sigkill_mid_game(redis_db: str) -> None:
             await api.wait_for(
                 lambda: any(told in t for t in api.texts(GROUP_B, calls)), 60, "the group told"
             )
-            timed_out = tr.t("ru", "prompt-timed-out")
+            timed_out = tr.t("ru", "prompt-timed-out", choice="").strip()
             await api.wait_for(
                 lambda: any(timed_out in t for t in api.texts(who["id"], calls)),
                 60,

@@ -373,10 +373,11 @@ async def test_no_tutor_while_the_person_plays_in_a_group(store: Store, lang: st
     anna, boris = people("Анна", "Борис")
     for user in (anna, boris):
         await first_lang(h, user, lang)
-    await h.open_game(-100_424, anna, [boris], seed=5)
+    table = await h.open_game(-100_424, anna, [boris], seed=5)
+    busy = h.tr.t(lang, "practice-busy", group=table.title)
     for command in ("/learn", "/practice"):
         await h.say(anna.id, anna, command)
-        assert h.tg.sent(anna.id)[-1].text == h.tr.t(lang, "tutor-busy")
+        assert h.tg.sent(anna.id)[-1].text == busy
         assert await store.load(anna.id) is None
     assert (await store.user(anna.id)).practices == 0
 

@@ -394,7 +394,7 @@ async def test_the_group_links_deep_link_answers_with_the_apps_button(
     watcher = person(300, "Зритель", lang)
     await h.say(watcher.id, watcher, f"/start app_{GROUP}")
     sent = h.tg.sent(watcher.id)[-1]
-    assert sent.text == h.tr.t(lang, "app-open")
+    assert sent.text == h.tr.t(lang, "app-open-watch")  # no seat: the public table
     markup = sent.reply_markup
     assert isinstance(markup, InlineKeyboardMarkup)
     button = markup.inline_keyboard[0][0]

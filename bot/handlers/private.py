@@ -1,4 +1,4 @@
-"""The private chat: /start (and its join links), /hand, /lang, /practice, the prompts."""
+"""The private chat: /start (and its join links), /hand, /lang, /practice, /learn, the prompts."""
 
 from __future__ import annotations
 
@@ -116,7 +116,12 @@ def private_router() -> Router:
     @router.message(Command("practice"))
     async def practice(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await games.lobby.practice(actor_of(message.from_user)))
+        await say(message, games, tr, await games.tutor.practice(actor_of(message.from_user)))
+
+    @router.message(Command("learn"))
+    async def learn(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.tutor.learn(actor_of(message.from_user)))
 
     @router.message(Command("newgame", "join", "go"))
     async def group_only(message: Message, games: Games, tr: Translator) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.service import lessons
 from bot.service.base import Defaults
 from bot.store.models import Seat, Table
 from bot.words import reasons
@@ -87,6 +88,7 @@ def settle(
         t.status = "finished"
         t.result_untold = True
     tell_seats(t, state, events, answered, prompts)
+    lessons.note(t, state, events, prompts)  # a tutor game's sentences
     reasons.note(t)  # which «ℹ️» reasons the next turn prompt tells
     set_deadline(t, now, defaults, handed)
 

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.store.models import Table
+from bot.store.models import Table, TutorLine
 from bot.words import reasons
 from bot.words.app import AppLinks, with_app
 from bot.words.digest import Digest
@@ -111,6 +111,7 @@ CASTLE_SIDES = {
     "orange": "about-castle-orange",
 }
 QUESTION = "❓ "
+TUTOR = "🎓 "  # a tutor's sentence (`bot.service.lessons`)
 ANSWERED = "✔️ "
 MAX_TEXT = 4096  # Telegram's limit for a message
 
@@ -191,6 +192,9 @@ class Prompts:
         heading = self.render.smuta_heading(lang, table, state)
         if heading is not None and heading not in story:
             lines.append(heading)
+        tutor = table.tutor
+        if tutor is not None and tutor.decision == decision.id:
+            lines += self.tutor_lines(lang, table, state, tutor.lines)
         lines.append(self.render.prompt(lang, table, state, decision))
         if decision.kind == "action":
             lines.append(t(lang, "prompt-actions-left", n=state.actions_left))
@@ -215,6 +219,18 @@ class Prompts:
             # six long names and a crowded table: the question and the hand come first
             text = "\n".join([*lines, *tail])
         return text
+
+    def tutor_lines(
+        self, lang: str, table: Table, state: GameState, lines: Sequence[TutorLine]
+    ) -> list[str]:
+        """The tutor's sentences (`bot.service.lessons`), a line each, with the game's numbers."""
+        out = []
+        for line in lines:
+            args: dict[str, object] = dict(rules_args(state.rules))
+            if line.card is not None:
+                self._card_args(lang, state, line.card, args)
+            out.append(TUTOR + self.tr.t(lang, "tutor-" + line.step, **args))
+        return out
 
     def closed(self, lang: str, table: Table, lines: list[str]) -> str:
         """A prompt message once its player is no longer asked: what it told."""

@@ -179,6 +179,7 @@ class Harness:
         """`user` starts the bot and opens a practice lobby in their private
         chat. Returns the lobby message's id and the game number."""
         await self.say(user.id, user, "/start")
+        await self.tutor_taken(user)
         await self.say(user.id, user, "/practice")
         lobby = (await self.store.messages(user.id))["lobby"]
         return lobby, (await self.table(user.id)).game_no
@@ -199,6 +200,13 @@ class Harness:
         assert table.status == "playing" and table.practice
         assert [s.user_id is None for s in table.seats] == [False] + [True] * computers
         return table
+
+    async def tutor_taken(self, user: User) -> None:
+        """`user` has had their first practice game — the tutor (/learn): their
+        /practice opens a practice lobby."""
+        prefs = await self.store.user(user.id)
+        prefs.practices = max(prefs.practices, 1)
+        await self.store.save_user(prefs)
 
     async def open_lobby_in(
         self, chat_id: int, lang: str, host: User, guests: Sequence[User]

@@ -344,6 +344,7 @@ async def test_practice_begins_your_turn_with_what_the_computers_did(lang: str) 
     h = Harness(MemoryStore())
     anna = person(500, NAMES[lang][0], lang)
     await h.say(anna.id, anna, "/start")
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     table = await h.table(anna.id)
     lobby = (await h.store.messages(anna.id))["lobby"]

@@ -13,8 +13,13 @@ recording, per game:
   their own turns (a turn started anew counts), averaged over the people;
   and `private_per_own_turn_each`, per person;
 - `private_edits_per_own_turn`: the same for edits of private messages;
+- `private_ringing`: new private messages from the lobby on that make
+  a sound (not sent with `disable_notification`), per person, averaged; and
+  `private_ringing_each`, per person; `private_silent`: the others;
 - `group_new`: new messages in the group, lobby to result; `group_ringing`:
   those sent without `disable_notification` (they make a sound);
+- `group_identical_edits`: edits of a group message to the text and buttons
+  it already shows (Telegram refuses them: «message is not modified»);
 - `turns`, `decisions`.
 
 Prints one JSON line a game, then one with the means. The numbers do not
@@ -32,8 +37,9 @@ import statistics
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
+from typing import Any
 
-from aiogram.methods import EditMessageText, SendMessage
+from aiogram.methods import EditMessageReplyMarkup, EditMessageText, SendMessage
 
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
@@ -61,8 +67,12 @@ class Volume:
     private_per_own_turn: float
     private_per_own_turn_each: list[float]
     private_edits_per_own_turn: float
+    private_ringing: float
+    private_ringing_each: list[int]
+    private_silent: float
     group_new: int
     group_ringing: int
+    group_identical_edits: int
 
 
 async def play_game(
@@ -113,8 +123,15 @@ async def play_game(
     after_start = h.tg.requests[started:]
     each = []
     edits = []
+    ringing = []
+    silent = []
     for seat, user in enumerate(users):
         sends = [r for r in after_start if isinstance(r, SendMessage) and r.chat_id == user.id]
+        heard = [  # from the lobby on: the start's hand too
+            r for r in h.tg.requests[begin:] if isinstance(r, SendMessage) and r.chat_id == user.id
+        ]
+        ringing.append(sum(1 for r in heard if r.disable_notification is not True))
+        silent.append(len(heard) - ringing[-1])
         changed = [
             r for r in after_start if isinstance(r, EditMessageText) and r.chat_id == user.id
         ]
@@ -130,9 +147,31 @@ async def play_game(
         private_per_own_turn=round(statistics.mean(each), 2),
         private_per_own_turn_each=[round(x, 2) for x in each],
         private_edits_per_own_turn=round(statistics.mean(edits), 2),
+        private_ringing=round(statistics.mean(ringing), 2),
+        private_ringing_each=ringing,
+        private_silent=round(statistics.mean(silent), 2),
         group_new=len(group),
         group_ringing=sum(1 for r in group if not r.disable_notification),
+        group_identical_edits=identical_edits(h.tg.requests[begin:], h.tg.message_id_of, GROUP),
     )
+
+
+def identical_edits(requests: list[Any], message_id_of: dict[int, int], chat_id: int) -> int:
+    """Edits of `chat_id`'s messages to the text and buttons they already showed."""
+    shown: dict[int, tuple[str | None, Any]] = {}
+    same = 0
+    for r in requests:
+        if getattr(r, "chat_id", None) != chat_id:
+            continue
+        if isinstance(r, SendMessage) and id(r) in message_id_of:
+            shown[message_id_of[id(r)]] = (r.text, r.reply_markup)
+        elif isinstance(r, EditMessageText) and r.message_id is not None:
+            now = (r.text, r.reply_markup)
+            same += shown.get(r.message_id) == now
+            shown[r.message_id] = now
+        elif isinstance(r, EditMessageReplyMarkup) and r.message_id in shown:
+            shown[r.message_id] = (shown[r.message_id][0], r.reply_markup)
+    return same
 
 
 async def main() -> None:
@@ -157,8 +196,11 @@ async def main() -> None:
                 "private_edits_per_own_turn": round(
                     statistics.mean(v.private_edits_per_own_turn for v in volumes), 2
                 ),
+                "private_ringing": round(statistics.mean(v.private_ringing for v in volumes), 2),
+                "private_silent": round(statistics.mean(v.private_silent for v in volumes), 2),
                 "group_new": statistics.mean(v.group_new for v in volumes),
                 "group_ringing": statistics.mean(v.group_ringing for v in volumes),
+                "group_identical_edits": statistics.mean(v.group_identical_edits for v in volumes),
             }
         )
     )

@@ -11,7 +11,7 @@ Nothing here changes the state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from engine.cards import COLOURS, Colour, catalog_for
 from engine.core import Game
@@ -33,15 +33,11 @@ def missing_actions(state: GameState, seat: int) -> list[Missing]:
     - ``hand_full`` (``limit``): no card from either deck (a face-up смута on
       top may still be drawn: ``smuta_open``);
     - ``deck_empty``: no card from the game deck; ``orders_empty``: no order;
-    - ``castle_no_merchant`` (``colour``): a house ready for its castle, but no
-      Купец of its colour in hand;
-    - ``castle_house`` (``colour``, ``cards``, ``lord``, ``has``): a Купец in
-      hand whose house is missing, has a castle, lacks a Лорд or cards;
-    - ``castle_taken`` (``colour``): a Купец in hand, but that castle is not in
-      the supply.
+    - ``castle`` (``colour``, ``needs``; ``cards`` and ``has`` when it lacks
+      cards): a castle that can nearly be built (`castle_needs`), with every
+      condition it still lacks.
     """
     rules = state.rules
-    cat = catalog_for(rules)
     player = state.players[seat]
     out: list[Missing] = []
     full = len(player.hand) >= rules.hand_limit
@@ -53,43 +49,56 @@ def missing_actions(state: GameState, seat: int) -> list[Missing]:
         out.append(Missing("deck_empty"))
     if not state.orders and not full:
         out.append(Missing("orders_empty"))
-    merchants: set[Colour] = set()
-    for card_id in player.hand:
-        card = cat[card_id]
-        if card.type == "merchant" and card.colours:
-            merchants.add(card.colours[0])
-    houses = {h.colour: h for h in player.houses}
     for colour in COLOURS:
-        h = houses.get(colour)
-        ready = (
-            h is not None
-            and h.castle is None
-            and len(h.cards) >= rules.castle_min_cards
-            and any(cat[c].type == "lord" for c in h.cards)
-        )
-        if colour in merchants:
-            if not ready:
-                out.append(
-                    Missing(
-                        "castle_house",
-                        {
-                            "colour": colour,
-                            "cards": rules.castle_min_cards,
-                            "has": len(h.cards) if h is not None else 0,
-                            "lord": "yes"
-                            if h is not None and any(cat[c].type == "lord" for c in h.cards)
-                            else "no",
-                            "house": "none"
-                            if h is None
-                            else ("castle" if h.castle is not None else "open"),
-                        },
-                    )
-                )
-            elif colour not in state.castles:
-                out.append(Missing("castle_taken", {"colour": colour}))
-        elif ready and colour in state.castles:
-            out.append(Missing("castle_no_merchant", {"colour": colour}))
+        needs = castle_needs(state, seat, colour)
+        if not needs:
+            continue
+        params: dict[str, Any] = {"colour": colour, "needs": needs}
+        if "cards" in needs:  # how many it holds matters only while it lacks cards
+            house = next(h for h in player.houses if h.colour == colour)
+            params.update(cards=rules.castle_min_cards, has=len(house.cards))
+        out.append(Missing("castle", params))
     return out
+
+
+#: what a castle may lack (RULES.md §5): a Купец of its colour in hand, a Лорд
+#: in its house, the game's number of cards there, the castle in the supply
+CastleNeed = Literal["merchant", "lord", "cards", "supply"]
+
+
+def castle_needs(state: GameState, seat: int, colour: Colour) -> tuple[CastleNeed, ...]:
+    """Every condition `seat`'s castle of `colour` still lacks, when it can
+    *nearly* be built; empty otherwise.
+
+    Nearly built: the house of that colour stands, without a castle, and one
+    move would complete it — one card laid (a Лорд also counts as one of the
+    cards), a Купец of its colour got, or the castle back in the supply. A
+    castle further off, or one that stands already, is not told about; nor is
+    one that can be built now."""
+    rules = state.rules
+    cat = catalog_for(rules)
+    player = state.players[seat]
+    house = next((h for h in player.houses if h.colour == colour), None)
+    if house is None or house.castle is not None:
+        return ()
+    merchant = any(
+        cat[c].type == "merchant" and cat[c].colours[:1] == (colour,) for c in player.hand
+    )
+    lord = any(cat[c].type == "lord" for c in house.cards)
+    short = max(0, rules.castle_min_cards - len(house.cards))
+    supply = colour in state.castles
+    needs: list[CastleNeed] = []
+    if not merchant:
+        needs.append("merchant")
+    if not lord:
+        needs.append("lord")
+    if short:
+        needs.append("cards")
+    if not supply:
+        needs.append("supply")
+    # moves to make: the Лорд brings one of the missing cards with it
+    moves = (not merchant) + (not lord) + max(0, short - (not lord)) + (not supply)
+    return tuple(needs) if moves == 1 else ()
 
 
 def idle_orders(state: GameState, seat: int) -> dict[str, Missing]:

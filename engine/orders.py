@@ -20,9 +20,14 @@ def _ball_men(g: Game, f: BallFrame) -> list[Option]:
     ]
 
 
-def _ball_finish(g: Game, f: BallFrame) -> None:
-    """All transfers are made: now the men's properties resolve in transfer order."""
+def _ball_finish(g: Game, f: BallFrame, declined: bool = False) -> None:
+    """All transfers are made: now the men's properties resolve in transfer order.
+    A Бал that took nobody did nothing (``order.idle``): no man was there to
+    take (``ball_no_men``), or its player took none (`declined`)."""
     g.pop()
+    if not f.moved:
+        reason = "ball_declined" if declined else "ball_no_men"
+        g.emit("order.idle", seat=f.seat, order="ball", reason=reason)
     g.push(*(TriggerFrame(card=c, seat=f.seat) for c in f.moved))
 
 
@@ -41,7 +46,7 @@ def _ball_decide(g: Game, f: BallFrame) -> Ask:
 
 def _ball_answer(g: Game, f: BallFrame, option: Option) -> None:
     if option == DONE:
-        _ball_finish(g, f)
+        _ball_finish(g, f, declined=True)
         return
     card_id = option[1]
     source, _ = g.take_from_house(card_id)

@@ -231,6 +231,11 @@ def _play_order(g: Game, seat: int, option: Option) -> None:
     g.lose(seat, card_id)
     s.orders_discard.insert(0, card_id)
     g.emit("order.played", seat=seat, card=card_id, order=card.type)
+    if card.type == "marriage" and len(option) == 2:
+        # fewer than two houses: nothing to move (as `engine.explain.idle_orders` says)
+        g.emit("order.idle", seat=seat, order=card.type, reason="marriage_houses")
+    elif card.type == "infirmary" and not s.graveyard:
+        g.emit("order.idle", seat=seat, order=card.type, reason="infirmary_empty")
     if card.type == "ball":
         ladies = sum(1 for h in g.player(seat).houses for c in h.cards if g.card(c).type == "lady")
         g.push(BallFrame(seat=seat, left=1 + ladies))

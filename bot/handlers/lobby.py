@@ -16,6 +16,7 @@ from bot.handlers.replies import (
     table_of,
 )
 from bot.service.games import Games, Reply
+from bot.service.lobby import MENUS
 from bot.words.i18n import Translator
 from bot.words.keyboards import LeaveCb, LobbyCb, RematchCb
 from engine.ai import LEVELS, Level
@@ -110,6 +111,10 @@ def lobby_router() -> Router:
             reply = await games.lobby.cancel(chat_id, actor)
         elif action in ("lang", "time", "clock"):
             reply = await games.lobby.configure(chat_id, actor, action)
+        elif action in MENUS:
+            reply = await games.lobby.open_menu(chat_id, actor, action)
+        elif action == "hints":
+            reply = await games.lobby.toggle_hints(chat_id, actor)
         else:
             reply = Reply("err-bad-button", alert=True)
         await answer_callback(query, games, tr, reply)

@@ -1,4 +1,4 @@
-"""The private chat: /start (and its join links), /hand, /lang, /practice, the prompts."""
+"""The private chat: /start (and its join links), /hand, /lang, /practice, /learn, the prompts."""
 
 from __future__ import annotations
 
@@ -22,16 +22,18 @@ from bot.handlers.replies import (
 from bot.service.games import Games, Reply
 from bot.words.app import START_PREFIX, AppLinks
 from bot.words.i18n import LANGS, Translator
-from bot.words.keyboards import HintCb, LangCb, PromptCb
+from bot.words.keyboards import DetailsCb, HintCb, LangCb, PromptCb
 
 log = logging.getLogger(__name__)
 
 
 async def open_app(
-    message: Message, app: AppLinks, tr: Translator, lang: str, payload: str
+    message: Message, app: AppLinks, tr: Translator, lang: str, payload: str, games: Games
 ) -> None:
     """The Mini App in the private chat: its menu button (optional: a refusal
-    is logged), and for the group table's link (``app_<chat>``) its button."""
+    is logged), and for the group table's link (``app_<chat>``) its button —
+    promising one's cards and choices only to a player of that game (anyone
+    else sees the public table)."""
     assert message.from_user is not None and message.bot is not None
     try:
         await message.bot.set_chat_menu_button(
@@ -43,9 +45,13 @@ async def open_app(
         try:
             chat_id = int(payload.removeprefix(START_PREFIX))
         except ValueError:
-            await message.answer(tr.t(lang, "err-bad-link"))
+            await message.answer(tr.t(lang, "err-bad-link"), disable_notification=True)
             return
-        await message.answer(tr.t(lang, "app-open"), reply_markup=app.markup(tr, lang, chat_id))
+        seated = await games.seats.sits_at(chat_id, message.from_user.id)
+        text = tr.t(lang, "app-open" if seated else "app-open-watch")
+        await message.answer(
+            text, reply_markup=app.markup(tr, lang, chat_id), disable_notification=True
+        )
 
 
 def private_router() -> Router:
@@ -60,7 +66,9 @@ def private_router() -> Router:
         payload = command.args or ""
         app = games.app
         if app is not None:
-            await open_app(message, app, tr, await user_lang(games, message.from_user), payload)
+            await open_app(
+                message, app, tr, await user_lang(games, message.from_user), payload, games
+            )
             if payload.startswith(START_PREFIX):
                 return
         if payload.startswith("join_"):
@@ -81,7 +89,7 @@ def private_router() -> Router:
                 await send_rules(message, games, tr, await games.profiles.rules_in(int(group)))
                 return
         lang = await user_lang(games, message.from_user)
-        await message.answer(tr.t(lang, "welcome"))
+        await message.answer(tr.t(lang, "welcome"), disable_notification=True)
         await games.play.resend(actor)
 
     @router.message(Command("hand"))
@@ -101,16 +109,24 @@ def private_router() -> Router:
                 ]
             ]
         )
-        await message.answer(tr.t(current, "lang-choose"), reply_markup=markup)
+        await message.answer(
+            tr.t(current, "lang-choose"), reply_markup=markup, disable_notification=True
+        )
 
     @router.message(Command("practice"))
     async def practice(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await games.lobby.practice(actor_of(message.from_user)))
+        await say(message, games, tr, await games.tutor.practice(actor_of(message.from_user)))
+
+    @router.message(Command("learn"))
+    async def learn(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.tutor.learn(actor_of(message.from_user)))
 
     @router.message(Command("newgame", "join", "go"))
     async def group_only(message: Message, games: Games, tr: Translator) -> None:
-        await say(message, games, tr, Reply("err-group-only"))
+        # a group's game: how to open one, and what can be played here instead
+        await say(message, games, tr, Reply("err-group-game-only"))
 
     @router.callback_query(LangCb.filter())
     async def lang_button(
@@ -141,6 +157,18 @@ def private_router() -> Router:
         reply = (
             await games.play.hint(actor_of(query.from_user), callback_data)
             if _own_prompt(query) is not None
+            else Reply("err-bad-button", alert=True)
+        )
+        await answer_callback(query, games, tr, reply)
+
+    @router.callback_query(DetailsCb.filter())
+    async def details_button(
+        query: CallbackQuery, callback_data: DetailsCb, games: Games, tr: Translator
+    ) -> None:
+        message_id = _own_prompt(query)
+        reply = (
+            await games.play.details(actor_of(query.from_user), callback_data, message_id)
+            if message_id is not None
             else Reply("err-bad-button", alert=True)
         )
         await answer_callback(query, games, tr, reply)

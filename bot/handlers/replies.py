@@ -49,14 +49,14 @@ async def respond(
 ) -> None:
     """Answer a message in its chat: in a group through the replies' lane of
     the group's outbox (as a reply to it: after the game's own messages,
-    collapsed when a member floods), in a private chat at once."""
+    collapsed when a member floods), in a private chat at once, without a sound."""
     if message.chat.type in GROUPS:
         user_id = message.from_user.id if message.from_user is not None else None
         games.outboxes.reply(
             message.chat.id, text, markup, reply_to=message.message_id, user_id=user_id
         )
-    else:
-        await message.answer(text, reply_markup=markup)
+    else:  # the person has just written here: no sound
+        await message.answer(text, reply_markup=markup, disable_notification=True)
 
 
 async def ask_or_say(
@@ -78,7 +78,7 @@ async def ask_or_say(
 async def say(message: Message, games: Games, tr: Translator, reply: Reply | None) -> None:
     """Answer a command with a Reply's text, in the chat's language; then tell
     everyone else what it did."""
-    if reply is not None and reply.key != "ok":
+    if reply is not None and (reply.key != "ok" or reply.text is not None):
         lang = await lang_here(message, games)
         markup = None
         if reply.url:
@@ -87,7 +87,8 @@ async def say(message: Message, games: Games, tr: Translator, reply: Reply | Non
                     [InlineKeyboardButton(text=tr.t(lang, "btn-open-bot"), url=reply.url)]
                 ]
             )
-        await respond(message, games, tr.t(lang, reply.key), markup)
+        text = reply.text if reply.text is not None else tr.t(lang, reply.key)
+        await respond(message, games, text, markup)
     if reply is not None and reply.then is not None:
         await reply.then()
 

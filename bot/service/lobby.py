@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -24,7 +25,7 @@ from bot.service.outbox import Outboxes
 from bot.service.profile import Profiles, lobby_home_lines, rules_of
 from bot.service.telling import TABLE, Teller
 from bot.store import UserPrefs
-from bot.store.models import Seat, Table
+from bot.store.models import LobbyMenu, Seat, Table
 from bot.words.i18n import Translator, pick_lang
 from bot.words.keyboards import LobbyCb
 from bot.words.names import clean_name
@@ -46,6 +47,8 @@ CANCELLED = "lobby-cancelled"  # a lobby's `cancel` did close it
 #: people kept in a 3-player game (25 s a turn, 5.9 s a decision); see BENCHMARKS.md
 GAME_MINUTES = {2: (20, 25), 3: (20, 30), 4: (20, 30), 5: (25, 30), 6: (25, 35)}
 DEFAULT_LEVEL: Level = "normal"
+#: a lobby button's action → the screen it opens (``main``: the first one)
+MENUS: dict[str, LobbyMenu | None] = {"levels": "levels", "settings": "settings", "main": None}
 
 
 class Lobby:
@@ -142,6 +145,9 @@ class Lobby:
         if existing is not None and existing.status == "lobby":
             self._move_down(existing)
             return None
+        busy = await self.busy_elsewhere(actor)
+        if busy is not None:
+            return busy
         prefs = await self.mark_started(actor)
         prefs.practices += 1
         await self.store.save_user(prefs)
@@ -156,6 +162,33 @@ class Lobby:
         table.seats.append(self._computer(table, self.default_level(table)))
         if not await self._publish(table, actor):
             return Reply("err-busy")
+        return None
+
+    async def busy_elsewhere(self, actor: Actor) -> Reply | None:
+        """Why no practice game (nor the tutor) may open now: the person sits
+        at a group's table, whose prompts come to this chat — two games would
+        mix here. None: nothing stops it."""
+        busy = await self._group_table_of(actor)
+        if busy is None:
+            return None
+        seat = busy.seats[busy.seat_of(actor.user_id) or 0]
+        group = html.escape(busy.title or str(busy.chat_id))
+        text = self.tr.t(seat.lang, "practice-busy", group=group)
+        return Reply("ok", text=text, lang=seat.lang)  # its text: it names the group
+
+    async def _group_table_of(self, actor: Actor) -> Table | None:
+        """A group's lobby or running game where the person has a seat."""
+        for chat_id in sorted(await self.store.user_tables(actor.user_id)):
+            if chat_id == actor.user_id:
+                continue
+            table = await self.store.load(chat_id)
+            if (
+                table is not None
+                and not table.practice
+                and table.status in ("lobby", "playing")
+                and table.seat_of(actor.user_id) is not None
+            ):
+                return table
         return None
 
     def _new_table(
@@ -264,6 +297,7 @@ class Lobby:
             if len(t.seats) >= MAX_SEATS:
                 raise Refusal("err-lobby-full")
             t.seats.append(self._computer(t, level or self.default_level(t)))
+            t.lobby_menu = None  # seated: back to the first screen (start, settings)
             return []
 
         done = await self._manage(chat_id, actor, add)
@@ -317,6 +351,40 @@ class Lobby:
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-updated")
 
+    async def open_menu(self, chat_id: int, actor: Actor, button: str) -> Reply:
+        """The lobby message's screen a button opens (creator or admin: what
+        its buttons change is theirs): the computers' levels, the settings, or
+        back to the first one (see `MENUS`)."""
+        if button not in MENUS:
+            return Reply("err-bad-button", alert=True)
+        menu = MENUS[button]
+
+        def open_(t: Table) -> list[Command]:
+            t.lobby_menu = menu
+            return []
+
+        done = await self._manage(chat_id, actor, open_)
+        if isinstance(done, Reply):
+            return done
+        self.outboxes.show(chat_id, LOBBY)
+        return Reply("ok")
+
+    async def toggle_hints(self, chat_id: int, actor: Actor) -> Reply:
+        """Hints on or off for this game — the lobby's creator's choice (the
+        chat's /settings only give the default a new lobby starts with)."""
+
+        def toggle(t: Table) -> list[Command]:
+            if t.creator_id != actor.user_id:
+                raise Refusal("err-hints-creator")
+            t.hints = not t.hints
+            return []
+
+        done = await self.records.attempt(chat_id, toggle, status="lobby", stale="err-no-lobby")
+        if isinstance(done, Reply):
+            return done
+        self.outboxes.show(chat_id, LOBBY)
+        return Reply("lobby-hints-now-on" if done.table.hints else "lobby-hints-now-off")
+
     async def cancel(self, chat_id: int, actor: Actor) -> Reply:
         def close(t: Table) -> list[Command]:
             t.status = "finished"
@@ -348,20 +416,24 @@ class Lobby:
         if not table.seats:
             lines.append(t(lang, "lobby-empty"))
         lines.append("")
+        hints = t(lang, "lobby-hints-on" if table.hints else "lobby-hints-off")
         if table.practice:
             clock = t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
             lines.append(clock if table.timed else t(lang, "practice-untimed"))
+            lines.append(hints)
             lines.append(t(lang, "practice-hint", max=MAX_SEATS - 1))
         else:
             lines.append(
                 t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
             )
+            lines.append(hints)
             players = min(max(len(table.seats), MIN_SEATS), MAX_SEATS)
             low, high = GAME_MINUTES[players]
             lines.append(t(lang, "lobby-length", low=low, high=high, players=players))
             lines.append(t(lang, "lobby-hint", min=MIN_SEATS, max=MAX_SEATS))
             lines += lobby_home_lines(self.tr, table)
-        lines.append(t(lang, "lobby-levels"))
+        if table.lobby_menu == "levels":  # what the levels mean, where they are chosen
+            lines.append(t(lang, "lobby-levels-short"))
         return "\n".join(lines)
 
     def _lobby_keyboard(self, table: Table) -> InlineKeyboardMarkup:
@@ -373,25 +445,32 @@ class Lobby:
                 text=t(lang, key), callback_data=LobbyCb(action=action, game=table.game_no).pack()
             )
 
-        computers = [button(f"btn-add-{level}", f"bot_{level}") for level in LEVELS]
-        if table.practice:
-            clock = "btn-clock-off" if table.timed else "btn-clock-on"
-            return InlineKeyboardMarkup(
-                inline_keyboard=[
-                    computers,
-                    [button("btn-drop-computer", "drop"), button(clock, "clock")],
-                    [button("btn-go", "go"), button("btn-cancel", "cancel")],
-                ]
-            )
-        last = [button("btn-cancel", "cancel")]
+        # a group's people join from every screen; the first screen is short,
+        # the levels and the settings are a tap away (and back)
+        people = (
+            [] if table.practice else [[button("btn-join", "join"), button("btn-leave", "leave")]]
+        )
+        back = [button("btn-back", "main")]
+        hints = button("btn-hints-on" if table.hints else "btn-hints-off", "hints")
+        if table.lobby_menu == "levels":
+            levels = [button(f"btn-add-{level}", f"bot_{level}") for level in LEVELS]
+            return InlineKeyboardMarkup(inline_keyboard=[*people, levels, back])
+        if table.lobby_menu == "settings":
+            if table.practice:
+                clock = "btn-clock-off" if table.timed else "btn-clock-on"
+                options = [button(clock, "clock")]
+            else:
+                options = [button("btn-lang", "lang"), button("btn-time", "time")]
+            return InlineKeyboardMarkup(inline_keyboard=[*people, options, [hints], back])
+        computers = [button("btn-computers", "levels")]
         if any(s.user_id is None for s in table.seats):  # «Выйти» is for a person's own seat
-            last.insert(0, button("btn-drop-computer", "drop"))
+            computers.append(button("btn-drop-computer", "drop"))
         return InlineKeyboardMarkup(
             inline_keyboard=[
-                [button("btn-join", "join"), button("btn-leave", "leave")],
+                *people,
                 computers,
-                [button("btn-go", "go"), button("btn-lang", "lang"), button("btn-time", "time")],
-                last,
+                [button("btn-go", "go"), button("btn-settings", "settings")],
+                [button("btn-cancel", "cancel")],
             ]
         )
 

@@ -68,7 +68,7 @@ from bot.service.answering import Unanswered
 from bot.store import Store, StoreUnavailable
 from bot.store.feed import Feed
 from bot.store.models import Table
-from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.telegram.messenger import EDITED, GONE, Messenger, Undelivered, Unreachable
 from bot.telegram.pace import Pace
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,11 @@ View = Callable[[Table], tuple[str, InlineKeyboardMarkup | None] | None]
 #: a closed turn's lines as the text of one message: (text, whether every line is in it)
 LogText = Callable[[list[str]], tuple[str, bool]]
 
+#: a message's text and buttons as last shown
+Shown = tuple[str, InlineKeyboardMarkup | None]
+
 REPLIES_MAX = 10  # command replies a group's outbox keeps waiting (the oldest give way)
+SHOWN_KEPT = 4  # messages per chat whose last text an outbox remembers (its views')
 KNOWN_CHATS = 1000  # chats whose record and message ids an outbox keeps in memory
 #: how late the feed may tell of another process's save: a view shown here
 #: this shortly before is shown again (its edit may have landed after theirs)
@@ -156,6 +160,18 @@ class Known:
     following: bool = False  # the feed tells this process of other processes' saves
     closed: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # view → last close
     edited: tuple[str, float] | None = None  # the view last shown here, and when (loop time)
+    #: message id → the text and buttons this process last put there: an edit
+    #: to the same is not sent (Telegram refuses it, and it spends the pace)
+    shown: dict[int, Shown] = field(default_factory=dict)
+
+    def showing(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> bool:
+        return self.shown.get(message_id) == (text, markup)
+
+    def showed(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> None:
+        self.shown.pop(message_id, None)  # the most recent last
+        self.shown[message_id] = (text, markup)
+        while len(self.shown) > SHOWN_KEPT:
+            del self.shown[next(iter(self.shown))]
 
     @property
     def version(self) -> int:
@@ -432,6 +448,9 @@ class Outboxes:
             # (not the closed turns' message: another process may have moved on from it)
             known.following, known.heard = old.following, old.heard
             known.edited = old.edited
+            if old.table is not None and table is not None and old.version == table.version:
+                # nobody saved since: nobody showed anything newer in its messages
+                known.shown = old.shown
         self._known[chat_id] = known
         if not known.following:
             self._follow(chat_id, known)
@@ -568,14 +587,17 @@ class Outboxes:
         elif isinstance(op, Fix):
             known = await self._fresh(chat_id)
             message_id = known.ids.get(op.view)
-            fixed = message_id is not None and await self.messenger.edit(
-                chat_id, message_id, op.text, op.markup
+            fixed = message_id is not None and await self._edit(
+                known, chat_id, message_id, op.text, op.markup
             )
             if not fixed and op.or_post:
                 await self._send(chat_id, op.text, op.markup)
         elif isinstance(op, Close):
             await self._close(chat_id, op)
         else:
+            seen = self._known.get(chat_id)
+            if seen is not None:  # what it shows is no longer what was put there
+                seen.shown.pop(op.message_id, None)
             await self.messenger.drop_buttons(chat_id, op.message_id)
 
     async def _close(self, chat_id: int, op: Close) -> None:
@@ -593,7 +615,7 @@ class Outboxes:
             else:
                 message_id = None  # full: the turn gets a message of its own
         text, _ = op.text(lines)
-        edited = message_id is not None and await self.messenger.edit(chat_id, message_id, text)
+        edited = message_id is not None and await self._edit(known, chat_id, message_id, text)
         if edited:
             assert message_id is not None
             known.closed[op.view] = (message_id, lines)
@@ -601,11 +623,31 @@ class Outboxes:
         sent = await self._send(chat_id, text, quiet=op.view in self.quiet)
         if sent is None:
             return
+        known.showed(sent, text, None)
         # the view's message holds closed lines for good: its next close adds
         # to this one, its next show is a new message
         known.closed[op.view] = (sent, lines)
         known.ids[op.view] = sent
         await self.store.set_messages(chat_id, {op.view: sent})
+
+    async def _edit(
+        self,
+        known: Known,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> bool:
+        """Edit a message to `text` and `markup` — not sent when it shows just
+        that already (True: it does); False when the message is gone."""
+        if known.showing(message_id, text, markup):
+            return True
+        edited = await self.messenger.change(chat_id, message_id, text, markup)
+        if edited == EDITED:
+            known.showed(message_id, text, markup)
+        else:  # what it shows is not known (Telegram kept failing), or it is gone
+            known.shown.pop(message_id, None)
+        return edited != GONE
 
     async def _send(
         self,
@@ -616,6 +658,9 @@ class Outboxes:
         quiet: bool = False,
     ) -> int | None:
         try:
+            # a private chat's (a practice game's) table, lobby and result make
+            # no sound: only its prompts ring (`bot.service.telling`)
+            quiet = quiet or chat_id > 0
             return await self.messenger.send(chat_id, text, markup, reply_to, quiet)
         except Unreachable:
             log.warning("cannot write to group %s", chat_id)
@@ -637,8 +682,10 @@ class Outboxes:
         message_id = None if fresh else known.ids.get(view)
         if message_id is not None and message_id == known.closed.get(view, (None,))[0]:
             message_id = None  # it holds closed turns for good: the view goes anew
-        edited = message_id is not None and await self.messenger.edit(
-            chat_id, message_id, text, markup
+        if message_id is not None and known.showing(message_id, text, markup):
+            return False  # it shows just that: nothing to send
+        edited = message_id is not None and await self._edit(
+            known, chat_id, message_id, text, markup
         )
         if edited:
             known.edited = (view, self._now())
@@ -650,6 +697,7 @@ class Outboxes:
         sent = await self._send(chat_id, text, markup, quiet=quiet)
         if sent is None:
             return False
+        known.showed(sent, text, markup)
         known.edited = (view, self._now())
         known.ids[view] = sent
         latest = await self.store.set_messages(chat_id, {view: sent})

@@ -71,6 +71,12 @@ class Seats:
         self.render = render
         self.tr = tr
 
+    async def sits_at(self, chat_id: int, user_id: int) -> bool:
+        """Whether the person has a seat (not left to the computer) in the
+        chat's game: the Mini App shows them their own hand and choices."""
+        table = await self.store.load(chat_id)
+        return table is not None and table.seat_of(user_id) is not None
+
     def _settle(self, t: Table, events: list[Event], notes: list[str], handed: int) -> None:
         """A seat handed to the computer or back: the record's bookkeeping."""
         settle(t, events, self.prompts, self.clock.now(), self.defaults, notes, handed=handed)

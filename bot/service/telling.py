@@ -5,7 +5,11 @@ the record (the turn's log, each person's story, the timer) is bookkeeping
 (`bot.service.bookkeeping`), done before the save.
 
 The group's table and turn lines go without a sound: only the lobby, the
-start and the result ring."""
+start and the result ring. In private only a prompt rings, and only when its
+person is newly asked — their turn starts, or someone else's move (a
+computer's, a timer's) asks them to choose; the hand at the start, /hand's
+answer, a reminder, a prompt sent anew while they go on choosing, a stopped
+game's notice go without a sound."""
 
 from __future__ import annotations
 
@@ -121,14 +125,25 @@ class Teller:
             ):
                 sends.append(self._edit_prompt(table, upcoming, ids[key], updates))
             else:
-                sends.append(self._prompt(table, upcoming, ids, updates))
+                # a turn starts, or someone else's move asks them (a new
+                # message after their own /back: they are here already)
+                ring = new_game_started or answered is not None
+                sends.append(self._prompt(table, upcoming, ids, updates, ring))
 
-        # ---- a new game: everyone gets their hand (the first decider's prompt shows it)
+        # ---- a new game: everyone gets their hand (the first decider's prompt
+        # shows it), and who moves first: the bot writes again on their turn
         if new_game_started:
             for i, seat in enumerate(table.seats):
                 if seat.user_id is not None and not seat.left and i != prompted:
                     header = self.render.header(seat.lang, table)
-                    sends.append(self._private(table, i, header, [self.hand_text(table, i)]))
+                    first = self.tr.t(
+                        seat.lang,
+                        "game-first-turn",
+                        player=self.render.name(seat.lang, table, state.current),
+                    )
+                    sends.append(
+                        self._private(table, i, header, [first, "", self.hand_text(table, i)])
+                    )
 
         await asyncio.gather(*sends)
         if updates:
@@ -178,8 +193,10 @@ class Teller:
         decision: Decision,
         ids: dict[str, int],
         updates: dict[str, int | None],
+        ring: bool,
     ) -> None:
-        updates.update(prompt_ids(decision, await self.send_prompt(table, decision, ids, updates)))
+        sent = await self.send_prompt(table, decision, ids, updates, ring=ring)
+        updates.update(prompt_ids(decision, sent))
 
     # ================================================================== the group's views
     def table_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:
@@ -241,6 +258,8 @@ class Teller:
             else rematch_keyboard(table.game_no, self.tr.t(table.lang, "btn-rematch"))
         )
         self.outboxes.post(table.chat_id, self.render.result(table, table.state), markup)
+        if table.tutor is not None:  # the tutor's last word: where the game is played
+            self.outboxes.post(table.chat_id, self.tr.t(table.lang, "tutor-end"))
         if self.on_finish is not None:
             await self.on_finish()
 
@@ -254,6 +273,9 @@ class Teller:
                 return False
             result_marked_told(t)
             if await self.store.save(t):
+                # known to the outbox like every save here: the final table it
+                # is about to show stays known (not read again, nor shown twice)
+                self.outboxes.know(t)
                 return True
         return False
 
@@ -263,13 +285,20 @@ class Teller:
         return self.render.hand(table.seats[seat].lang, table, table.state, seat)
 
     async def send_private(
-        self, table: Table, seat: int, text: str, markup: InlineKeyboardMarkup | None = None
+        self,
+        table: Table,
+        seat: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+        ring: bool = False,
     ) -> int | None:
+        """A message to a seat's person, without a sound unless it must `ring`
+        (see the module's notes)."""
         user_id = table.seats[seat].user_id
         if user_id is None:
             return None
         try:
-            return await self.messenger.send(user_id, text, markup)
+            return await self.messenger.send(user_id, text, markup, quiet=not ring)
         except Undelivered as e:
             # a prompt that never arrived is sent again (see `catch_up`)
             log.warning("gave up sending to %s: %s", logs.person(user_id), e)
@@ -302,10 +331,14 @@ class Teller:
         decision: Decision,
         ids: dict[str, int],
         updates: dict[str, int | None] | None = None,
+        ring: bool = False,
     ) -> int | None:
-        """Send a decision's buttons to its player, under their story. Only the
-        newest prompt is live: the one the seat had before loses its buttons
-        (unless `updates` already forgets it: it was just closed)."""
+        """Send a decision's buttons to its player, under their story (ringing
+        when they are newly asked: `ring`). Only the
+        newest prompt is live: the one the seat had before (unless `updates`
+        already forgets it: it was just closed) keeps its story, loses its
+        question and buttons, and points to the new one below — never a
+        question left standing with nothing to answer it."""
         assert table.state is not None
         seat = table.seats[decision.seat]
         if seat.user_id is None:
@@ -315,10 +348,11 @@ class Teller:
         text = self.prompts.text(lang, table, table.state, decision, path)
         markup = self.prompts.markup(lang, table, table.state, decision, 0, 0)
         key = f"prompt:{decision.seat}"
-        sent = await self.send_private(table, decision.seat, text, markup)
+        sent = await self.send_private(table, decision.seat, text, markup, ring=ring)
         old = ids.get(key)
         if old is not None and sent is not None and (updates is None or key not in updates):
-            await self.messenger.drop_buttons(seat.user_id, old)
+            moved = [*seat.story, self.tr.t(lang, "prompt-moved")]
+            await self.messenger.edit(seat.user_id, old, self.prompts.closed(lang, table, moved))
         return sent
 
     async def drop_prompts(self, table: Table, ids: dict[str, int]) -> dict[str, int | None]:
@@ -354,7 +388,12 @@ class Teller:
             decision.id,
         )
         updates = await self.drop_prompts(table, ids)
-        updates.update(prompt_ids(decision, await self.send_prompt(table, decision, {})))
+        # the prompt they were owed: asked as it should have been
+        sent = await self.send_prompt(table, decision, {}, ring=True)
+        updates.update(prompt_ids(decision, sent))
         await self.store.set_messages(table.chat_id, updates)
+        # the move was saved unknown to the outbox (its save's answer lost, its
+        # process gone): the table is read again, not shown as it was
+        self.outboxes.forget(table.chat_id)
         self.outboxes.show(table.chat_id, TABLE)
         return True

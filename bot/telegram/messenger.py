@@ -15,6 +15,7 @@ what the service acts on:
 from __future__ import annotations
 
 import logging
+from typing import Literal
 
 from aiogram import Bot
 from aiogram.exceptions import (
@@ -32,6 +33,12 @@ from bot.ops import logs
 log = logging.getLogger(__name__)
 
 GAVE_UP = (TelegramServerError, TelegramNetworkError, TelegramRetryAfter)
+
+#: what came of an edit (`Messenger.change`)
+Edit = Literal["edited", "failed", "gone"]
+EDITED: Edit = "edited"
+FAILED: Edit = "failed"
+GONE: Edit = "gone"
 
 
 class Unreachable(Exception):
@@ -54,8 +61,8 @@ class Messenger:
         reply_to: int | None = None,
         quiet: bool = False,
     ) -> int:
-        """Send a message (`quiet`: without a sound); its id. `Unreachable`
-        on 403; `Undelivered` when Telegram kept failing or refuses it."""
+        """Send a message (`quiet`: without a sound, else it rings); its id.
+        `Unreachable` on 403; `Undelivered` when Telegram kept failing or refuses it."""
         reply = (
             ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
             if reply_to is not None
@@ -67,7 +74,7 @@ class Messenger:
                 text,
                 reply_markup=markup,
                 reply_parameters=reply,
-                disable_notification=True if quiet else None,
+                disable_notification=quiet,
             )
         except TelegramForbiddenError as e:
             raise Unreachable(str(e)) from e
@@ -98,16 +105,29 @@ class Messenger:
         anew, or the chat cannot be reached (403: a send will say so). True also
         when Telegram kept failing: the message is still there, and the next
         edit brings it up to date."""
+        return await self.change(chat_id, message_id, text, markup) != GONE
+
+    async def change(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> Edit:
+        """`edit`, telling apart an edit that landed (`EDITED`: the message
+        shows `text` and `markup` now) from one Telegram kept failing
+        (`FAILED`: it shows what it showed) and a message `GONE`."""
         try:
             await self.bot.edit_message_text(
                 text=text, chat_id=chat_id, message_id=message_id, reply_markup=markup
             )
         except (TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat) as e:
             log.info("cannot edit %s/%s: %s", logs.chat(chat_id), message_id, e)
-            return False
+            return GONE
         except GAVE_UP as e:
             log.warning("gave up editing %s/%s: %s", logs.chat(chat_id), message_id, e)
-        return True
+            return FAILED
+        return EDITED
 
     async def drop_buttons(self, chat_id: int, message_id: int) -> None:
         try:

@@ -17,7 +17,7 @@ from engine.explain import Missing, missing_actions
 
 
 def reason_key(missing: Missing) -> str:
-    """A reason with its figures: «castle_house colour=red has=2…»."""
+    """A reason with its figures: «castle cards=3 colour=red has=2 needs=…»."""
     return " ".join([missing.reason, *(f"{k}={v}" for k, v in sorted(missing.params.items()))])
 
 

@@ -414,22 +414,24 @@ class Renderer:
             head[-1] += " " + t(
                 lang, "table-deck-top", smuta=self.card(lang, state, view.deck_top_smuta)
             )
-        head.append(t(lang, "table-orders", n=view.orders_size))
         if view.final_turns is not None and view.result is None:
             head.append(t(lang, "table-final-turns", n=view.final_turns + 1))
 
         def top(key: str, cards: list[str]) -> str:
             return t(lang, key, n=len(cards), top=self.card(lang, state, cards[0]) if cards else "")
 
+        # in words, what may still be taken (orders, castles), then what is
+        # gone (the graveyard, the смуты); the orders' discard never comes
+        # back into play: its count, not its top
+        supply = "".join(COLOUR_EMOJI[c] for c in view.castle_supply)
         piles = [
+            t(lang, "table-orders-short", n=view.orders_size, discarded=len(view.orders_discard)),
+            t(lang, "table-castles-short", castles=supply, n=len(view.castle_supply)),
             top("table-graveyard-short", view.graveyard),
-            top("table-orders-discard-short", view.orders_discard),
             top("table-smuta-discard-short", view.smuta_discard),
         ]
         if view.prophet_stack:
             piles.append(t(lang, "table-prophet-short", n=len(view.prophet_stack)))
-        supply = "".join(COLOUR_EMOJI[c] for c in view.castle_supply) or "—"
-        piles.append(t(lang, "table-castles-short", castles=supply))
         lines = pack(head + piles, LINE_MAX)
         for p in view.players:
             seat = table.seats[p.seat]

@@ -167,7 +167,7 @@ prompt-actions-left = { $n } { $n ->
         [one] action
        *[other] actions
     } left.
-prompt-timed-out = ⏰ <i>Time is up — the choice was made automatically.</i>
+prompt-timed-out = ⏰ <i>Time is up — the bot chose:</i> { $choice }
 prompt-lady-take = 👸 { $card }: you may take a man of her colour from an opponent's house.
 prompt-alchemist-kill = ⚗️ Alchemist: you may send one card from any house to the graveyard (not from castle houses or houses with an Alchemist).
 prompt-priest-kill = ✝️ Priest: you may send a Harlot or a Plague Carrier from any house without a castle to the graveyard.

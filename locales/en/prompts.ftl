@@ -50,19 +50,6 @@ why-hand-full = You hold { $limit } { $limit ->
     }
 why-deck-empty = The deck is empty — no more drawing cards.
 why-orders-empty = The orders deck is empty — no drawing orders.
-why-castle-no-merchant = Your { $colour } house is ready for its castle, but { $castle } needs a { $colour } Merchant in your hand.
-why-castle-taken = { $castle } cannot be built: it is no longer in the supply.
-why-castle-house = { $castle } cannot be built yet: { $house ->
-        [none] it needs a { $colour } house
-        [castle] your { $colour } house already has a castle
-       *[open] { $lord ->
-            [no] your { $colour } house needs a Lord
-           *[yes] your { $colour } house needs at least { $cards } { $cards ->
-                [one] card
-               *[other] cards
-            } (it has { $has })
-        }
-    }.
 
 ## Buttons that give something up
 

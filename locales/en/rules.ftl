@@ -33,6 +33,7 @@ help-private =
     <b>Commands in the private chat</b>
     /start — start talking to the bot
     /hand — send my hand and the current question
+    /learn — the tutorial: a first game where I guide every step
     /practice — practise against the computer, right here
     /table, /stop — the practice table again, end the practice game
     /back — take your seat back from the computer
@@ -65,7 +66,10 @@ rules-text =
     <b>A turn</b> is 1 to { $actions } { $actions ->
         [one] action
        *[other] actions
-    } of your choice (you may end it earlier):
+    } of your choice (you may end it earlier); with a permanent { castle-orange }, up to { $trade_actions } { $trade_actions ->
+        [one] action
+       *[other] actions
+    }:
     1. Draw the top card of the game deck. A smuta does not go into your hand: it is resolved at once, and your turn ends.
     2. Draw the top order.
     3. Lay out a house card from your hand.
@@ -78,13 +82,13 @@ rules-text =
        *[other] cards
     }: with a full hand you gain no card from anywhere (from the deck you may draw only a smuta lying face up on top).
 
-    <b>Houses.</b> A card goes into your house of its colour (you have one of each colour at most); if there is none, a new house is placed at the left or right end of your row, never between houses. The two ends of the row are your <b>left</b> and <b>right</b> house; a single house is both. A Plague Carrier or Harlot may also go into a house of its colour in any player's row, except an opponent's castle house. An emptied house disappears, and its castle returns to the supply (Marriage can do that too).
+    <b>Houses.</b> A card goes into your house of its colour (you have one of each colour at most); if there is none, a new house is placed at the left or right end of your row, never between houses. The two ends of the row are your <b>left</b> and <b>right</b> house; a single house is both. A Plague Carrier or Harlot may also go into a house of its colour in any player's row, except an opponent's castle house. A castle stands as long as its house has cards: if its Lord leaves, the castle stays. An emptied house disappears, and its castle returns to the supply (Marriage can do that too).
 
     <b>Smuty.</b> Whoever draws a smuta is its <b>initiator</b>. It is resolved at once: everyone in turn, usually from the initiator clockwise; no normal actions meanwhile. Then the initiator's turn ends — except after Betrayal (the turn starts again) or with a permanent Castle of Power held when the smuta ends (a new turn). The disasters (Drought, Earthquake, Fire, Pestilence) first return every castle to the supply.
 
     <b>The end.</b> When the game deck runs out, the turn is played out and every other player has one more turn. Points: the cards in your houses ({ $points }) plus { $castle_points } per castle. On a tie, more castles ranks higher; otherwise the win is shared.
 
-    <b>Signs.</b> 🎴 deck · 📜 orders · ⚰️ graveyard · 🗑 orders discard · 🌀 smuta · 🔮 Prophet stack · ✋ cards in hand · ⭐ points · ▶️ whose turn · 💭 who is choosing · 🤖 computer · a player's houses, left to right: ⬅️ left, ➡️ right, ▫️ between, ↔️ the only one · ×5 cards in a house · 🏰♾️ / 🏰⚡ castle permanent / one-time side up. Every card on the table: /table full.
+    <b>Signs.</b> 🎴 deck · 📜 orders · ⚰️ graveyard · 🗑 orders discard · 🌀 smuta · 🔮 Prophet stack · ✋ cards in hand · ⭐ points · ▶️ whose turn · 💭 who is choosing · 🤖 computer · a player's houses, left to right: ⬅️ left, ➡️ right, ▫️ between, ↔️ the only one · 🏰♾️ / 🏰⚡ castle permanent / one-time side up. Every card on the table: /table full.
 
 # /rules, the second message: characters, orders and castles (rules-text is the first)
 rules-cards =

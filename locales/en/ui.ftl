@@ -83,22 +83,28 @@ table-smuta-discard = 🌀 smuta discard: { $n ->
     }
 table-prophet = 🔮 Prophet stack: { $smuty }
 table-castles = 🏰 castles in supply: { $castles }
-table-graveyard-short = ⚰️ { $n ->
-        [0] 0
-       *[other] { $n }: { $top }
+table-orders-short = 📜 orders { $n }{ $discarded ->
+        [0] {""}
+       *[other] , { $discarded } discarded
     }
-table-orders-discard-short = 🗑 { $n ->
-        [0] 0
-       *[other] { $n }: { $top }
+table-graveyard-short = ⚰️ { $n ->
+        [0] graveyard empty
+       *[other] graveyard { $n } (on top { $top })
     }
 table-smuta-discard-short = 🌀 { $n ->
-        [0] 0
-       *[other] { $n }: { $top }
+        [0] no smuta yet
+       *[other] smuta discard { $n } (on top { $top })
     }
-table-prophet-short = 🔮 { $n }
-table-castles-short = 🏰 { $castles }
+table-prophet-short = 🔮 Prophet holds { $n }
+table-castles-short = 🏰 { $n ->
+        [0] no castles left
+       *[other] castles left: { $castles }
+    }
 # a house whose cards do not fit the line: how many cards it holds
-table-house-count = ×{ $n }
+table-house-count = { $n } { $n ->
+        [one] card
+       *[other] cards
+    }
 table-player = <b>{ $player }</b> · ✋ { $hand } · ⭐ { $points }
 table-actions = { $n } { $n ->
         [one] action
@@ -226,7 +232,6 @@ btn-add-strong = 🤖 Strong
 btn-drop-computer = ➖ Remove a computer
 btn-clock-on = ⏱ Use a clock
 btn-clock-off = ⏱ No clock
-lobby-levels = 🤖 — seat a computer: <b>easy</b> plays at random, <b>normal</b> picks the best move one step ahead, <b>strong</b> plays the game out to its end once the deck runs low.
 lobby-computer-dropped = ➖ A computer leaves the table.
 practice-title = Practice
 practice-lobby-title = 🎯 <b>Practice</b> — you against the computer

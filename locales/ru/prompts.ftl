@@ -52,19 +52,6 @@ why-hand-full = В руке { $limit } { $limit ->
     }
 why-deck-empty = Колода кончилась — брать карты больше нельзя.
 why-orders-empty = Колода приказов кончилась — брать приказы нельзя.
-why-castle-no-merchant = Дом { $colour } готов к замку, но { $castle } не построить: нужен Купец { $colour } в руке.
-why-castle-taken = { $castle } не построить: его уже нет в запасе.
-why-castle-house = { $castle } пока не построить: { $house ->
-        [none] нужен дом { $colour }
-        [castle] на доме { $colour } уже стоит замок
-       *[open] { $lord ->
-            [no] в доме { $colour } нужен Лорд
-           *[yes] в доме { $colour } нужно не меньше { $cards } { $cards ->
-                [one] карты
-               *[other] карт
-            } (сейчас { $has })
-        }
-    }.
 
 ## Кнопки, которые чем-то жертвуют
 

@@ -85,22 +85,29 @@ table-smuta-discard = 🌀 сброс смут: { $n ->
     }
 table-prophet = 🔮 стопка Пророка: { $smuty }
 table-castles = 🏰 замки в запасе: { $castles }
-table-graveyard-short = ⚰️ { $n ->
-        [0] 0
-       *[other] { $n }: { $top }
+table-orders-short = 📜 приказы { $n }{ $discarded ->
+        [0] {""}
+       *[other] , в сбросе { $discarded }
     }
-table-orders-discard-short = 🗑 { $n ->
-        [0] 0
-       *[other] { $n }: { $top }
+table-graveyard-short = ⚰️ { $n ->
+        [0] сгинувших нет
+       *[other] сгинувшие { $n } (сверху { $top })
     }
 table-smuta-discard-short = 🌀 { $n ->
-        [0] 0
-       *[other] { $n }: { $top }
+        [0] смут ещё не было
+       *[other] сброс смут { $n } (сверху { $top })
     }
-table-prophet-short = 🔮 { $n }
-table-castles-short = 🏰 { $castles }
+table-prophet-short = 🔮 у Пророка { $n }
+table-castles-short = 🏰 { $n ->
+        [0] замков в запасе нет
+       *[other] замки в запасе: { $castles }
+    }
 # дом, чьи карты не поместились в строку: сколько в нём карт
-table-house-count = ×{ $n }
+table-house-count = { $n } { $n ->
+        [one] карта
+        [few] карты
+       *[many] карт
+    }
 table-player = <b>{ $player }</b> · ✋ { $hand } · ⭐ { $points }
 table-actions = осталось { $n } { $n ->
         [one] действие
@@ -230,7 +237,6 @@ btn-add-strong = 🤖 Сильный
 btn-drop-computer = ➖ Убрать компьютер
 btn-clock-on = ⏱ С таймером
 btn-clock-off = ⏱ Без таймера
-lobby-levels = 🤖 — посадить компьютер: <b>лёгкий</b> ходит наугад, <b>обычный</b> выбирает лучший ход на шаг вперёд, <b>сильный</b> к концу колоды просчитывает партию до конца.
 lobby-computer-dropped = ➖ Компьютер встаёт из-за стола.
 practice-title = Тренировка
 practice-lobby-title = 🎯 <b>Тренировка</b> — вы против компьютера

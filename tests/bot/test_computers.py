@@ -55,6 +55,8 @@ async def test_the_lobby_offers_three_levels_and_names_each_computer_by_its_leve
     h = Harness(store)
     (anna,) = people("Анна")
     lobby, game = await h.open_lobby(GROUP, anna, [])
+    # the levels are a tap away (issue 24: a calm first screen)
+    await h.press(anna, GROUP, lobby, LobbyCb(action="levels", game=game).pack())
     actions = [data for _, data in h.buttons(GROUP, lobby) if data.startswith("lb:bot")]
     assert actions == [LobbyCb(action=f"bot_{level}", game=game).pack() for level in LEVELS]
     for level in ("strong", "easy", "normal"):
@@ -223,6 +225,7 @@ async def test_a_practice_game_is_played_alone_to_the_end_in_ones_private_chat(
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
     await h.say(anna.id, anna, "/start")
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     table = await h.table(anna.id)
     assert table.practice and table.status == "lobby" and not table.timed

@@ -362,7 +362,8 @@ async def test_a_turn_says_why_a_usual_action_is_missing(lang: str) -> None:
     tr = h.tr
     assert tr.t(lang, "why-hand-full", limit=6, smuta_open="no") in text
     blue = tr.t(lang, "castle-blue")
-    assert tr.t(lang, "why-castle-no-merchant", colour="🔵", castle=blue) in text
+    merchant = tr.t(lang, "why-castle-merchant", colour="🔵")
+    assert tr.t(lang, "why-castle", castle=blue, needs=merchant) in text
     # the red house has its Купец, a Лорд and the game's 2 cards: it can be built
     assert "🔴" not in "".join(line for line in text.split("\n") if line.startswith("ℹ️"))
     labels = [t for t, _ in h.buttons(anna.id, message_id)]

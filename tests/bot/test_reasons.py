@@ -46,7 +46,8 @@ async def test_a_reason_is_told_once_while_it_holds(lang: str) -> None:
     assert await h.store.save(table)
     await h.say(anna.id, anna, "/hand")
     t = h.tr.t
-    castle = t(lang, "why-castle-no-merchant", colour="🔵", castle=t(lang, "castle-blue"))
+    merchant = t(lang, "why-castle-merchant", colour="🔵")
+    castle = t(lang, "why-castle", castle=t(lang, "castle-blue"), needs=merchant)
     full = t(lang, "why-hand-full", limit=4, smuta_open="no")
 
     async def prompt() -> str:

@@ -204,15 +204,17 @@ def test_six_players_with_32_character_names_fit_a_phone(lang: str) -> None:
         assert [h[0] for h in houses] == [colour[h.colour] for h in player.houses], row
         for house, h in zip(houses, player.houses, strict=True):
             cards = house.split(" ", 1)[1]
-            assert cards == f"×{len(h.cards)}" or len(cards.split(", ")) == len(h.cards), house
+            count = tr().t(lang, "table-house-count", n=len(h.cards))
+            assert cards == count or len(cards.split(", ")) == len(h.cards), house
     # the current player is marked, with their actions
     current = renderer().name(lang, table, state.current)
     assert next(line for line in status if current in line).startswith("▶️ ")
-    # piles: a count and the top card, never the whole pile
+    # piles: a count and the top card, never the whole pile (the orders'
+    # discard, which never comes back into play, only its count)
     piles = "\n".join(line for line in status if "✋" not in line and not line.startswith(" "))
     r = renderer()
     assert r.card(lang, state, state.graveyard[0]) in piles
-    assert r.card(lang, state, state.orders_discard[0]) in piles
+    assert r.card(lang, state, state.orders_discard[0]) not in piles
     assert r.card(lang, state, state.smuta_discard[0]) in piles
     assert r.card(lang, state, state.smuta_discard[1]) not in piles
     assert "🏰♾️" in text and "🏰⚡" in text

@@ -125,6 +125,7 @@ async def test_a_practice_game_is_its_players_alone(store: Store) -> None:
     h = app_harness(store)
     anna, boris = people("Анна", "Борис")
     await h.say(anna.id, anna, "/start")
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     lobby = (await h.store.messages(anna.id))["lobby"]
     data = [d for _, d in h.buttons(anna.id, lobby) if d.startswith("lb:go")]
@@ -393,7 +394,7 @@ async def test_the_group_links_deep_link_answers_with_the_apps_button(
     watcher = person(300, "Зритель", lang)
     await h.say(watcher.id, watcher, f"/start app_{GROUP}")
     sent = h.tg.sent(watcher.id)[-1]
-    assert sent.text == h.tr.t(lang, "app-open")
+    assert sent.text == h.tr.t(lang, "app-open-watch")  # no seat: the public table
     markup = sent.reply_markup
     assert isinstance(markup, InlineKeyboardMarkup)
     button = markup.inline_keyboard[0][0]

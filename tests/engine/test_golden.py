@@ -15,7 +15,9 @@ If a change is *meant* to change a game (a rule, a new state field), say so in
 its commit and take the new digest from `python -m tests.engine.test_golden`.
 `PLAY` was taken anew when events came to name their causes (issue 16: what
 gave an order, a Лазутчица's discard, whether a смута touched anyone, why a
-turn starts again); `STATE` did not change with it.
+turn starts again); `STATE` did not change with it. `PLAY` was taken anew
+again when an order that did nothing came to say so (issue 24: ``order.idle``);
+`STATE` did not change.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ VARIANTS: tuple[Rules, ...] = (
     Rules(hand_limit=5, actions_per_turn=2, fire_each_house=False),
     Rules(deal_house_cards=3, deal_orders=2, castle_min_cards=2, castle_points=4),
 )
-PLAY = "db7dcb8539b949a8d26a82a2649711087bbabda08a9d32a8311f597b0283532d"
+PLAY = "fec3742fc70281a7d5d4a25d289a13bf2ea45aa81e17d75ce9ef835b72e3d14b"
 STATE = "9c54f1544c94a18e2428b8309547e461bcbe1b74204bafd384cda95ce0e97847"
 
 

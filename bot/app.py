@@ -55,6 +55,7 @@ GROUP_COMMANDS = (
 PRIVATE_COMMANDS = (
     "start",
     "hand",
+    "learn",
     "practice",
     "back",
     "lang",

@@ -1,4 +1,4 @@
-"""The private chat: /start (and its join links), /hand, /lang, /practice, the prompts."""
+"""The private chat: /start (and its join links), /hand, /lang, /practice, /learn, the prompts."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from bot.handlers.replies import (
 from bot.service.games import Games, Reply
 from bot.words.app import START_PREFIX, AppLinks
 from bot.words.i18n import LANGS, Translator
-from bot.words.keyboards import HintCb, LangCb, PromptCb
+from bot.words.keyboards import DetailsCb, HintCb, LangCb, PromptCb
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,12 @@ def private_router() -> Router:
     @router.message(Command("practice"))
     async def practice(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await games.lobby.practice(actor_of(message.from_user)))
+        await say(message, games, tr, await games.tutor.practice(actor_of(message.from_user)))
+
+    @router.message(Command("learn"))
+    async def learn(message: Message, games: Games, tr: Translator) -> None:
+        assert message.from_user is not None
+        await say(message, games, tr, await games.tutor.learn(actor_of(message.from_user)))
 
     @router.message(Command("newgame", "join", "go"))
     async def group_only(message: Message, games: Games, tr: Translator) -> None:
@@ -152,6 +157,18 @@ def private_router() -> Router:
         reply = (
             await games.play.hint(actor_of(query.from_user), callback_data)
             if _own_prompt(query) is not None
+            else Reply("err-bad-button", alert=True)
+        )
+        await answer_callback(query, games, tr, reply)
+
+    @router.callback_query(DetailsCb.filter())
+    async def details_button(
+        query: CallbackQuery, callback_data: DetailsCb, games: Games, tr: Translator
+    ) -> None:
+        message_id = _own_prompt(query)
+        reply = (
+            await games.play.details(actor_of(query.from_user), callback_data, message_id)
+            if message_id is not None
             else Reply("err-bad-button", alert=True)
         )
         await answer_callback(query, games, tr, reply)

@@ -9,15 +9,18 @@ their turn starts or someone else's move needs their choice. Their next
 decisions in a row edit that message in place; once someone else is asked,
 it is closed (its story stays: what they chose and what came of it). What
 they are told while they wait (what was taken from them, by whom and how; in
-a practice game, everything the computers did) heads their next message."""
+a practice game, everything the computers did: a line a turn, the full lines
+kept for its «Подробнее») heads their next message."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from bot.service import lessons
 from bot.service.base import Defaults
 from bot.store.models import Seat, Table
 from bot.words import reasons
+from bot.words.digest import turn_head
 from bot.words.prompts import Prompts
 from engine import Decision, Event, GameState, pending
 
@@ -26,15 +29,19 @@ KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps
 # missing after that was lost (prompts go out at once, before the group's pace)
 ANNOUNCE_GRACE = 5.0
 STORY_MAX = 20  # lines a person's story keeps (the oldest give way to «…»)
+#: a practice game: the full lines of the computers' turns a prompt sums up
+#: (its «Подробнее»), and the events they come from, kept at most
+DETAILS_MAX = 80
+SEEN_MAX = 200
 
 #: a decision answered: the decision, the option, whether the timer chose it
 Answered = tuple[Decision, tuple[str, ...], bool]
 
 
-def clipped(lines: list[str]) -> list[str]:
-    if len(lines) <= STORY_MAX:
+def clipped(lines: list[str], most: int = STORY_MAX) -> list[str]:
+    if len(lines) <= most:
         return lines
-    return ["…", *lines[-(STORY_MAX - 1) :]]
+    return ["…", *lines[-(most - 1) :]]
 
 
 def clear_timer(t: Table) -> None:
@@ -81,6 +88,7 @@ def settle(
         t.status = "finished"
         t.result_untold = True
     tell_seats(t, state, events, answered, prompts)
+    lessons.note(t, state, events, prompts)  # a tutor game's sentences
     reasons.note(t)  # which «ℹ️» reasons the next turn prompt tells
     set_deadline(t, now, defaults, handed)
 
@@ -106,6 +114,7 @@ def tell_seats(
     cut = next((i for i, e in enumerate(events) if e.key == "turn.start"), len(events))
     if 0 < cut < len(events) and events[cut - 1].key == "turn.restart":
         cut -= 1
+    most = DETAILS_MAX if t.practice else STORY_MAX
     for i, seat in enumerate(t.seats):
         seat.closing = None
         if seat.user_id is None or seat.left:
@@ -122,12 +131,37 @@ def tell_seats(
                 continue
             seat.closing = clipped(story)
             seat.story, seat.asked = [], None
-            seat.news = clipped(seat.news + told(events[cut:], t.practice))
+            news = events[cut:]
         else:
-            seat.news = clipped(seat.news + told(events, t.practice))
+            news = events
+        seat.news = clipped(seat.news + told(news, t.practice), most)
+        if t.practice:
+            _see(seat, i, state, news)
         if i == prompted and upcoming is not None and seat.asked != upcoming.id:
-            # a new message: what they were told meanwhile heads it
+            # a new message: what they were told meanwhile heads it (in a
+            # practice game, a line a turn: the full lines a tap away)
             seat.story, seat.news, seat.asked = seat.news, [], upcoming.id
+            if t.practice:
+                seat.details = seat.story
+                seat.story = seat.digest = prompts.digest.lines(seat.lang, t, state, seat.seen, i)
+                seat.seen = []
+
+
+def _see(seat: Seat, i: int, state: GameState, events: list[Event]) -> None:
+    """Keep the events of a practice game the person on seat `i` may see, for
+    the lines of their next prompt (`bot.words.digest`); what they keep
+    starts at a turn's start, so each line knows whose turn it tells."""
+    shown = [e for e in events if e.visible_to(i)]
+    if not shown:
+        return
+    if not seat.seen and shown[0].key != "turn.start":
+        seat.seen = [turn_head(state, events)]  # the middle of a turn: whose, in what
+    seen = seat.seen + shown
+    if len(seen) > SEEN_MAX:
+        cut = len(seen) - SEEN_MAX
+        cut = next((j for j in range(cut, len(seen)) if seen[j].key == "turn.start"), len(seen))
+        seen = seen[cut:]
+    seat.seen = seen
 
 
 def _told(

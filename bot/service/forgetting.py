@@ -92,6 +92,7 @@ class Forgetting:
                 dropped.extend([f"prompt:{seat}", f"shown:{seat}"])
                 s.user_id, s.name, s.forgotten = None, "", True
                 s.story, s.news, s.closing, s.asked = [], [], None, None
+                s.seen, s.details, s.digest = [], [], []
                 if t.status == "playing" and t.state is not None and not s.left:
                     s.left, s.away = True, False
                     events[:] = set_computer(t.state, seat, True)

@@ -18,6 +18,7 @@ It is made of parts, each an object with one job, that call each other
   prompts at once, the group through its outbox — and catching up on a move
   never told;
 - `Lobby` (lobby): /newgame to the start;
+- `Tutor` (tutor): /learn and a first /practice, the guided game (its script: lessons);
 - `Play` (play): buttons, answers, timers, /hand;
 - `Seats` (seats): leaving, stopping, /back, chat migration, /lang;
 - `Rematch` (rematch): «Ещё партию» under a result, a new lobby for the same people.
@@ -61,6 +62,7 @@ from bot.service.rematch import Rematch
 from bot.service.seats import Seats
 from bot.service.telling import Teller
 from bot.service.thinking import Thinker
+from bot.service.tutor import Tutor
 from bot.store import Store
 from bot.store.feed import Feed
 from bot.telegram.messenger import Messenger
@@ -137,6 +139,7 @@ class Games:
             profiles=self.profiles,
         )
         self.lobby.on_open = self.notify.lobby_opened
+        self.tutor = Tutor(self.records, self.teller, self.outboxes, self.lobby, tr, self.defaults)
         self.teller.on_finish = self.game_finished
         self.thinker = thinker or Thinker(workers=0)
         self.play = Play(

@@ -145,12 +145,9 @@ class Lobby:
         if existing is not None and existing.status == "lobby":
             self._move_down(existing)
             return None
-        busy = await self._group_table_of(actor)
-        if busy is not None:  # its prompts come to this chat: two games would mix here
-            seat = busy.seats[busy.seat_of(actor.user_id) or 0]
-            group = html.escape(busy.title or str(busy.chat_id))
-            text = self.tr.t(seat.lang, "practice-busy", group=group)
-            return Reply("ok", text=text, lang=seat.lang)  # its text: it names the group
+        busy = await self.busy_elsewhere(actor)
+        if busy is not None:
+            return busy
         prefs = await self.mark_started(actor)
         prefs.practices += 1
         await self.store.save_user(prefs)
@@ -166,6 +163,18 @@ class Lobby:
         if not await self._publish(table, actor):
             return Reply("err-busy")
         return None
+
+    async def busy_elsewhere(self, actor: Actor) -> Reply | None:
+        """Why no practice game (nor the tutor) may open now: the person sits
+        at a group's table, whose prompts come to this chat — two games would
+        mix here. None: nothing stops it."""
+        busy = await self._group_table_of(actor)
+        if busy is None:
+            return None
+        seat = busy.seats[busy.seat_of(actor.user_id) or 0]
+        group = html.escape(busy.title or str(busy.chat_id))
+        text = self.tr.t(seat.lang, "practice-busy", group=group)
+        return Reply("ok", text=text, lang=seat.lang)  # its text: it names the group
 
     async def _group_table_of(self, actor: Actor) -> Table | None:
         """A group's lobby or running game where the person has a seat."""

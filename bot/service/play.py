@@ -12,7 +12,7 @@ from bot.service.thinking import Thinker
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator
-from bot.words.keyboards import HintCb, PromptCb, menu_level
+from bot.words.keyboards import DetailsCb, HintCb, PromptCb, menu_level
 from bot.words.render import Renderer
 from engine import Command, Decision, Event, GameState, Refused, apply, pending, set_computer
 
@@ -92,6 +92,32 @@ class Play:
         return await self.answer(
             table.chat_id, seat, decision.id, option, human=True, loaded=(table, ids)
         )
+
+    async def details(self, actor: Actor, cb: DetailsCb, message_id: int) -> Reply:
+        """«Подробнее» under a practice game's prompt: the same prompt, at the
+        same menu level, with the computers' turns it sums up in full lines
+        (`cb.full`), or a line each again. Only on the live prompt."""
+        found = await self._decision_of(actor, cb.chat, cb.game, cb.decision, cb.option)
+        if isinstance(found, Reply):
+            return found
+        table, ids, seat, decision = found
+        told = table.seats[seat]
+        if not table.practice or not (told.details and told.digest) or cb.depth < 0:
+            return Reply("err-bad-button", alert=True)
+        if ids.get(f"prompt:{seat}") != message_id:
+            return Reply("err-old-button", alert=True)  # a message the prompt has left
+        state = table.state
+        assert state is not None
+        lang = table.seats[seat].lang
+        depth, _ = menu_level(decision.options, cb.option, cb.depth)
+        path = decision.options[cb.option][:depth]
+        text = self.prompts.text(lang, table, state, decision, path, full=cb.full)
+        markup = self.prompts.markup(lang, table, state, decision, cb.option, cb.depth, cb.full)
+
+        async def show() -> None:
+            await self.messenger.edit(actor.user_id, message_id, text, markup)
+
+        return Reply("ok", then=show)  # the press is answered first
 
     async def choose(
         self, actor: Actor, chat_id: int, game_no: int, decision_id: int, option: int

@@ -258,6 +258,8 @@ class Teller:
             else rematch_keyboard(table.game_no, self.tr.t(table.lang, "btn-rematch"))
         )
         self.outboxes.post(table.chat_id, self.render.result(table, table.state), markup)
+        if table.tutor is not None:  # the tutor's last word: where the game is played
+            self.outboxes.post(table.chat_id, self.tr.t(table.lang, "tutor-end"))
         if self.on_finish is not None:
             await self.on_finish()
 

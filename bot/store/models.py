@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from engine import GameSetup, GameState
+from engine import Event, GameSetup, GameState
 from engine.ai import Level
 
 Lang = Literal["ru", "en"]
@@ -42,6 +42,13 @@ class Seat(BaseModel):
     asked: int | None = None
     news: list[str] = Field(default_factory=list)
     closing: list[str] | None = None
+    # a practice game (`bot.words.digest`): what the person saw since their
+    # prompt message last began (its turns, a line each, head the next one);
+    # the lines of those turns in full, and the lines that sum them up
+    # (the prompt's «Подробнее» shows the first in place of the second)
+    seen: list[Event] = Field(default_factory=list)
+    details: list[str] = Field(default_factory=list)
+    digest: list[str] = Field(default_factory=list)
     hints: int = 0  # decisions this person asked a hint for
     hinted: int | None = None  # the last decision they asked one for (counted once)
 
@@ -70,6 +77,28 @@ class SeatReasons(BaseModel):
     told: list[str]  # those its prompt tells (they did not hold the time before)
 
 
+class TutorLine(BaseModel):
+    """One sentence of the tutor (`bot.service.lessons`): its step and the card it names."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: str  # ``draw``, ``castle``, ``smuta-poison``… (the text: ``tutor-<step>``)
+    card: str | None = None
+
+
+class Tutoring(BaseModel):
+    """A tutor game's memory (`bot.service.lessons`): what it has told, the
+    смуты that came up since the person was last asked, the sentences of
+    the person's pending prompt."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    told: list[str] = Field(default_factory=list)  # steps told, in order (each at most once)
+    seen: list[str] = Field(default_factory=list)  # смуты come up, not yet told
+    decision: int | None = None  # the decision `lines` belong to
+    lines: list[TutorLine] = Field(default_factory=list)
+
+
 class Table(BaseModel):
     """The record of one group chat's game (lobby, running or finished)."""
 
@@ -83,6 +112,7 @@ class Table(BaseModel):
     practice: bool = False  # a private game against computers, in the player's own chat
     hints: bool = False  # prompts offer «💡 Подсказка» (a chat's setting; every practice game)
     timed: bool = True  # people have a deadline (a practice game may go without)
+    tutor: Tutoring | None = None  # a practice game that is the tutor (/learn)
     lobby_menu: LobbyMenu | None = None  # the lobby's screen (`bot.service.lobby`)
     lang: Lang = "ru"
     turn_timeout: int = 90

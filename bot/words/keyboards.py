@@ -48,6 +48,28 @@ def hint_row(chat: int, game: int, decision: int, text: str) -> list[InlineKeybo
     ]
 
 
+class DetailsCb(CallbackData, prefix="dt"):
+    """«Подробнее» under a practice game's prompt: the computers' turns it sums
+    up in full (`full`), or a line each again; at the menu level it was on."""
+
+    chat: int
+    game: int
+    decision: int
+    option: int
+    depth: int
+    full: bool
+
+
+def details_row(
+    chat: int, game: int, decision: int, level: tuple[int, int], full: bool, text: str
+) -> list[InlineKeyboardButton]:
+    option, depth = level
+    data = DetailsCb(
+        chat=chat, game=game, decision=decision, option=option, depth=depth, full=full
+    ).pack()
+    return [InlineKeyboardButton(text=text, callback_data=data)]
+
+
 class StopCb(CallbackData, prefix="st"):
     game: int
     confirm: bool

@@ -14,7 +14,10 @@ A decision's options are tuples of parts offered one menu level at a time
 - above the question, the seat's *story*: what they were told since this
   message began (`Seat.story`: what happened to them while they waited, each
   answer given in it — only the parts that were a choice — and what came
-  of it), and, inside a смута, the смута's line of what it does.
+  of it), and, inside a смута, the смута's line of what it does. In a
+  practice game what the computers did is a line a turn (`bot.words.digest`),
+  the full lines behind «📜 Подробнее»; the hand and one's row go a few to a
+  line.
 
 A prompt message lives as long as its player goes on choosing: the next
 decision of the same player edits it in place, and once someone else is
@@ -32,13 +35,15 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.store.models import Table
+from bot.store.models import Table, TutorLine
 from bot.words import reasons
 from bot.words.app import AppLinks, with_app
+from bot.words.digest import Digest
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
-from bot.words.keyboards import Option, hint_row, menu_level, prompt_keyboard
-from bot.words.render import Renderer, kebab
+from bot.words.keyboards import Option, details_row, hint_row, menu_level, prompt_keyboard
+from bot.words.render import LINE_MAX, Renderer, kebab
+from bot.words.shape import pack
 from engine import Decision, GameState
 from engine.cards import Colour, catalog_for
 from engine.explain import idle_orders, missing_actions
@@ -106,6 +111,7 @@ CASTLE_SIDES = {
     "orange": "about-castle-orange",
 }
 QUESTION = "❓ "
+TUTOR = "🎓 "  # a tutor's sentence (`bot.service.lessons`)
 ANSWERED = "✔️ "
 MAX_TEXT = 4096  # Telegram's limit for a message
 
@@ -146,6 +152,7 @@ class Prompts:
         self.render = render
         self.tr = tr
         self.app = app  # the Mini App: its «🃏 Стол» button under every prompt
+        self.digest = Digest(render)  # a practice game's computer turns, a line each
 
     # ------------------------------------------------------------------ the message
     def text(
@@ -155,14 +162,39 @@ class Prompts:
         state: GameState,
         decision: Decision,
         path: tuple[str, ...],
+        full: bool = False,
     ) -> str:
-        """The prompt at the menu level after `path`, under the seat's story."""
+        """The prompt at the menu level after `path`, under the seat's story
+        (`full`: in a practice game, the computers' turns in full lines, not
+        a line each — as much of them as the message holds)."""
+        seat = table.seats[decision.seat]
+        story = seat.story
+        if full and seat.digest and story[: len(seat.digest)] == seat.digest:
+            rest = story[len(seat.digest) :]
+            for start in range(len(seat.details)):
+                told = (["…"] if start else []) + seat.details[start:]
+                text = self._text(lang, table, state, decision, path, told + rest)
+                if len(text) <= MAX_TEXT:
+                    return text
+        return self._text(lang, table, state, decision, path, story)
+
+    def _text(
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        decision: Decision,
+        path: tuple[str, ...],
+        story: list[str],
+    ) -> str:
         t = self.tr.t
-        story = table.seats[decision.seat].story
         lines = [self.render.header(lang, table), *story]
         heading = self.render.smuta_heading(lang, table, state)
         if heading is not None and heading not in story:
             lines.append(heading)
+        tutor = table.tutor
+        if tutor is not None and tutor.decision == decision.id:
+            lines += self.tutor_lines(lang, table, state, tutor.lines)
         lines.append(self.render.prompt(lang, table, state, decision))
         if decision.kind == "action":
             lines.append(t(lang, "prompt-actions-left", n=state.actions_left))
@@ -176,13 +208,29 @@ class Prompts:
         if question is not None:
             lines.append(QUESTION + question)
         context = self.context(lang, table, state, decision, path)
-        tail = ["", self.render.hand(lang, table, state, decision.seat)]
-        tail += self.own_row(lang, table, state, decision.seat)
+        if table.practice:  # the table is in the same chat: a hand and a row that fit a phone
+            tail = ["", *self.short_hand(lang, state, decision.seat)]
+            tail += self.short_row(lang, state, decision.seat)
+        else:
+            tail = ["", self.render.hand(lang, table, state, decision.seat)]
+            tail += self.own_row(lang, table, state, decision.seat)
         text = "\n".join([*lines, *context, *tail])
         if len(text) > MAX_TEXT:
             # six long names and a crowded table: the question and the hand come first
             text = "\n".join([*lines, *tail])
         return text
+
+    def tutor_lines(
+        self, lang: str, table: Table, state: GameState, lines: Sequence[TutorLine]
+    ) -> list[str]:
+        """The tutor's sentences (`bot.service.lessons`), a line each, with the game's numbers."""
+        out = []
+        for line in lines:
+            args: dict[str, object] = dict(rules_args(state.rules))
+            if line.card is not None:
+                self._card_args(lang, state, line.card, args)
+            out.append(TUTOR + self.tr.t(lang, "tutor-" + line.step, **args))
+        return out
 
     def closed(self, lang: str, table: Table, lines: list[str]) -> str:
         """A prompt message once its player is no longer asked: what it told."""
@@ -219,7 +267,11 @@ class Prompts:
         decision: Decision,
         index: int,
         depth: int,
+        full: bool = False,
     ) -> InlineKeyboardMarkup:
+        """The buttons of the menu level opened at `options[index][:depth]`;
+        in a practice game whose prompt sums up turns, «Подробнее» (or, when
+        they are shown in `full`, «Короче»)."""
         markup = prompt_keyboard(
             table.chat_id,
             table.game_no,
@@ -233,6 +285,18 @@ class Prompts:
         if table.hints:
             markup.inline_keyboard.append(
                 hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint"))
+            )
+        seat = table.seats[decision.seat]
+        if table.practice and seat.details and seat.digest:  # something summed up
+            markup.inline_keyboard.append(
+                details_row(
+                    table.chat_id,
+                    table.game_no,
+                    decision.id,
+                    (index, depth),
+                    not full,
+                    self.tr.t(lang, "btn-details-less" if full else "btn-details"),
+                )
             )
         return with_app(markup, self.app, self.tr, lang, table.chat_id)
 
@@ -449,6 +513,20 @@ class Prompts:
         return [self.tr.t(lang, "rows-own")] + [
             self.render.house_line(lang, state, h, i, len(houses)) for i, h in enumerate(houses)
         ]
+
+    def short_hand(self, lang: str, state: GameState, seat: int) -> list[str]:
+        """The hand's cards a few to a line (`LINE_MAX` characters at most)."""
+        cards = state.players[seat].hand
+        title = self.tr.t(lang, "hand-title", n=len(cards))
+        return [title, *pack([self.render.card(lang, state, c) for c in cards], LINE_MAX)]
+
+    def short_row(self, lang: str, state: GameState, seat: int) -> list[str]:
+        """The player's own row, left → right, a few houses to a line."""
+        houses: list[House] = state.players[seat].houses
+        if not houses:
+            return [self.tr.t(lang, "rows-own-none")]
+        shown = [self.render.house(lang, state, h) for h in houses]
+        return [self.tr.t(lang, "rows-own"), *pack(shown, LINE_MAX)]
 
     def _idle(self, lang: str, state: GameState, seat: int, cards: Sequence[str]) -> list[str]:
         """What each order offered would not do, played now."""

@@ -110,11 +110,11 @@ def search(
     batch = config.worlds
     while True:
         for k in range(played, played + batch):
-            if stop is not None and stop():
-                best = max(alive, key=lambda i: (totals[i], -order[i]))
-                return options[best], False
             world = obs.world(seed + 1000 + k)
             for i in alive:
+                if stop is not None and stop():
+                    # cut short: the leader so far, which the caller should not trust
+                    return options[max(alive, key=lambda c: (totals[c], -order[c]))], False
                 s = copy_state(world)
                 ask = playout_step(s, options[i])
                 if endgame:

@@ -179,9 +179,34 @@ class Harness:
         """`user` starts the bot and opens a practice lobby in their private
         chat. Returns the lobby message's id and the game number."""
         await self.say(user.id, user, "/start")
+        await self.tutor_taken(user)
         await self.say(user.id, user, "/practice")
         lobby = (await self.store.messages(user.id))["lobby"]
         return lobby, (await self.table(user.id)).game_no
+
+    async def start_practice(self, user: User, computers: int = 1, seed: int = 1) -> Table:
+        """`user` opens a practice lobby (`open_practice`), sits `computers`
+        normal computers at it and starts it — with a fixed `seed`, the same
+        game each run. (The one place a test's practice game begins: where a
+        first /practice would be something else, this is what changes.)"""
+        lobby, game = await self.open_practice(user)
+        seated = len((await self.table(user.id)).seats) - 1
+        more = "bot" if computers > seated else "drop"
+        for _ in range(abs(computers - seated)):
+            await self.press(user, user.id, lobby, LobbyCb(action=more, game=game).pack())
+        self.app.games.seeds = random.Random(seed)
+        await self.press(user, user.id, lobby, LobbyCb(action="go", game=game).pack())
+        table = await self.table(user.id)
+        assert table.status == "playing" and table.practice
+        assert [s.user_id is None for s in table.seats] == [False] + [True] * computers
+        return table
+
+    async def tutor_taken(self, user: User) -> None:
+        """`user` has had their first practice game — the tutor (/learn): their
+        /practice opens a practice lobby."""
+        prefs = await self.store.user(user.id)
+        prefs.practices = max(prefs.practices, 1)
+        await self.store.save_user(prefs)
 
     async def open_lobby_in(
         self, chat_id: int, lang: str, host: User, guests: Sequence[User]
@@ -196,10 +221,13 @@ class Harness:
         self, chat_id: int, position: Mapping[str, Any], asker: User | None = None
     ) -> Table:
         """The chat's running game put at `position` (see `engine.scenario`),
-        its turn's log cleared; `asker` then sends /hand (their prompt for it)."""
+        its turn's log cleared (and what each seat saw of the game before, for
+        a practice prompt's lines); `asker` then sends /hand (their prompt for it)."""
         table = await self.table(chat_id)
         table.state = build(dict(position))
         table.turn_log = []
+        for seat in table.seats:
+            seat.seen = []
         assert await self.store.save(table)
         if asker is not None:
             await self.say(asker.id, asker, "/hand")

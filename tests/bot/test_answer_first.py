@@ -27,6 +27,7 @@ import bot
 from bot.service.profile import SETTINGS, SettingsCb
 from bot.store import Store
 from bot.words.keyboards import (
+    DetailsCb,
     ForgetCb,
     HintCb,
     LangCb,
@@ -164,6 +165,26 @@ async def _hint(h: Harness) -> Press:
     return Press(anna, anna.id, message, hints[0])
 
 
+async def _details(h: Harness) -> Press:
+    """«Подробнее» under a practice prompt that sums the computer's turn up."""
+    (anna,) = people("Анна")
+    await h.start_practice(anna, computers=1, seed=11)
+    for _ in range(40):
+        decision = await h.decision(anna.id)
+        assert decision is not None
+        if decision.seat != 0:
+            assert await h.tick(5) >= 1
+            continue
+        message = (await h.store.messages(anna.id))["prompt:0"]
+        details = [d for _, d in h.buttons(anna.id, message) if d.startswith("dt:")]
+        if details:
+            return Press(anna, anna.id, message, details[0])
+        await h.answer(
+            anna, anna.id, ("end",) if ("end",) in decision.options else decision.options[0]
+        )
+    raise AssertionError("no practice prompt offered «Подробнее»")
+
+
 # ====================================================================== confirmations
 def _stop(confirm: bool) -> Setup:
     async def setup(h: Harness) -> Press:
@@ -263,6 +284,7 @@ CASES: list[tuple[str, type[CallbackData] | None, Setup]] = [
     ("prompt-back", PromptCb, _back),
     ("prompt-option", PromptCb, _option),
     ("hint", HintCb, _hint),
+    ("details", DetailsCb, _details),
     ("stop-yes", StopCb, _stop(True)),
     ("stop-no", StopCb, _stop(False)),
     ("leave-yes", LeaveCb, _leave(True)),

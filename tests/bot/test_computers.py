@@ -225,6 +225,7 @@ async def test_a_practice_game_is_played_alone_to_the_end_in_ones_private_chat(
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
     await h.say(anna.id, anna, "/start")
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     table = await h.table(anna.id)
     assert table.practice and table.status == "lobby" and not table.timed

@@ -84,4 +84,6 @@ async def test_practice_is_refused_while_one_sits_at_a_groups_table(
     assert table is not None and table.seat_of(boris.id) is None
     await h.say(boris.id, boris, "/practice")
     practice = await store.load(boris.id)
-    assert practice is not None and practice.practice and practice.status == "lobby"
+    # his first practice game: the tutor, started at once (issue 24, item 2)
+    assert practice is not None and practice.practice and practice.tutor is not None
+    assert practice.status == "playing"

@@ -642,6 +642,9 @@ async def may_change(w: World, fired: Fired) -> set[int]:
     if name == "practice":
         own = await store.load(user.id)
         return {user.id} if own is None or own.status == "finished" else set()
+    if name == "learn":  # the tutor starts at once, in place of a practice lobby too
+        own = await store.load(user.id)
+        return {user.id} if own is None or own.status != "playing" else set()
     if name == "start" and (command.args or "").startswith("join_"):
         parts = (command.args or "").split("_")
         try:
@@ -726,9 +729,15 @@ def errors_logged() -> Iterator[ErrorLog]:
         logger.removeHandler(handler)
 
 
+def games_chats() -> tuple[int, ...]:
+    """Where a game may be: the watched chats, and each person's own chat (a
+    practice game, the tutor)."""
+    return (*WATCHED, *(u.id for u in USERS.values()))
+
+
 async def games_now(w: World) -> dict[int, Table]:
-    """The records of the watched chats, now."""
-    return {c: t for c in WATCHED if (t := await w.store.load(c)) is not None}
+    """The records of the chats that may hold a game, now."""
+    return {c: t for c in games_chats() if (t := await w.store.load(c)) is not None}
 
 
 def private_sights(w: World, *moments: dict[int, Table]) -> dict[int, list[tuple[str, set[str]]]]:
@@ -768,7 +777,7 @@ async def check_output(w: World, since: int, fired: Fired | None, before: dict[i
     apologies = {
         tr.t(lang, key) for lang in ("ru", "en") for key in ("err-internal", "err-unavailable")
     }
-    tables: dict[int, Table | None] = {c: await w.store.load(c) for c in WATCHED}
+    tables: dict[int, Table | None] = {c: await w.store.load(c) for c in games_chats()}
     sights = private_sights(w, before, {c: t for c, t in tables.items() if t is not None})
     # a seat left or handed to the computer still counts: its last prompt is
     # edited to show what was chosen for it
@@ -810,6 +819,10 @@ async def check_output(w: World, since: int, fired: Fired | None, before: dict[i
         else:
             if prompt:
                 assert chat_id in deciders, f"a prompt to {chat_id}, who decides nothing"
+            # a practice game's table lies in its person's own chat: what is public there
+            for t in (before.get(chat_id), tables.get(chat_id)):
+                if t is not None and t.practice and t.state is not None:
+                    shown -= public_zones(t.state)
             if chat_id not in seated_anywhere:
                 assert not shown, f"{shown} shown to {chat_id}, seated nowhere: {text!r}"
             elif shown:
@@ -854,7 +867,7 @@ async def cached_world(cache: dict[int, Saved], seed: int) -> World:
     vars(w.store).update(copy.deepcopy(saved.store))
     # the process's own memory of the chats (the outboxes' records and message
     # ids) belongs to the example before: a restored store starts it afresh
-    for chat_id in WATCHED:
+    for chat_id in games_chats():
         w.h.app.games.outboxes.discard(chat_id)
     vars(w.h.tg).update({k: copy.copy(v) for k, v in saved.tg.items()})
     w.h.clock.t = saved.clock

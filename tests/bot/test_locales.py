@@ -33,6 +33,7 @@ from fluent.syntax import ast as fl
 from fluent.syntax.visitor import Visitor
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
+from bot.service import lessons
 from bot.store.models import Seat, Table
 from bot.words.help import (
     HOUSE_TYPES,
@@ -119,6 +120,7 @@ KEY_FAMILIES = (
 DYNAMIC_PREFIXES = frozenset(
     {"about-", "card-", "castle-", "cmd-", "colour-", "err-", "event-", "opt-", "prompt-"}
     | {"table-castle-", "level-", "btn-add-", "hint-reason-", "did-", "you-", "smuta-does-"}
+    | {"tutor-"}
 )
 ALLOWED_TAGS = frozenset({"b", "i", "u", "s", "a", "code", "pre"})
 CALLBACK_ALERT_MAX = 200
@@ -377,6 +379,8 @@ def catalogue_messages() -> set[str]:
     names |= {"table-castle-" + kebab(s) for s in get_args(Side)}
     names |= {f"level-{level}" for level in LEVELS} | {f"btn-add-{level}" for level in LEVELS}
     names |= {"hint-reason-" + kebab(r) for r in HINT_REASONS}
+    names |= {"tutor-" + s for s in (*lessons.STEPS, lessons.SMUTA, lessons.OWN)}
+    names |= {"tutor-" + lessons.smuta_step(s) for s in lessons.SMUTY}
     return names
 
 
@@ -545,6 +549,8 @@ def test_messages_use_only_the_variables_they_get(lang: str) -> None:
         # /card texts get the game's numbers, a house card its points (bot.words.help.card_text)
         if key.startswith("about-"):
             offer(key, set(RULES_VARIABLES) | {"points"})
+        elif key.startswith("tutor-"):  # a step names its card (Prompts.tutor_lines)
+            offer(key, set(RULES_VARIABLES) | {"card", "card_acc"})
         else:
             # a hint's reason gets the parameters engine.ai.hint gives it
             offer(key, hint_reasons.get(key, set()))

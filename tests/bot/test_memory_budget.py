@@ -45,6 +45,7 @@ async def a_varied_session(h: Harness) -> None:
     await h.say(anna.id, anna, "/stats")
     await h.say(LOBBY_ONLY, vera, "/newgame")
     await h.open_game(RUNNING, boris, [vera], computers=1)
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     table = await h.table(anna.id)
     lobby = (await h.store.messages(anna.id))["lobby"]

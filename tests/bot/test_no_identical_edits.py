@@ -88,3 +88,32 @@ async def test_games_with_computers_and_practice_send_no_identical_edit(
     print(f"edits {len(h.tg.edits())}, identical {len(same)}")
     assert len(h.tg.edits()) > 20
     assert same == [], same[:3]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_a_table_edit_telegram_kept_failing_is_sent_again(store: Store, lang: str) -> None:
+    """What the outbox remembers is what landed: an edit lost to a Telegram
+    outage is not taken for shown, and the table's next show sends it."""
+    h = Harness(store)
+    anna, boris = person(100, "Анна", lang), person(101, "Борис", lang)
+    chat = -100_223
+    table = await h.open_game(chat, anna, [boris], seed=5, lang=lang)
+    assert table.state is not None
+    decision = pending(table.state)
+    assert decision is not None
+    decider = (anna, boris)[decision.seat]
+    h.tg.down.add(chat)  # every request to the group answers 5xx
+    # a move that keeps the turn going: the table's message is edited
+    keep = [o for o in decision.options if o[0] in ("order", "lay")]
+    await h.answer(decider, chat, keep[0])
+    assert (await h.table(chat)).state.turn == table.state.turn  # type: ignore[union-attr]
+    failed = h.tg.edits(chat)[-1].text
+    table_message = (await store.messages(chat))["table"]
+    assert h.tg.texts[(chat, table_message)] != failed, "the outage kept the edit out"
+    h.tg.down.discard(chat)
+    since = len(h.tg.requests)
+    h.app.games.outboxes.show(chat, "table")  # shown again, the record unchanged
+    await h.settle()
+    again = [r for r in h.tg.requests[since:] if isinstance(r, EditMessageText)]
+    assert [r.text for r in again] == [failed]
+    assert h.tg.texts[(chat, table_message)] == failed

@@ -280,6 +280,7 @@ async def test_forgetme_leaves_nothing_that_names_the_person_in_either_store(
     await h.say(HOME, fer, "/notify")
     await finish_quickly(h, HOME, fer, [evl, aka])
     assert f"u{fer.id}" in await store.stats(HOME)
+    await h.tutor_taken(fer)
     await h.say(fer.id, fer, "/practice")
     h.tg.blocked.add(fer.id)  # the game's prompts cannot reach him: the group is asked
     await h.open_game(PLAYING, evl, [fer, aka], seed=5)

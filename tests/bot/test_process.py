@@ -39,6 +39,7 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -293,13 +294,16 @@ class Game:
         await self.say(host, self.chat_id, "/newgame")
         lobby = max(m for (c, m) in self.api.messages if c == self.chat_id)
 
-        def button(action: str) -> str:
+        def shown(action: str) -> list[str]:
             found = [b for b in self.api.buttons(self.chat_id, lobby) if b.startswith("lb:")]
             assert found, "the lobby has no buttons"
-            return next(b for b in found if b.startswith(f"lb:{action}:"))
+            return [b for b in found if b.startswith(f"lb:{action}:")]
 
-        for who, action in ((guest, "join"), (host, "bot_easy"), (host, "go")):
-            answer = await self.press(who, self.chat_id, lobby, button(action))
+        # the computers' levels are behind «🤖 Компьютер…» (the lobby's edit
+        # goes out at the group's pace: waited for)
+        for who, action in ((guest, "join"), (host, "levels"), (host, "bot_easy"), (host, "go")):
+            await self.api.wait_for(partial(shown, action), 30, f"the lobby's {action}")
+            answer = await self.press(who, self.chat_id, lobby, shown(action)[0])
             assert not answer.get("show_alert"), answer
         table = await self.table()
         assert table.status == "playing"

@@ -77,6 +77,7 @@ async def test_a_stopped_game_shows_its_score_to_the_group_and_to_each_player(
 async def test_stop_closes_a_practice_table_not_yet_started(store: Store, lang: str) -> None:
     h = Harness(store)
     anna = person(100, "Анна", lang)
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     table = await h.table(anna.id)
     assert table.practice and table.status == "lobby"
@@ -89,6 +90,7 @@ async def test_stop_closes_a_practice_table_not_yet_started(store: Store, lang: 
     said = [r.text for r in h.tg.requests[since:] if hasattr(r, "text") and r.text]
     assert all("/newgame" not in text for text in said), said
     # /practice opens a new one
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     assert (await h.table(anna.id)).status == "lobby"
 
@@ -98,6 +100,7 @@ async def test_a_stopped_practice_game_tells_its_player_once_in_its_own_chat(
 ) -> None:
     h = Harness(store)
     anna = person(100, "Анна")
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     game = (await h.table(anna.id)).game_no
     lobby = (await store.messages(anna.id))["lobby"]

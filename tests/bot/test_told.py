@@ -7,7 +7,8 @@ the real dispatcher:
 - whoever loses a card, an order or a house is told in private, in one line,
   by whom and how — at the top of their next message;
 - a turn that starts again says why;
-- a practice game's «Ваш ход!» begins with what the computers did since.
+- a practice game's «Ваш ход!» begins with what the computers did since (a
+  line a turn; in full a tap away).
 """
 
 from __future__ import annotations
@@ -343,6 +344,7 @@ async def test_practice_begins_your_turn_with_what_the_computers_did(lang: str) 
     h = Harness(MemoryStore())
     anna = person(500, NAMES[lang][0], lang)
     await h.say(anna.id, anna, "/start")
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     table = await h.table(anna.id)
     lobby = (await h.store.messages(anna.id))["lobby"]
@@ -367,6 +369,7 @@ async def test_practice_begins_your_turn_with_what_the_computers_did(lang: str) 
             "actions_taken": 1,
         }
     )
+    table.seats[0].seen = []  # what she saw of the game dealt before this position
     assert await h.store.save(table)
     await h.say(anna.id, anna, "/hand")
     for _ in range(20):
@@ -382,7 +385,21 @@ async def test_practice_begins_your_turn_with_what_the_computers_did(lang: str) 
             await h.tick(5)
     else:
         raise AssertionError("Анна's turn never came back")
-    lines = story(prompt_text(h, anna))
+    # her «Ваш ход!» sums the computer's turn up in a line (issue 24); its
+    # «Подробнее» tells it in full
+    assert story(prompt_text(h, anna))[0] == h.tr.t(
+        lang,
+        "practice-digest-line-you",
+        player=h.tr.t(lang, "practice-digest-bot", n=1, case="nom"),
+        parts=h.tr.t(
+            lang, "practice-digest-smuta", mode="drawn", smuta=h.tr.t(lang, "card-pestilence")
+        ),
+        you=h.tr.t(lang, "practice-digest-you-houses", n=1, colours="🟢"),
+    )
+    message = h.last_with_button(anna.id, "dt:")
+    details = next(d for _, d in h.buttons(anna.id, message) if d.startswith("dt:"))
+    await h.press(anna, anna.id, message, details)
+    lines = story(h.tg.texts[(anna.id, message)])
     render = h.app.games.render
     tr = h.tr
     computer = render.name(lang, now, 1)

@@ -125,6 +125,7 @@ async def test_a_practice_game_is_its_players_alone(store: Store) -> None:
     h = app_harness(store)
     anna, boris = people("Анна", "Борис")
     await h.say(anna.id, anna, "/start")
+    await h.tutor_taken(anna)
     await h.say(anna.id, anna, "/practice")
     lobby = (await h.store.messages(anna.id))["lobby"]
     data = [d for _, d in h.buttons(anna.id, lobby) if d.startswith("lb:go")]

@@ -1,0 +1,113 @@
+"""The first-game tutor: someone's first /practice, and /learn at any time.
+
+A tutor game is a practice game (in the person's own chat, against
+computers, without a clock, not rated: `record_of` keeps no practice game)
+that starts at once on the tutor's fixed deal (`lessons.DEAL`), with hints
+on; its prompts carry the tutor's sentences (`lessons`), and its end points
+to a game in a group (`Teller.finish`). /stop leaves it like any practice
+game; /learn takes it again. A person's first /practice is the tutor: the
+store's count of their practice games (`UserPrefs.practices`, which
+/forgetme deletes with the rest of their preferences) says whether it is.
+"""
+
+from __future__ import annotations
+
+from bot.service.base import Actor, Defaults, Records, Reply
+from bot.service.bookkeeping import settle
+from bot.service.lessons import COMPUTER_LEVEL, COMPUTERS, DEAL
+from bot.service.lobby import LOBBY, Lobby
+from bot.service.outbox import Outboxes
+from bot.service.telling import TABLE, Teller
+from bot.store.models import Seat, Table, Tutoring
+from bot.words.i18n import Translator, pick_lang
+from bot.words.names import clean_name
+from engine.scenario import build
+
+
+class Tutor:
+    """/learn, and /practice for someone who never practised."""
+
+    def __init__(
+        self,
+        records: Records,
+        teller: Teller,
+        outboxes: Outboxes,
+        lobby: Lobby,
+        tr: Translator,
+        defaults: Defaults,
+    ) -> None:
+        self.records = records
+        self.store = records.store
+        self.teller = teller
+        self.outboxes = outboxes
+        self.lobby = lobby
+        self.tr = tr
+        self.defaults = defaults
+
+    async def practice(self, actor: Actor) -> Reply | None:
+        """/practice: the tutor the first time, else the practice lobby."""
+        prefs = await self.store.user(actor.user_id)
+        existing = await self.store.load(actor.user_id)
+        idle = existing is None or existing.status == "finished"
+        if prefs.practices == 0 and idle:
+            return await self.learn(actor)
+        return await self.lobby.practice(actor)
+
+    async def learn(self, actor: Actor) -> Reply | None:
+        """The tutor game, started at once in the person's chat (an open
+        practice lobby there gives way; a running game is kept)."""
+        chat_id = actor.user_id
+        existing = await self.store.load(chat_id)
+        if existing is not None and existing.status == "playing":
+            return Reply("practice-running")
+        busy = await self.lobby.busy_elsewhere(actor)
+        if busy is not None:
+            return busy
+        prefs = await self.lobby.mark_started(actor)
+        prefs.practices += 1
+        await self.store.save_user(prefs)
+        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        now = self.records.clock.now()
+        t = self.tr.t
+        table = Table(
+            chat_id=chat_id,
+            # nothing keeps a practice game once it expires: its number follows its record's
+            game_no=existing.game_no + 1 if existing else 1,
+            title=t(lang, "tutor-title"),
+            creator_id=chat_id,
+            practice=True,
+            timed=False,
+            hints=True,
+            tutor=Tutoring(),
+            lang=lang,
+            turn_timeout=self.defaults.turn_timeout,
+            choice_timeout=self.defaults.choice_timeout,
+            created_at=now,
+            updated_at=now,
+            version=existing.version if existing else 0,
+        )
+        table.seats.append(Seat(user_id=chat_id, name=clean_name(actor.name), lang=lang))
+        level = t(lang, f"level-{COMPUTER_LEVEL}")
+        for n in range(1, COMPUTERS + 1):
+            name = t(lang, "bot-name", n=n, level=level)
+            table.seats.append(Seat(user_id=None, name=name, level=COMPUTER_LEVEL))
+        state = build(DEAL)  # the fixed deal, run to the person's first decision
+        table.state = state
+        table.status = "playing"
+        settle(table, [], self.teller.prompts, now, self.defaults)
+        if not self.outboxes.pending(chat_id):
+            # what this chat's outbox knew of the last game goes (nothing of it
+            # waits to be sent): its table is not shown again as the new one's
+            self.outboxes.discard(chat_id)
+        if not await self.store.save(table):
+            return Reply("err-busy")
+        await self.store.link_user(chat_id, chat_id)
+        await self.store.set_messages(chat_id, {TABLE: None})
+        self.outboxes.forget(chat_id)
+        if existing is not None and existing.status == "lobby":  # its message says it closed
+            self.outboxes.fix(chat_id, LOBBY, t(existing.lang, "practice-cancelled"))
+
+        async def tell() -> None:
+            await self.teller.tell(table, {}, [], answered=None, new_game_started=True)
+
+        return Reply("tutor-welcome", then=tell)

@@ -421,15 +421,17 @@ class Renderer:
             return t(lang, key, n=len(cards), top=self.card(lang, state, cards[0]) if cards else "")
 
         # in words, what may still be taken (orders, castles), then what is
-        # gone (the graveyard, the смуты); the orders' discard never comes
-        # back into play: its count, not its top
+        # gone (the graveyard, the смуты: only once there is some); the orders'
+        # discard never comes back into play: its count, not its top
         supply = "".join(COLOUR_EMOJI[c] for c in view.castle_supply)
         piles = [
             t(lang, "table-orders-short", n=view.orders_size, discarded=len(view.orders_discard)),
             t(lang, "table-castles-short", castles=supply, n=len(view.castle_supply)),
-            top("table-graveyard-short", view.graveyard),
-            top("table-smuta-discard-short", view.smuta_discard),
         ]
+        if view.graveyard:
+            piles.append(top("table-graveyard-short", view.graveyard))
+        if view.smuta_discard:
+            piles.append(top("table-smuta-discard-short", view.smuta_discard))
         if view.prophet_stack:
             piles.append(t(lang, "table-prophet-short", n=len(view.prophet_stack)))
         lines = pack(head + piles, LINE_MAX)

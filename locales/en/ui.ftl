@@ -87,14 +87,8 @@ table-orders-short = 📜 orders { $n }{ $discarded ->
         [0] {""}
        *[other] , { $discarded } discarded
     }
-table-graveyard-short = ⚰️ { $n ->
-        [0] graveyard empty
-       *[other] graveyard { $n } (on top { $top })
-    }
-table-smuta-discard-short = 🌀 { $n ->
-        [0] no smuta yet
-       *[other] smuta discard { $n } (on top { $top })
-    }
+table-graveyard-short = ⚰️ graveyard { $n } (on top { $top })
+table-smuta-discard-short = 🌀 smuta discard { $n } (on top { $top })
 table-prophet-short = 🔮 Prophet holds { $n }
 table-castles-short = 🏰 { $n ->
         [0] no castles left

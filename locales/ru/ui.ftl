@@ -89,14 +89,8 @@ table-orders-short = 📜 приказы { $n }{ $discarded ->
         [0] {""}
        *[other] , в сбросе { $discarded }
     }
-table-graveyard-short = ⚰️ { $n ->
-        [0] сгинувших нет
-       *[other] сгинувшие { $n } (сверху { $top })
-    }
-table-smuta-discard-short = 🌀 { $n ->
-        [0] смут ещё не было
-       *[other] сброс смут { $n } (сверху { $top })
-    }
+table-graveyard-short = ⚰️ сгинувшие { $n } (сверху { $top })
+table-smuta-discard-short = 🌀 сброс смут { $n } (сверху { $top })
 table-prophet-short = 🔮 у Пророка { $n }
 table-castles-short = 🏰 { $n ->
         [0] замков в запасе нет

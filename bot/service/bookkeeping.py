@@ -24,7 +24,7 @@ from bot.words.digest import turn_head
 from bot.words.prompts import Prompts
 from engine import Decision, Event, GameState, pending
 
-KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps
+KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps (a group's: then closed)
 # how long after a move its process may still be telling it; a prompt still
 # missing after that was lost (prompts go out at once, before the group's pace)
 ANNOUNCE_GRACE = 5.0
@@ -79,10 +79,22 @@ def settle(
         # phone), then the final table and the result follow
         t.closed_log = t.turn_log + notes + render.public_lines(t, state, events)
         t.turn_log = []
+    elif not t.practice and len(t.turn_log + notes + render.public_lines(t, state, events)) > (
+        KEPT_LOG_LINES
+    ):
+        # a long run of computer turns: the table message keeps its lines for
+        # good (from the computer turn that began here, the table goes on in a
+        # new one), not forgotten from the record — the table shows only the
+        # last few, and a group behind its pace may never have been shown the
+        # oldest (a timeout's line, say): the closed message is where it reads them
+        cut = starts[-1] if starts else len(events)
+        t.closed_log = t.turn_log + notes + render.public_lines(t, state, events[:cut])
+        t.turn_log = render.public_lines(t, state, events[cut:])
     else:
         t.closed_log = None
         t.turn_log = t.turn_log + notes + render.public_lines(t, state, events)
-    # computer turns share one table message: keep the record small all the same
+    # a practice game's table (one message above its prompts, never closed
+    # mid-game) keeps the record small all the same
     t.turn_log = t.turn_log[-KEPT_LOG_LINES:]
     if state.result is not None:
         t.status = "finished"

@@ -1,0 +1,38 @@
+"""A group's table message carries its computer turns on, but never forgets a
+line: once the running turns' log outgrows what the record keeps
+(`KEPT_LOG_LINES`), its lines close in the table message for good and the
+table goes on in a new one. The table itself shows only the last lines that
+fit a phone, and a group behind its pace may never have been shown the oldest
+(a timeout's line, say): dropped from the record, the group would never read
+them (test_scale_out counted a timeout line missing)."""
+
+from __future__ import annotations
+
+from bot.service.bookkeeping import KEPT_LOG_LINES, settle
+from bot.store.memory import MemoryStore
+from bot.words.keyboards import LobbyCb
+from tests.bot.harness import Harness, people
+
+GROUP = -100778
+
+
+async def test_a_log_too_long_to_keep_is_closed_in_its_message_not_forgotten() -> None:
+    h = Harness(MemoryStore())
+    anna, boris = people("Анна", "Борис")
+    lobby, game = await h.open_lobby(GROUP, anna, [boris])
+    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=game).pack())
+    table = await h.table(GROUP)
+    assert table.status == "playing" and not table.practice
+    play = h.app.games.play
+    earlier = [f"line {i}" for i in range(KEPT_LOG_LINES - 1)]
+    timeout = h.tr.t("ru", "log-timeout", player="Анна")
+    away = h.tr.t("ru", "log-away", player="Анна")
+    table.turn_log = list(earlier)
+    settle(table, [], play.prompts, h.clock.now(), play.defaults, [timeout, away])
+    assert table.closed_log == [*earlier, timeout, away], "a line was forgotten"
+    assert table.turn_log == []
+
+    # a log that still fits goes on in the same message
+    table.turn_log = earlier[:10]
+    settle(table, [], play.prompts, h.clock.now(), play.defaults, [timeout])
+    assert table.closed_log is None and table.turn_log == [*earlier[:10], timeout]

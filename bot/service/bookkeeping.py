@@ -79,20 +79,21 @@ def settle(
         # phone), then the final table and the result follow
         t.closed_log = t.turn_log + notes + render.public_lines(t, state, events)
         t.turn_log = []
-    elif not t.practice and len(t.turn_log + notes + render.public_lines(t, state, events)) > (
-        KEPT_LOG_LINES
-    ):
-        # a long run of computer turns: the table message keeps its lines for
-        # good (from the computer turn that began here, the table goes on in a
-        # new one), not forgotten from the record — the table shows only the
-        # last few, and a group behind its pace may never have been shown the
-        # oldest (a timeout's line, say): the closed message is where it reads them
-        cut = starts[-1] if starts else len(events)
-        t.closed_log = t.turn_log + notes + render.public_lines(t, state, events[:cut])
-        t.turn_log = render.public_lines(t, state, events[cut:])
     else:
-        t.closed_log = None
-        t.turn_log = t.turn_log + notes + render.public_lines(t, state, events)
+        lines = t.turn_log + notes + render.public_lines(t, state, events)
+        if not t.practice and len(lines) > KEPT_LOG_LINES:
+            # a long run of computer turns: the table message keeps its lines
+            # for good (from the computer turn that began here, the table goes
+            # on in a new one), not forgotten from the record — the table shows
+            # only the last few, and a group behind its pace may never have been
+            # shown the oldest (a timeout's line, say): the closed message is
+            # where it reads them
+            cut = starts[-1] if starts else len(events)
+            t.closed_log = t.turn_log + notes + render.public_lines(t, state, events[:cut])
+            t.turn_log = render.public_lines(t, state, events[cut:])
+        else:
+            t.closed_log = None
+            t.turn_log = lines
     # a practice game's table (one message above its prompts, never closed
     # mid-game) keeps the record small all the same
     t.turn_log = t.turn_log[-KEPT_LOG_LINES:]

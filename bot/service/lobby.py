@@ -105,7 +105,7 @@ class Lobby:
         # the chat's next game number: past every number it ever had (its
         # history outlives a finished record, which expires)
         last = max(existing.game_no if existing else 0, await self.store.last_game_no(chat_id))
-        table = self._new_table(chat_id, title, actor, existing, last + 1)
+        table = self.new_table(chat_id, title, actor, existing, last + 1)
         table.invited = list(invited or [])
         if existing is not None:  # the chat's last choices, until its profile says otherwise
             table.lang = existing.lang
@@ -114,9 +114,9 @@ class Lobby:
         if self.profiles is not None:
             self.profiles.start_lobby(table, await self.profiles.of(chat_id))
         if prefs.started:
-            table.seats.append(self._seat(actor, prefs))
+            table.seats.append(self.person_seat(actor, prefs))
         for level in computers or []:
-            table.seats.append(self._computer(table, level))
+            table.seats.append(self.computer_seat(table, level))
         if not await self._publish(table, actor if prefs.started else None):
             return None
         if self.on_open is not None:
@@ -155,11 +155,11 @@ class Lobby:
         # nothing keeps a practice game once it expires: its number follows its record's
         game_no = existing.game_no + 1 if existing else 1
         title = self.tr.t(lang, "practice-title")
-        table = self._new_table(chat_id, title, actor, existing, game_no)
+        table = self.new_table(chat_id, title, actor, existing, game_no)
         table.practice, table.timed, table.lang = True, False, lang
         table.hints = True  # practice is for learning: its prompts offer hints
-        table.seats.append(self._seat(actor, prefs))
-        table.seats.append(self._computer(table, self.default_level(table)))
+        table.seats.append(self.person_seat(actor, prefs))
+        table.seats.append(self.computer_seat(table, self.default_level(table)))
         if not await self._publish(table, actor):
             return Reply("err-busy")
         return None
@@ -191,7 +191,7 @@ class Lobby:
                 return table
         return None
 
-    def _new_table(
+    def new_table(
         self, chat_id: int, title: str, actor: Actor, existing: Table | None, game_no: int
     ) -> Table:
         """An empty lobby record, game `game_no`, that replaces `existing` (its
@@ -222,7 +222,8 @@ class Lobby:
         self.outboxes.repost(table.chat_id, LOBBY)
         return True
 
-    def _seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
+    def person_seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
+        """The seat of a person joining, in their language."""
         return Seat(
             user_id=actor.user_id,
             name=clean_name(actor.name),
@@ -250,7 +251,7 @@ class Lobby:
                 raise Refusal("err-already-joined")
             if len(t.seats) >= MAX_SEATS:
                 raise Refusal("err-lobby-full")
-            t.seats.append(self._seat(actor, prefs))
+            t.seats.append(self.person_seat(actor, prefs))
             return []
 
         done = await self.records.attempt(chat_id, add, game=game_no, stale="err-no-lobby")
@@ -296,7 +297,7 @@ class Lobby:
         def add(t: Table) -> list[Command]:
             if len(t.seats) >= MAX_SEATS:
                 raise Refusal("err-lobby-full")
-            t.seats.append(self._computer(t, level or self.default_level(t)))
+            t.seats.append(self.computer_seat(t, level or self.default_level(t)))
             t.lobby_menu = None  # seated: back to the first screen (start, settings)
             return []
 
@@ -306,7 +307,7 @@ class Lobby:
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-computer-added")
 
-    def _computer(self, t: Table, level: Level) -> Seat:
+    def computer_seat(self, t: Table, level: Level) -> Seat:
         """A computer seat, named by its number and level («Компьютер 2 · сильный»)."""
         number = 1 + sum(1 for s in t.seats if s.user_id is None)
         name = self.tr.t(t.lang, "bot-name", n=number, level=self.tr.t(t.lang, f"level-{level}"))

@@ -18,9 +18,8 @@ from bot.service.lessons import COMPUTER_LEVEL, COMPUTERS, DEAL
 from bot.service.lobby import LOBBY, Lobby
 from bot.service.outbox import Outboxes
 from bot.service.telling import TABLE, Teller
-from bot.store.models import Seat, Table, Tutoring
-from bot.words.i18n import Translator, pick_lang
-from bot.words.names import clean_name
+from bot.store.models import Tutoring
+from bot.words.i18n import Translator
 from engine.scenario import build
 
 
@@ -66,31 +65,18 @@ class Tutor:
         prefs = await self.lobby.mark_started(actor)
         prefs.practices += 1
         await self.store.save_user(prefs)
-        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
         now = self.records.clock.now()
-        t = self.tr.t
-        table = Table(
-            chat_id=chat_id,
-            # nothing keeps a practice game once it expires: its number follows its record's
-            game_no=existing.game_no + 1 if existing else 1,
-            title=t(lang, "tutor-title"),
-            creator_id=chat_id,
-            practice=True,
-            timed=False,
-            hints=True,
-            tutor=Tutoring(),
-            lang=lang,
-            turn_timeout=self.defaults.turn_timeout,
-            choice_timeout=self.defaults.choice_timeout,
-            created_at=now,
-            updated_at=now,
-            version=existing.version if existing else 0,
+        # nothing keeps a practice game once it expires: its number follows its record's
+        game_no = existing.game_no + 1 if existing else 1
+        seat = self.lobby.person_seat(actor, prefs)
+        table = self.lobby.new_table(
+            chat_id, self.tr.t(seat.lang, "tutor-title"), actor, existing, game_no
         )
-        table.seats.append(Seat(user_id=chat_id, name=clean_name(actor.name), lang=lang))
-        level = t(lang, f"level-{COMPUTER_LEVEL}")
-        for n in range(1, COMPUTERS + 1):
-            name = t(lang, "bot-name", n=n, level=level)
-            table.seats.append(Seat(user_id=None, name=name, level=COMPUTER_LEVEL))
+        table.practice, table.timed, table.hints, table.lang = True, False, True, seat.lang
+        table.tutor = Tutoring()
+        table.seats.append(seat)
+        for _ in range(COMPUTERS):
+            table.seats.append(self.lobby.computer_seat(table, COMPUTER_LEVEL))
         state = build(DEAL)  # the fixed deal, run to the person's first decision
         table.state = state
         table.status = "playing"
@@ -105,7 +91,7 @@ class Tutor:
         await self.store.set_messages(chat_id, {TABLE: None})
         self.outboxes.forget(chat_id)
         if existing is not None and existing.status == "lobby":  # its message says it closed
-            self.outboxes.fix(chat_id, LOBBY, t(existing.lang, "practice-cancelled"))
+            self.outboxes.fix(chat_id, LOBBY, self.tr.t(existing.lang, "practice-cancelled"))
 
         async def tell() -> None:
             await self.teller.tell(table, {}, [], answered=None, new_game_started=True)

@@ -186,6 +186,7 @@ class WebApp:
         self.answers = RateLimit(ANSWER_BURST, ANSWERS_PER_SECOND)
         self.reads = RateLimit(READ_BURST, READS_PER_SECOND)
         self.max_streams = max_streams
+        self.max_user_streams = STREAMS_PER_USER
         #: each user's open streams, the oldest first
         self.streams: dict[int, list[Viewer]] = {}
         self.open_streams = 0
@@ -455,7 +456,7 @@ class WebApp:
         user = caller.user_id
         # a user's new stream takes the place of their oldest: only a new user's
         # adds to the process's count
-        taking_over = len(self.streams.get(user, ())) >= STREAMS_PER_USER
+        taking_over = len(self.streams.get(user, ())) >= self.max_user_streams
         if not taking_over and self.open_streams >= self.max_streams:
             raise Refused(503, "app-busy", STREAMS_RETRY_SECONDS)
         try:
@@ -470,7 +471,7 @@ class WebApp:
             raise
         viewer.sent = last
         mine = self.streams.setdefault(user, [])
-        while len(mine) >= STREAMS_PER_USER:
+        while len(mine) >= self.max_user_streams:
             self._replace(mine.pop(0))
         mine.append(viewer)
         response = secure(

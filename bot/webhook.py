@@ -132,7 +132,7 @@ async def serve(app: App, settings: Settings, stop: asyncio.Event) -> None:
         secret_token=settings.webhook_secret.get_secret_value(),
         allowed_updates=app.dispatcher.resolve_used_update_types(),
     )
-    runner = web.AppRunner(web_app)
+    runner = web.AppRunner(web_app, access_log=None)  # (the Mini App's requests name people)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()

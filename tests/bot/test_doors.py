@@ -23,8 +23,11 @@ from typing import Any
 
 import pytest
 from aiogram.types import User
+from aiohttp import ClientSession
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.config import Settings
+from bot.run import serve_webapp
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
@@ -36,7 +39,7 @@ from tests.bot.conftest import REDIS_URL
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, people
 from tests.bot.test_scale_out import HOOK_PATH, SECRET, SECRET_HEADER, as_json, webhook_settings
-from tests.bot.webapp_client import BASE_URL, PREFIX, AppClient, serving
+from tests.bot.webapp_client import BASE_URL, PREFIX, AppClient, auth, init_data, serving
 
 GROUP = -100778
 
@@ -401,3 +404,36 @@ async def until_async(check: Callable[[], Awaitable[bool]], timeout: float = 10.
     while not await check():
         assert loop.time() < end, "never happened"
         await asyncio.sleep(0.01)
+
+
+async def test_the_served_app_writes_no_access_log_line_naming_its_caller(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """As `bot.run` serves it: a practice's chat id in the query is a person's
+    id, and the access log would write it, with the caller's address."""
+    h = Harness(MemoryStore(), app=AppLinks(BASE_URL))
+    anna = person(700100200, "Анна")
+    settings = Settings(  # type: ignore[call-arg]
+        _env_file=None,
+        bot_token="42:TEST",
+        webapp_url=BASE_URL,
+        webapp_host="127.0.0.1",
+        webapp_port=0,
+    )
+    caplog.set_level(logging.DEBUG)
+    runner = await serve_webapp(webapp_of(h), settings)
+    try:
+        (site,) = runner.sites
+        address = site.name  # http://127.0.0.1:<port>
+        async with (
+            ClientSession() as http,
+            http.get(
+                f"{address}{PREFIX}/api/state?chat={anna.id}",
+                headers=auth(init_data(anna, h.clock.now())),
+            ) as r,
+        ):
+            assert r.status == 403  # her practice chat, with no practice in it
+    finally:
+        await webapp_of(h).close()
+        await runner.cleanup()
+    assert str(anna.id) not in caplog.text

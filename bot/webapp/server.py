@@ -409,6 +409,8 @@ class WebApp:
             chat_id, game, decision, option = answer_of(raw)
         except BadBody:
             raise Refused(400, "err-bad-button") from None
+        except web.HTTPRequestEntityTooLarge:  # a chunked body past client_max_size
+            raise Refused(413, "err-bad-button") from None
         actor = Actor(caller.user_id, caller.name, caller.lang_code)
         reply = await self.games.play.choose(actor, chat_id, game, decision, option)
         self._tell(reply)

@@ -203,6 +203,13 @@ async def test_an_answer_that_is_no_answer_is_400_and_logs_no_traceback(
             headers=app.headers(anna),
         )
         assert r.status == 413
+
+        async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: read to find out
+            for _ in range(10):
+                yield b" " * 1000
+
+        r = await app.client.post(f"{PREFIX}/api/answer", data=chunks(), headers=app.headers(anna))
+        assert r.status == 413 and r.headers["Cache-Control"] == "no-store"
     no_traceback(caplog)
     assert (await h.table(GROUP)).version == table.version, "nothing changed"
 

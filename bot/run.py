@@ -84,8 +84,10 @@ async def poll(app: App, stop: asyncio.Event, drain_seconds: float) -> None:
 
 
 async def serve_webapp(webapp: WebApp, settings: Settings) -> web.AppRunner:
-    """The Mini App on a port of its own (WEBAPP_HOST, WEBAPP_PORT)."""
-    runner = web.AppRunner(webapp.application(settings.webapp_path))
+    """The Mini App on a port of its own (WEBAPP_HOST, WEBAPP_PORT); no
+    access log (its lines hold the caller's address, and a private chat's id —
+    a person's — in the query)."""
+    runner = web.AppRunner(webapp.application(settings.webapp_path), access_log=None)
     await runner.setup()
     await web.TCPSite(runner, settings.webapp_host, settings.webapp_port).start()
     return runner

@@ -4,6 +4,12 @@ Telegram gets its answer at once and the update is handled in the background
 (aiogram's default: a chat waiting for its pace never holds up Telegram's
 connections). On shutdown the server stops taking updates, then lets the ones
 in hand finish (up to ``DRAIN_SECONDS``) before the bot's session closes.
+
+A body that carries the right secret but is no update — no JSON, JSON nested
+deeper than an update nests, a float where an update has integers, or an
+object Telegram's types refuse — is answered 400 before the dispatcher sees
+it (`updates_only`), with one INFO line and nothing of the body: never a 500
+and a traceback that quotes it.
 """
 
 from __future__ import annotations
@@ -14,11 +20,15 @@ import logging
 from urllib.parse import urlsplit
 
 from aiogram import Bot, Dispatcher
+from aiogram.types import Update
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
+from aiohttp.typedefs import Handler, Middleware
+from pydantic import ValidationError
 
 from bot.app import App
 from bot.config import Settings
+from bot.ops.http import BadBody, bounded_json, harden
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +63,35 @@ class DrainingRequestHandler(SimpleRequestHandler):
         return hmac.compare_digest(given, self.secret_token.encode("utf-8"))
 
 
+#: an update nests a few levels (a message in a reply in a message, entities,
+#: keyboards): far less than this
+UPDATE_DEPTH = 32
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+def updates_only(path: str, hook: DrainingRequestHandler) -> Middleware:
+    """A middleware: a POST to the webhook's path with the right secret whose
+    body is no update is answered 400 (a wrong secret is still the handler's
+    401: nothing is told to who cannot prove they are Telegram)."""
+
+    @web.middleware
+    async def check(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.method != "POST" or request.path != path:
+            return await handler(request)
+        if not hook.verify_secret(request.headers.get(SECRET_HEADER, ""), hook.bot):
+            return await handler(request)
+        try:
+            raw = await request.read()  # kept: the handler's request.json() reads it again
+            Update.model_validate(bounded_json(raw, UPDATE_DEPTH), context={"bot": hook.bot})
+        except (BadBody, ValidationError) as e:
+            why = e.__class__.__name__ if isinstance(e, ValidationError) else str(e)
+            log.info("webhook: refused a body that is no update (%s)", why)
+            return web.Response(status=400, text="Bad Request")
+        return await handler(request)
+
+    return check
+
+
 def webhook_path(settings: Settings) -> str:
     assert settings.webhook_url is not None
     return urlsplit(settings.webhook_url).path or "/"
@@ -67,14 +106,17 @@ def make_web_app(app: App, settings: Settings) -> web.Application:
         # Settings refuse this already; without a secret anyone who learns the
         # URL could post forged updates (press any player's buttons)
         raise ValueError("webhook mode needs WEBHOOK_SECRET")
-    web_app = web.Application()
-    DrainingRequestHandler(
+    harden()
+    handler = DrainingRequestHandler(
         dispatcher=app.dispatcher,
         bot=app.bot,
         secret_token=settings.webhook_secret.get_secret_value(),
         app=app,
         drain_seconds=settings.drain_seconds,
-    ).register(web_app, path=webhook_path(settings))
+    )
+    path = webhook_path(settings)
+    web_app = web.Application(middlewares=[updates_only(path, handler)])
+    handler.register(web_app, path=path)
     if app.webapp is not None and settings.webapp_on_webhook_server:
         app.webapp.add_routes(web_app, settings.webapp_path)
     setup_application(web_app, app.dispatcher, bot=app.bot)
@@ -90,7 +132,7 @@ async def serve(app: App, settings: Settings, stop: asyncio.Event) -> None:
         secret_token=settings.webhook_secret.get_secret_value(),
         allowed_updates=app.dispatcher.resolve_used_update_types(),
     )
-    runner = web.AppRunner(web_app)
+    runner = web.AppRunner(web_app, access_log=None)  # (the Mini App's requests name people)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()

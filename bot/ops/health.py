@@ -29,6 +29,7 @@ from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from bot.ops import metrics
+from bot.ops.http import harden
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +142,7 @@ class Health:
         return response
 
     def web_app(self) -> web.Application:
+        harden()
         app = web.Application()
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/readyz", self._readyz)

@@ -24,6 +24,15 @@ line, and (optionally) Sentry for what is logged as an error.
   WARNING lines before it become its breadcrumbs. An event carries no frame's
   local variables (they hold hands, decks, seeds and names), no request body,
   headers or cookies, no user and no extra but the context fields (`scrubbed`).
+  Its breadcrumbs are the log's lines and nothing else: sentry-sdk's Redis
+  integration, which it turns on by itself, is off (a crumb a command, each
+  naming its key: ``smuta:user:{<user id>}:tables``), and any other
+  integration's crumb is dropped (an HTTP call's names the bot's token).
+- A value that failed validation is never written: pydantic's errors quote it
+  (``input_value={…'h7'…}``: a hand, a name), so the quote is cut from every
+  log line's message and traceback and from every Sentry event
+  (`without_inputs`; the store's records do not quote it in the first place:
+  ``hide_input_in_errors``).
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import sys
 import time
@@ -127,9 +137,27 @@ def _context(record: logging.LogRecord) -> dict[str, Any]:
     return {name: getattr(record, name) for name, _ in FIELDS if hasattr(record, name)}
 
 
+#: what a pydantic error quotes of the value that failed (its repr never spans
+#: lines), up to the type it names last on the line
+_INPUT_VALUE = re.compile(r"input_value=.*, (input_type=[^,\]\n]*\])$", re.M)
+
+
+def without_inputs(text: str) -> str:
+    """`text` (a message, a traceback) with no value a validation error
+    quoted: ``[type=int_parsing, input_value='h7', input_type=str]`` becomes
+    ``[type=int_parsing, input_type=str]``."""
+    if "input_value=" not in text:
+        return text
+    return _INPUT_VALUE.sub(r"\1", text)
+
+
 class TextFormatter(logging.Formatter):
     def __init__(self) -> None:
         super().__init__(TEXT_FORMAT)
+
+    def format(self, record: logging.LogRecord) -> str:
+        # (the traceback too, even as another handler cached it on the record)
+        return without_inputs(super().format(record))
 
     def formatMessage(self, record: logging.LogRecord) -> str:
         text = super().formatMessage(record)
@@ -149,13 +177,13 @@ class JsonFormatter(logging.Formatter):
             + f".{int(record.msecs):03d}Z",
             "level": record.levelname,
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": without_inputs(record.getMessage()),
             **_context(record),
         }
         if record.exc_info:
-            entry["exc"] = self.formatException(record.exc_info)
+            entry["exc"] = without_inputs(self.formatException(record.exc_info))
         elif record.exc_text:
-            entry["exc"] = record.exc_text
+            entry["exc"] = without_inputs(record.exc_text)
         if record.stack_info:
             entry["stack"] = self.formatStack(record.stack_info)
         return json.dumps(entry, ensure_ascii=False, default=str)
@@ -188,6 +216,7 @@ def init_sentry(dsn: str, **options: Any) -> bool:
     try:
         import sentry_sdk
         from sentry_sdk.integrations.logging import LoggingIntegration
+        from sentry_sdk.integrations.redis import RedisIntegration
     except ImportError:
         log.warning(
             "SENTRY_DSN is set, but sentry-sdk is not installed: pip install 'smuta[sentry]'"
@@ -208,6 +237,8 @@ def init_sentry(dsn: str, **options: Any) -> bool:
         include_local_variables=False,  # a frame's locals hold hands, decks, seeds, names
         max_request_body_size="never",  # a webhook's body is an update: names, texts
         integrations=[LoggingIntegration(level=logging.INFO, event_level=logging.ERROR)],
+        # its crumbs name keys, and keys name people (`scrubbed_breadcrumb`)
+        disabled_integrations=[RedisIntegration()],
         before_send=scrubbed,  # type: ignore[arg-type]  # an Event is a TypedDict
         before_breadcrumb=scrubbed_breadcrumb,
         **options,
@@ -225,6 +256,8 @@ def scrubbed(event: dict[str, Any], hint: Any = None) -> dict[str, Any]:
     body, cookies or headers, no user, no log arguments, no extra but the
     context fields — which also become tags, so Sentry can search by chat."""
     for exception in (event.get("exception") or {}).get("values") or []:
+        if isinstance(exception.get("value"), str):
+            exception["value"] = without_inputs(exception["value"])
         for frame in (exception.get("stacktrace") or {}).get("frames") or []:
             frame.pop("vars", None)
     for thread in (event.get("threads") or {}).get("values") or []:
@@ -238,6 +271,9 @@ def scrubbed(event: dict[str, Any], hint: Any = None) -> dict[str, Any]:
     entry = event.get("logentry")
     if isinstance(entry, dict):
         entry.pop("params", None)
+        for field in ("message", "formatted"):
+            if isinstance(entry.get(field), str):
+                entry[field] = without_inputs(entry[field])
     extra = {k: v for k, v in (event.get("extra") or {}).items() if k in SENT_EXTRA}
     event["extra"] = extra
     tags = event.setdefault("tags", {})
@@ -246,15 +282,25 @@ def scrubbed(event: dict[str, Any], hint: Any = None) -> dict[str, Any]:
             tags[name] = str(extra[name])
     breadcrumbs = event.get("breadcrumbs")
     if isinstance(breadcrumbs, dict):
-        for crumb in breadcrumbs.get("values") or []:
-            scrubbed_breadcrumb(crumb)
+        kept = [scrubbed_breadcrumb(crumb) for crumb in breadcrumbs.get("values") or []]
+        breadcrumbs["values"] = [crumb for crumb in kept if crumb is not None]
     return event
 
 
-def scrubbed_breadcrumb(crumb: dict[str, Any], hint: Any = None) -> dict[str, Any]:
+#: the breadcrumbs kept: the log's lines (LoggingIntegration's), which name
+#: nobody; an integration's (Redis commands, HTTP calls) name keys and URLs
+KEPT_CRUMBS = frozenset({"log"})
+
+
+def scrubbed_breadcrumb(crumb: dict[str, Any], hint: Any = None) -> dict[str, Any] | None:
     """A breadcrumb (an INFO line before the error) without its data: the
-    context fields only, as on the log line."""
+    context fields only, as on the log line; None (dropped) for anything but
+    a log line."""
+    if crumb.get("type") not in KEPT_CRUMBS:
+        return None
     data = crumb.get("data")
     if isinstance(data, dict):
         crumb["data"] = {k: v for k, v in data.items() if k in SENT_EXTRA}
+    if isinstance(crumb.get("message"), str):
+        crumb["message"] = without_inputs(crumb["message"])
     return crumb

@@ -59,7 +59,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from bot.store.models import ChatProfile, GameRecord, Lang, PlayerStats, Table
 from engine import Command
@@ -80,6 +80,8 @@ HISTORY_KEEP = 200
 
 
 class UserPrefs(BaseModel):
+    model_config = ConfigDict(hide_input_in_errors=True)  # an error names no user
+
     user_id: int
     lang: Lang | None = None  # chosen with /lang; None: Telegram's language
     started: bool = False  # has opened a private chat with the bot

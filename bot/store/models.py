@@ -3,6 +3,10 @@
 The record holds the lobby or the running game (the engine's `GameState`), the
 people in the seats, the chat's settings and the timer for the pending
 decision. It is saved as one JSON document with compare-and-set on `version`.
+
+A record that fails validation does not quote itself in the error
+(``hide_input_in_errors``): it holds hands, the deck and names, and the error
+goes to the log and to Sentry.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ LobbyMenu = Literal["levels", "settings"]
 class Seat(BaseModel):
     """A place at the table: a person (user_id) or a computer player (user_id None)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
     user_id: int | None
     name: str
@@ -70,7 +74,7 @@ MAX_RETURNS = 10
 class SeatReasons(BaseModel):
     """The «ℹ️» reasons of a seat's latest turn prompt (`bot.words.reasons`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
     decision: tuple[int, int]  # the turn decision they belong to: the game's seed, its id
     held: list[str]  # the reasons that held then
@@ -80,7 +84,7 @@ class SeatReasons(BaseModel):
 class TutorLine(BaseModel):
     """One sentence of the tutor (`bot.service.lessons`): its step and the card it names."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
     step: str  # ``draw``, ``castle``, ``smuta-poison``… (the text: ``tutor-<step>``)
     card: str | None = None
@@ -91,7 +95,7 @@ class Tutoring(BaseModel):
     смуты that came up since the person was last asked, the sentences of
     the person's pending prompt."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
     told: list[str] = Field(default_factory=list)  # steps told, in order (each at most once)
     seen: list[str] = Field(default_factory=list)  # смуты come up, not yet told
@@ -102,7 +106,7 @@ class Tutoring(BaseModel):
 class Table(BaseModel):
     """The record of one group chat's game (lobby, running or finished)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
     chat_id: int
     game_no: int  # grows with every new lobby in this chat; buttons carry it
@@ -177,7 +181,7 @@ class ChatProfile(BaseModel):
     """What a chat keeps for good (no expiry): the settings every new lobby
     starts from. A game keeps the rules it started with (its `GameSetup`)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", hide_input_in_errors=True)
 
     chat_id: int
     owner_id: int | None = None  # who made the profile (may change it, like an admin)
@@ -193,7 +197,7 @@ class ChatProfile(BaseModel):
 class SeatRecord(BaseModel):
     """A seat of a finished game as the history keeps it."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", hide_input_in_errors=True)
 
     user_id: int | None  # None: a computer, or a person who asked to be forgotten
     name: str  # "" when forgotten
@@ -204,7 +208,7 @@ class GameRecord(BaseModel):
     """A finished game, kept for good in its chat's history with its command
     log (kept beside it by the store): players, scores, setup."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", hide_input_in_errors=True)
 
     chat_id: int
     game_no: int
@@ -225,7 +229,7 @@ class PlayerStats(BaseModel):
     """One player's figures in one scope (a chat, or everywhere): a person
     (``u<id>``) or a computer level (``c<level>``)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", hide_input_in_errors=True)
 
     key: str
     name: str

@@ -32,6 +32,7 @@ from typing import Any, TypeVar, cast
 import redis.exceptions
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline, PubSub
+from redis.asyncio.connection import BlockingConnectionPool
 
 from bot.ops import metrics
 from bot.store import (
@@ -347,6 +348,12 @@ def _guard() -> Iterator[None]:
         raise StoreUnavailable(str(e) or type(e).__name__) from e
 
 
+#: a process's connections to Redis at most (`RedisStore.from_url`): an
+#: update's calls go one after another, so this many updates, timers, streams
+#: opening and the feed's subscriber are served at once; more wait their turn
+POOL_CONNECTIONS = 64
+
+
 class RedisStore(Store):
     """Works with clients built with or without ``decode_responses``."""
 
@@ -371,13 +378,29 @@ class RedisStore(Store):
         self._due_script = client.register_script(_DUE_LUA)
 
     @classmethod
-    def from_url(cls, url: str, prefix: str = "smuta", timeout: float = 5.0) -> RedisStore:
+    def from_url(
+        cls,
+        url: str,
+        prefix: str = "smuta",
+        timeout: float = 5.0,
+        max_connections: int = POOL_CONNECTIONS,
+    ) -> RedisStore:
         """A store with its own client; `close` closes it. A Redis that stops
         answering (a network cut that sends no reset) fails a call after
         `timeout` seconds with `StoreUnavailable`, instead of hanging the update,
-        or every timer, until TCP gives up (``?socket_timeout=`` in the URL wins)."""
-        client = Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
-        return cls(client, prefix, owns_client=True)
+        or every timer, until TCP gives up (``?socket_timeout=`` in the URL wins).
+        The client keeps at most `max_connections` to Redis: a call when all
+        are busy waits for one (up to `timeout`), so a burst — a thousand
+        pages opening at once — queues instead of opening a connection each
+        and keeping them all once it is over."""
+        pool = BlockingConnectionPool.from_url(
+            url,
+            max_connections=max_connections,
+            timeout=timeout,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+        )
+        return cls(Redis.from_pool(pool), prefix, owns_client=True)
 
     def moves_channel(self, chat_id: int) -> str:
         """The channel each save of the chat's record publishes its new version on."""

@@ -31,3 +31,9 @@ class RateLimit:
         while len(self._buckets) > KEPT:
             self._buckets.popitem(last=False)
         return allowed
+
+    def wait(self, user_id: int) -> float:
+        """Seconds until the user's bucket holds a call again (0: it does)."""
+        tokens, at = self._buckets.get(user_id, (self.burst, self.clock()))
+        tokens = min(self.burst, tokens + (self.clock() - at) * self.per_second)
+        return max(0.0, (1.0 - tokens) / self.per_second)

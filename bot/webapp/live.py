@@ -37,6 +37,8 @@ class Viewer:
     sent: int = 0
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    #: ended for a newer stream of the same user
+    replaced: bool = False
 
 
 class Hub:

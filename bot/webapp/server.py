@@ -20,6 +20,15 @@ the Web App's ``initData`` (`bot.webapp.auth`); answers are rate-limited per
 user, open streams capped per user; every response carries a strict
 Content-Security-Policy (the page: its own style and script by hash and
 Telegram's ``telegram-web-app.js``, nothing else; no other origin to connect to).
+
+Every door is bounded: reads (games, state, card, events) and answers are
+rate-limited per user (429 with ``Retry-After``); a user's fifth stream takes
+the place of their oldest (a page closed without a word keeps its slot until
+its next write fails: the new page must not wait for that); a process serves
+at most `STREAMS_PER_PROCESS` streams (503 with ``Retry-After``); an answer's
+body is read only after the rate limit, and bounded before it is parsed (its
+size, its nesting, integers only: 400, never a traceback). Every response but
+the page says ``Cache-Control: no-store``.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ import asyncio
 import functools
 import json
 import logging
+import math
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -35,6 +45,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from bot.ops.http import BadBody, bounded_json, harden
 from bot.service.base import Actor, Reply
 from bot.service.games import Games
 from bot.store import StoreUnavailable
@@ -58,8 +69,15 @@ SECURITY_HEADERS = {
 }
 #: a stream with nothing to say sends a comment this often (proxies close idle ones)
 KEEPALIVE_SECONDS = 20.0
-#: open streams one user may have (a phone and a desktop, a few tabs)
+#: open streams one user may have (a phone and a desktop, a few tabs); one
+#: more takes the place of the oldest
 STREAMS_PER_USER = 4
+#: open streams one process serves (~60 KB each, a Redis read per move for
+#: each chat followed); one more is refused 503
+STREAMS_PER_PROCESS = 500
+#: a stream refused for the process's cap is asked to come back after this
+#: (by then a page closed meanwhile has had its keep-alive fail)
+STREAMS_RETRY_SECONDS = 20
 CALLER = web.RequestKey("caller", Caller)
 #: how long a group membership found is trusted
 MEMBER_SECONDS = 300.0
@@ -68,7 +86,16 @@ PAYLOADS_KEPT = 2_000
 #: answers: a few at once, then about two a second
 ANSWER_BURST = 6
 ANSWERS_PER_SECOND = 2.0
+#: reads (games, state, card, events): a page's opening and a few card looks
+#: at once, then about two a second
+READ_BURST = 20
+READS_PER_SECOND = 2.0
 BODY_MAX = 4096
+#: an answer is one flat object
+ANSWER_DEPTH = 2
+#: the integers an answer's fields may hold (a chat id, a number, an id, an index)
+INT_LIMIT = 2**63
+ANSWER_FIELDS = ("chat", "game", "decision", "option")
 
 
 PayloadKey = tuple[int, int | None, str]  # chat, seat, language
@@ -84,15 +111,32 @@ class Access:
 
 
 class Refused(Exception):
-    def __init__(self, status: int, key: str) -> None:
+    def __init__(self, status: int, key: str, retry_after: float | None = None) -> None:
         super().__init__(key)
         self.status = status
         self.key = key
+        self.retry_after = retry_after
 
 
 def secure(response: web.StreamResponse) -> web.StreamResponse:
+    """The security headers; ``no-store`` unless the response says otherwise
+    (only the page, which is the same for everyone, may be kept)."""
     response.headers.update(SECURITY_HEADERS)
+    response.headers.setdefault("Cache-Control", "no-store")
     return response
+
+
+def answer_of(raw: bytes) -> tuple[int, int, int, int]:
+    """An answer's chat, game, decision and option; `BadBody` unless `raw` is a
+    flat JSON object holding the four as integers of 64 bits."""
+    body = bounded_json(raw, ANSWER_DEPTH, integers_only=True)
+    if not isinstance(body, dict):
+        raise BadBody("not an object")
+    values = [body.get(k) for k in ANSWER_FIELDS]
+    if not all(type(v) is int and -INT_LIMIT < v < INT_LIMIT for v in values):
+        raise BadBody("a field that is no integer")
+    chat_id, game, decision, option = values
+    return chat_id, game, decision, option  # type: ignore[return-value]
 
 
 Handler = Callable[["WebApp", web.Request], Awaitable[web.StreamResponse]]
@@ -108,7 +152,7 @@ def api(handler: Handler) -> Handler:
         try:
             return await handler(self, request)
         except Refused as r:
-            return self.refusal(request, r.status, r.key)
+            return self.refusal(request, r.status, r.key, r.retry_after)
         except StoreUnavailable as e:
             log.warning("webapp: store unavailable: %s", e)
             return self.refusal(request, 503, "err-unavailable")
@@ -128,6 +172,7 @@ class WebApp:
         max_age: float = 24 * 3600,
         feed: Feed | None = None,
         clock: Callable[[], float] = time.time,
+        max_streams: int = STREAMS_PER_PROCESS,
     ) -> None:
         self.games = games
         self.tr = tr
@@ -139,7 +184,12 @@ class WebApp:
         # the process's feed when it has one; else one of its own
         self.hub = Hub(games.store, feed if feed is not None else feed_for(games.store))
         self.answers = RateLimit(ANSWER_BURST, ANSWERS_PER_SECOND)
-        self.streams: dict[int, int] = {}
+        self.reads = RateLimit(READ_BURST, READS_PER_SECOND)
+        self.max_streams = max_streams
+        self.max_user_streams = STREAMS_PER_USER
+        #: each user's open streams, the oldest first
+        self.streams: dict[int, list[Viewer]] = {}
+        self.open_streams = 0
         self._members: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
         self._payloads: OrderedDict[PayloadKey, tuple[Made, bytes]] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -161,6 +211,7 @@ class WebApp:
 
     def application(self, prefix: str = "") -> web.Application:
         """An aiohttp application serving only the app (its own port)."""
+        harden()
         web_app = web.Application(client_max_size=BODY_MAX)
         self.add_routes(web_app, prefix)
         web_app.on_shutdown.append(lambda _: self.close())
@@ -250,14 +301,24 @@ class WebApp:
     def _lang(self, caller: Caller) -> str:
         return pick_lang(caller.lang_code, self.games.defaults.lang)
 
-    def refusal(self, request: web.Request, status: int, key: str) -> web.StreamResponse:
+    def refusal(
+        self, request: web.Request, status: int, key: str, retry_after: float | None = None
+    ) -> web.StreamResponse:
         caller = request.get(CALLER)
         lang = self._lang(caller) if caller is not None else self.games.defaults.lang
-        return secure(
-            web.json_response(
-                {"ok": False, "error": key, "text": self.tr.t(lang, key)}, status=status
-            )
+        response = web.json_response(
+            {"ok": False, "error": key, "text": self.tr.t(lang, key)}, status=status
         )
+        if retry_after is not None:
+            response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+        return secure(response)
+
+    def _reader(self, request: web.Request) -> Caller:
+        """The caller of a read, within their rate of reads."""
+        caller = self._caller(request)
+        if not self.reads.allow(caller.user_id):
+            raise Refused(429, "app-too-fast", self.reads.wait(caller.user_id))
+        return caller
 
     @staticmethod
     def _chat(request: web.Request) -> int:
@@ -269,7 +330,7 @@ class WebApp:
     # ------------------------------------------------------------------ the API
     @api
     async def my_games(self, request: web.Request) -> web.StreamResponse:
-        caller = self._caller(request)
+        caller = self._reader(request)
         lang = self._lang(caller)
         games = []
         for chat_id in sorted(await self.games.store.user_tables(caller.user_id)):
@@ -307,7 +368,7 @@ class WebApp:
 
     @api
     async def state(self, request: web.Request) -> web.StreamResponse:
-        caller = self._caller(request)
+        caller = self._reader(request)
         chat_id = self._chat(request)
         table = await self.games.store.load(chat_id)
         access = await self._access(caller, table, chat_id)
@@ -324,7 +385,7 @@ class WebApp:
 
     @api
     async def card(self, request: web.Request) -> web.StreamResponse:
-        caller = self._caller(request)
+        caller = self._reader(request)
         chat_id = self._chat(request)
         table = await self.games.store.load(chat_id)
         access = await self._access(caller, table, chat_id)
@@ -337,17 +398,19 @@ class WebApp:
     @api
     async def answer(self, request: web.Request) -> web.StreamResponse:
         caller = self._caller(request)
+        if not self.answers.allow(caller.user_id):
+            raise Refused(429, "err-too-fast", self.answers.wait(caller.user_id))
         if (request.content_length or 0) > BODY_MAX:
             raise Refused(413, "err-bad-button")
         try:
-            body = await request.json()
-            chat_id, game, decision, option = (
-                int(body[k]) for k in ("chat", "game", "decision", "option")
-            )
-        except (ValueError, KeyError, TypeError):
+            raw = await request.read()  # (bounded by the server's client_max_size)
+            if len(raw) > BODY_MAX:
+                raise Refused(413, "err-bad-button")
+            chat_id, game, decision, option = answer_of(raw)
+        except BadBody:
             raise Refused(400, "err-bad-button") from None
-        if not self.answers.allow(caller.user_id):
-            raise Refused(429, "err-too-fast")
+        except web.HTTPRequestEntityTooLarge:  # a chunked body past client_max_size
+            raise Refused(413, "err-bad-button") from None
         actor = Actor(caller.user_id, caller.name, caller.lang_code)
         reply = await self.games.play.choose(actor, chat_id, game, decision, option)
         self._tell(reply)
@@ -388,20 +451,31 @@ class WebApp:
     # ------------------------------------------------------------------ live
     @api
     async def events(self, request: web.Request) -> web.StreamResponse:
-        caller = self._caller(request)
+        caller = self._reader(request)
         chat_id = self._chat(request)
         table = await self.games.store.load(chat_id)
-        await self._access(caller, table, chat_id)
-        if self.streams.get(caller.user_id, 0) >= STREAMS_PER_USER:
-            raise Refused(429, "err-too-fast")
+        access = await self._access(caller, table, chat_id)
+        user = caller.user_id
+        # a user's new stream takes the place of their oldest: only a new user's
+        # adds to the process's count
+        taking_over = len(self.streams.get(user, ())) >= self.max_user_streams
+        if not taking_over and self.open_streams >= self.max_streams:
+            raise Refused(503, "app-busy", STREAMS_RETRY_SECONDS)
         try:
             last = int(request.headers.get("Last-Event-ID", "0"))
         except ValueError:
             last = 0
-        viewer = await self.hub.join(chat_id)  # before the stream opens: a refusal is JSON
+        self.open_streams += 1  # held while it joins: streams joining at once count too
+        try:
+            viewer = await self.hub.join(chat_id)  # before the stream opens: a refusal is JSON
+        except BaseException:
+            self.open_streams -= 1
+            raise
         viewer.sent = last
-        user = caller.user_id
-        self.streams[user] = self.streams.get(user, 0) + 1
+        mine = self.streams.setdefault(user, [])
+        while len(mine) >= self.max_user_streams:
+            self._replace(mine.pop(0))
+        mine.append(viewer)
         response = secure(
             web.StreamResponse(
                 headers={
@@ -414,16 +488,28 @@ class WebApp:
         try:
             await response.prepare(request)
             await self._stream(response, viewer, caller)
+            if viewer.replaced:
+                text = json.dumps({"text": self.tr.t(access.lang, "app-elsewhere")})
+                await response.write(b"event: replaced\ndata: " + text.encode() + b"\n\n")
         except ConnectionError:
             pass  # the page went away
         finally:
             await self.hub.leave(viewer)
-            left = self.streams.get(user, 1) - 1
-            if left:
-                self.streams[user] = left
-            else:
+            self.open_streams -= 1
+            mine = self.streams.get(user, [])
+            if viewer in mine:
+                mine.remove(viewer)
+            if not mine:
                 self.streams.pop(user, None)
         return response
+
+    @staticmethod
+    def _replace(viewer: Viewer) -> None:
+        """End a stream for a newer one of the same user (its handler leaves
+        the hub as it ends)."""
+        viewer.replaced = True
+        viewer.closed = True
+        viewer.wake.set()
 
     async def _stream(self, response: web.StreamResponse, viewer: Viewer, caller: Caller) -> None:
         """Send the chat's newest record to the viewer whenever the hub has a

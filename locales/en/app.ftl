@@ -15,3 +15,6 @@ app-no-card = No such card.
 app-close = Close
 app-finished = 🏁 The game is over.
 err-too-fast = Not so fast — wait a second.
+app-too-fast = ⏳ Too many requests in a row — trying again in a few seconds.
+app-busy = ⏳ The server is busy with other tables — reconnecting a little later.
+app-elsewhere = 🪟 The table is open in another window — it no longer updates here.

@@ -181,12 +181,12 @@ SENTRY_KEEPING_EVENTS = textwrap.dedent(
 )
 
 
-def run_probe(script: str) -> subprocess.CompletedProcess[str]:
+def run_probe(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     """`script` in a Python process of its own (Sentry hooks into logging for
     good), with no SENTRY_* setting of this machine's; fails unless it ends well."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY")}
     done = subprocess.run(
-        [sys.executable, "-c", script],
+        [sys.executable, "-c", script, *args],
         cwd=ROOT,
         env=env,
         capture_output=True,

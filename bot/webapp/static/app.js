@@ -20,6 +20,7 @@ document.addEventListener("DOMContentLoaded", function () {
   var toast = "";
   var clockOffset = 0;  // server time − our time, seconds
   var streamAbort = null;
+  var replaced = false;  // this page's stream gave way to a newer page's
   var drawn = false;
 
   var $ = function (id) { return document.getElementById(id); };
@@ -83,7 +84,11 @@ document.addEventListener("DOMContentLoaded", function () {
     (asked || api("api/state?chat=" + encodeURIComponent(chat)).then(function (r) {
       return r.json();
     })).then(function (data) {
-      if (data.ok === false) { notice(data.text); return; }
+      if (data.ok === false) {
+        notice(data.text);
+        if (data.error === "app-too-fast") setTimeout(function () { open(chat); }, 5000);
+        return;
+      }
       words = data.words;
       document.documentElement.lang = data.state.lang;
       show(data.state);
@@ -111,6 +116,14 @@ document.addEventListener("DOMContentLoaded", function () {
           // not theirs to see (any more): say why, and stop asking
           return r.json().then(function (data) { notice(data.text); });
         }
+        if (r.status === 429 || r.status === 503) {
+          // refused, not lost: the server's words, and again when it says
+          var after = Number(r.headers.get("Retry-After")) || 5;
+          return r.json().then(function (data) {
+            notice(data.text);
+            setTimeout(function () { if (streamAbort === ctrl) follow(); }, after * 1000);
+          });
+        }
         if (!r.ok || !r.body) throw new Error("stream " + r.status);
         notice("");
         backoff = 0;
@@ -132,7 +145,7 @@ document.addEventListener("DOMContentLoaded", function () {
         return pump();
       })
       .catch(function () {
-        if (ctrl.signal.aborted) return;
+        if (ctrl.signal.aborted || replaced) return;
         notice(words["app-offline"]);
         retry();
       });
@@ -146,6 +159,7 @@ document.addEventListener("DOMContentLoaded", function () {
     });
     if (name === "state") show(JSON.parse(data));
     else if (name === "gone") { state = null; notice(words["app-no-game"]); }
+    else if (name === "replaced") { replaced = true; notice(JSON.parse(data).text); }
   }
 
   // ------------------------------------------------------------------ drawing
@@ -378,6 +392,17 @@ document.addEventListener("DOMContentLoaded", function () {
     timer.classList.toggle("low", left <= 10);
   }
   setInterval(tick, 1000);
+
+  // a page put away lets its stream go at once; one that gave way to a newer
+  // page takes it back when it is looked at again
+  window.addEventListener("pagehide", function () { if (streamAbort) streamAbort.abort(); });
+  window.addEventListener("pageshow", function (e) { if (e.persisted && state) follow(); });
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible" && replaced && chat) {
+      replaced = false;
+      follow();
+    }
+  });
 
   start();
 });

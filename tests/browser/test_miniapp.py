@@ -150,12 +150,14 @@ async def open_page(
     path: str = f"/?chat={GROUP}",
     start_param: str | None = None,
     in_address: bool = True,
+    routes: dict[str, Any] | None = None,
 ) -> AsyncIterator[Page]:
     """The app opened as `user`: by default from a «🃏 Стол» button (the chat
     in the URL); `path` "/" and a `start_param`: from a Direct Link; "/" alone:
     from the menu button. `in_address`: Telegram's initData and colours in the
     page's address too, as Telegram opens a Mini App (else only in
-    ``Telegram.WebApp``, as after a reload)."""
+    ``Telegram.WebApp``, as after a reload). `routes`: a pattern's handler,
+    installed before the page loads (so its first request meets it)."""
     context = await browser.new_context(viewport=viewport, device_scale_factor=2)
     theme = DARK if scheme == "dark" else LIGHT
     data = init_data(user, h.clock.now())
@@ -166,6 +168,8 @@ async def open_page(
         await route.fulfill(status=200, content_type="application/javascript", body=stub)
 
     await context.route(TELEGRAM_JS, telegram_js)
+    for pattern, handler in (routes or {}).items():
+        await context.route(pattern, handler)
     page = Page(await context.new_page())
     try:
         await page.page.goto(str(server.make_url(PREFIX + path)) + fragment)

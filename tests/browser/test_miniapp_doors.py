@@ -43,9 +43,10 @@ async def test_the_page_tells_a_refusal_from_a_lost_network(browser: Any) -> Non
             await page.page.screenshot(path=str(SCREENSHOTS / "refused-busy.png"))
         webapp.max_streams = 100
 
-        # the network, lost: the stream's request never reaches the server
-        async with open_page(browser, server, h, users[0]) as page:
-            await page.page.context.route("**/api/events*", lambda route: route.abort())
+        # the network, lost: the stream's request never reaches the server (the
+        # route is there before the page loads: its first stream meets it)
+        lost = {"**/api/events*": lambda route: route.abort()}
+        async with open_page(browser, server, h, users[0], routes=lost) as page:
             await page.shows(table.version)
             await notice_of(page, offline)
 

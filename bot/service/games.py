@@ -141,7 +141,9 @@ class Games:
         self.lobby.on_open = self.notify.lobby_opened
         self.tutor = Tutor(self.records, self.teller, self.outboxes, self.lobby, tr, self.defaults)
         self.teller.on_finish = self.game_finished
-        self.thinker = thinker or Thinker(workers=0)
+        # in place, strong in its budget mode: the same answer every time (tests);
+        # the bot's own (bot.run) searches with a deadline, in a pool
+        self.thinker = thinker or Thinker(workers=0, strong_seconds=None)
         self.play = Play(
             self.records, self.teller, messenger, self.render, tr, self.thinker, self.defaults
         )

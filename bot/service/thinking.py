@@ -1,9 +1,14 @@
 """Where the computer thinks: never on the event loop when it takes time.
 
-`engine.ai.decide` is pure and deterministic (the same state and decision give
-the same answer in any process), so the bot hands the search to a pool of
-worker processes and awaits the answer; meanwhile every other chat is served.
-The easy level (a random legal option, microseconds) is answered in place.
+`engine.ai.decide` is pure (the same state and decision give the same answer
+in any process), so the bot hands the search to a pool of worker processes and
+awaits the answer; meanwhile every other chat is served. The easy level (a
+random legal option, microseconds) is answered in place.
+
+A strong seat searches until a deadline, `strong_seconds` (`STRONG_SECONDS`)
+after its search starts in the worker, and plays its best so far — so a busy
+machine shortens the search instead of stretching the wait. `strong_seconds=None`
+plays strong's budget mode instead (the same answer every time: tests).
 
 `workers=0` thinks in place for every level — for tests and the smallest
 deployments; a pool that broke (a worker killed by the OS) is replaced, and
@@ -38,15 +43,20 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from engine import Decision, GameState
-from engine.ai import Level, decide
+from engine.ai import STRONG_SECONDS, Level, decide
 from engine.ai.hint import Hint, hint
 from engine.core import Option
 
 log = logging.getLogger(__name__)
 
 
-def think(state_json: str, decision: Decision, level: Level) -> Option:
-    """In a worker process: the answer, from the state's JSON."""
+def think(
+    state_json: str | GameState, decision: Decision, level: Level, seconds: float | None = None
+) -> Option:
+    """In a worker process (or in place): the answer, from the state or its JSON;
+    strong searches `seconds` from now at most (None: its budget mode)."""
+    if level == "strong" and seconds is not None:
+        return decide(state_json, decision, level, until(time.monotonic() + seconds))
     return decide(state_json, decision, level)
 
 
@@ -90,10 +100,13 @@ class Thinker:
         queue_limit: int | None = None,
         executor: Executor | None = None,
         hint_seconds: float = HINT_SECONDS,
+        strong_seconds: float | None = STRONG_SECONDS,
     ) -> None:
         """`executor`: where searches run (a test's; default: a process pool
-        of `workers`)."""
+        of `workers`). `strong_seconds`: a strong seat's deadline (None: strong's
+        budget mode, the same answer every time)."""
         self.hint_seconds = hint_seconds
+        self.strong_seconds = strong_seconds
         self.workers = default_workers() if workers is None else workers
         self.queue_limit = default_queue_limit(self.workers) if queue_limit is None else queue_limit
         self.queued = 0  # searches handed to the pool and not yet answered
@@ -117,7 +130,7 @@ class Thinker:
         """The computer's answer at `level`. `urgent` (a person's deadline
         passed): thought in place at once, never queued behind searches."""
         if level == "easy" or self.workers == 0:
-            return decide(state, decision, level)
+            return think(state, decision, level, self.strong_seconds)
         if urgent or self.full():
             if not urgent:
                 log.info("the thinking pool is full: a %s search is played at normal", level)
@@ -126,12 +139,12 @@ class Thinker:
         self.queued += 1
         try:
             return await loop.run_in_executor(
-                self._executor(), think, state.to_json(), decision, level
+                self._executor(), think, state.to_json(), decision, level, self.strong_seconds
             )
         except BrokenProcessPool:
             log.warning("the thinking pool broke; a new one starts, this answer is thought here")
             self._pool = None
-            return decide(state, decision, level)
+            return think(state, decision, level, self.strong_seconds)
         finally:
             self.queued -= 1
 

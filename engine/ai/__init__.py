@@ -6,15 +6,21 @@
 - **easy**: a legal option at random (`engine.policy.choose`), for beginners.
 - **normal**: a one-ply look-ahead on re-dealt worlds, valued by a material
   count (`engine.ai.lookahead`); a few milliseconds a decision.
-- **strong**: `engine.ai.search`; its work is counted in look-aheads, not time,
-  so it stays deterministic; well under a second a decision.
+- **strong**: `engine.ai.search`: it searches until a deadline — `stop`, a
+  function the caller passes (the bot: a wall-clock reading `STRONG_SECONDS`
+  after the search starts) — and answers its best so far. Without `stop` it
+  runs in *budget mode*: its work is counted in decisions played, not time, so
+  the same state and decision give the same answer (tests, reproducible
+  arenas).
 
-`decide` is pure: it never changes `state`, it always returns one of
-`decision.options`, and it is honest by construction: the levels are handed
-only `engine.hidden.observe(state, seat)` — the table with every card the seat
+`decide` is pure: it never reads a clock (a deadline is the caller's `stop`),
+never changes `state`, it always returns one of `decision.options`, and it is
+honest by construction: the levels are handed only
+`engine.hidden.observe(state, seat)` — the table with every card the seat
 cannot see blanked — and draw the worlds they look ahead in from it. Besides
-that it depends on the game's seed and the decision, and its inputs pickle (a
-`GameState` or its JSON text), so it can run in a worker process.
+that it depends on the game's seed and the decision (and, for strong with a
+`stop`, on when `stop` says time is up), and its inputs pickle (a `GameState`
+or its JSON text), so it can run in a worker process.
 """
 
 from __future__ import annotations
@@ -36,9 +42,20 @@ Player = Callable[[Observation, str, Sequence[Option], int], Option]
 #: the player of each level that looks ahead (easy answers at random)
 PLAYERS: dict[Level, Player] = {"normal": normal, "strong": strong}
 
+#: seconds strong searches a decision when its caller gives it a deadline (the bot's
+#: computer seats): the mean decision stays well under 0.2 s (most decisions need no
+#: search, and a search stops early once its leader is clear), none near 1 s
+STRONG_SECONDS = 0.4
 
-def decide(state: GameState | str | bytes, decision: Decision, level: Level) -> Option:
-    """The computer's answer to `decision`, which must be the one pending in `state`."""
+
+def decide(
+    state: GameState | str | bytes,
+    decision: Decision,
+    level: Level,
+    stop: Callable[[], bool] | None = None,
+) -> Option:
+    """The computer's answer to `decision`, which must be the one pending in `state`.
+    `stop`: strong's deadline (asked between rollouts; the others need none)."""
     if len(decision.options) == 1:
         return decision.options[0]
     game = state if isinstance(state, GameState) else GameState.from_json(state)
@@ -48,7 +65,10 @@ def decide(state: GameState | str | bytes, decision: Decision, level: Level) -> 
     if player is None:
         raise ValueError(f"no level {level!r}")
     seed = mix(game.seed, decision.id, decision.seat, LEVELS.index(level))
-    return player(observe(game, decision.seat), decision.kind, decision.options, seed)
+    obs = observe(game, decision.seat)
+    if level == "strong" and stop is not None:
+        return strong(obs, decision.kind, decision.options, seed, stop=stop)
+    return player(obs, decision.kind, decision.options, seed)
 
 
-__all__ = ["LEVELS", "PLAYERS", "Level", "decide"]
+__all__ = ["LEVELS", "PLAYERS", "STRONG_SECONDS", "Level", "decide"]

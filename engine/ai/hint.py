@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from engine.ai import LEVELS, Level
 from engine.ai.evaluate import DEFAULT, terms
 from engine.ai.lookahead import NormalConfig, played, ranked
-from engine.ai.search import search
+from engine.ai.search import STRONG, search
 from engine.api import playout_step
 from engine.cards import Catalog, catalog_for
 from engine.core import Decision, Option
@@ -141,7 +141,9 @@ def hint(state: GameState, decision: Decision, stop: Callable[[], bool] | None =
         return Hint(options[0], "best")
     obs = observe(state, seat)
     seed = mix(state.seed, decision.id, seat, LEVELS.index("strong"))
-    chosen, finished = search(obs, decision.kind, options, seed, stop=stop)
+    # a hint stops at the caller's deadline or strong's budget, whichever is first:
+    # with time to spare it is `decide(…, "strong")`'s move (the budget mode's)
+    chosen, finished = search(obs, decision.kind, options, seed, stop=stop, budget=STRONG.budget)
     level: Level = "strong"
     normal_seed = mix(state.seed, decision.id, seat, LEVELS.index("normal"))
     order = ranked(obs, decision.kind, options, normal_seed, NormalConfig())

@@ -1,5 +1,5 @@
 """The *strong* level: normal's look-ahead on more worlds, and a search to the end of
-the game once the game deck runs low.
+the game once the game deck runs low — until a deadline, or within a budget.
 
 Until the game deck is down to `StrongConfig.endgame_deck` cards, strong weighs
 every option as normal does (`engine.ai.lookahead.ranked`), with more worlds
@@ -15,22 +15,41 @@ for an option whose outcome hangs on a hidden card. Then it searches:
    counts (score margin over the best other seat, and a bonus for a win).
 4. Successive halving: after each pass over the worlds drawn so far, the worse
    half of the candidates is dropped and the survivors meet as many new worlds
-   again, so the rollouts go to the options that are close. A pass that would
-   take the decisions played past `StrongConfig.budget` (judged by the passes
-   so far) is not started: the leader so far is taken.
+   again, so the rollouts go to the options that are close, until two are left
+   and have met their worlds (the schedule).
+5. With a deadline and time left, the two meet `worlds` new worlds a pass
+   until the leader is `settled` standard errors ahead of the other (paired
+   over the worlds both met) or `max_worlds` are met.
+
+**When it stops**: `stop`, a function asked before every rollout, says when
+time is up — the bot's computer seats pass a wall-clock deadline (the engine
+never reads a clock itself: the caller's `stop` does); the best so far is the
+answer (stopped in the middle of a pass, the candidates are compared over the
+worlds all of them met). Without `stop` the search runs in *budget mode*: the
+schedule (1–4) alone, cut once its rollouts have played `StrongConfig.budget`
+decisions, so the same observation and seed give the same answer (tests, the
+honesty pairs, reproducible arenas). On a quiet core a deadline does what the
+budget mode does and more (step 5); on a busy one it may cut the schedule.
+
+**Luck is not a reason**: while the one-ply leader is still among the
+candidates, the search's leader replaces it only when ahead by `overrule`
+standard errors (paired over the worlds both met): among options the rollouts
+cannot tell apart, the winner of a few noisy worlds is luck, and it was that
+luck that had the old strong throw cards away and end turns with cards unlaid.
+
+**No bad habits**: a discard is chosen over the best other candidate only when
+the search shows it ahead by `discard_gain` standard errors (a card thrown away
+is lost; a tie keeps it); and on the seat's last turn (the game deck empty) it
+never ends the turn while a card that scores can still be laid into its own
+row — laid, it counts; kept, it counts nothing.
 
 Rollouts to the seat's next turn through the middle of the game were tried
-(`midgame=True`) and did not measure better (BENCHMARKS.md). The work is
-counted in rollouts, never time, so the same observation and seed give the same
-answer.
-
-A caller with a deadline (a person's hint: `engine.ai.hint`) passes `stop`, a
-function asked between rollouts whether time is up; `search` then says whether
-it finished. The engine never reads a clock itself: the caller's `stop` does.
+(`midgame=True`) and did not measure better (BENCHMARKS.md).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -41,6 +60,7 @@ from engine.api import playout_step
 from engine.cards import catalog_for
 from engine.core import Option
 from engine.hidden import Observation, copy_state
+from engine.turn import END_TURN
 
 #: strong's weights: normal's count (a castle worth its points and protection)
 STRONG_WEIGHTS = DEFAULT
@@ -55,9 +75,15 @@ class StrongConfig:
     midgame: bool = False  # also search before the end game, rollouts to the next turn
     horizon: int = 160  # decisions in a rollout to the seat's next turn, at most
     margin: float = 6.0  # one-ply values this far below the best are not searched
-    # decisions played in a search's rollouts, at most: a pass that would go past it
-    # (by the passes so far) is not started, so no decision takes much over ~0.6 s
+    # budget mode (no `stop`): decisions played in a search's rollouts, at most —
+    # about what a deadline of `engine.ai.STRONG_SECONDS` allows a core of its own
     budget: int = 20_000
+    max_worlds: int = 128  # worlds a candidate meets, at most
+    settled: float = 2.5  # two left: done once the leader is this many standard errors ahead
+    discard_gain: float = 2.0  # a discard beats the best other only this many SEs ahead
+    # the search's leader replaces the one-ply leader only this many SEs ahead of it: among
+    # options the rollouts cannot tell apart, the winner of a few noisy worlds is luck
+    overrule: float = 0.5
     weights: Weights = STRONG_WEIGHTS
     rollout_weights: Weights = DEFAULT
 
@@ -72,8 +98,23 @@ def strong(
     options: Sequence[Option],
     seed: int,
     config: StrongConfig | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> Option:
-    return search(obs, kind, options, seed, config)[0]
+    return search(obs, kind, options, seed, config, stop)[0]
+
+
+def _lead(a: list[float], b: list[float], n: int) -> tuple[float, float]:
+    """The mean of `a - b` over their first `n` worlds, and its standard error."""
+    diffs = [a[k] - b[k] for k in range(n)]
+    mean = sum(diffs) / n
+    if n < 2:
+        return mean, math.inf
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean, math.sqrt(var / n)
+
+
+def _is_discard(option: Option) -> bool:
+    return option[0] == "discard"
 
 
 def search(
@@ -83,10 +124,15 @@ def search(
     seed: int,
     config: StrongConfig | None = None,
     stop: Callable[[], bool] | None = None,
+    budget: int | None = None,
 ) -> tuple[Option, bool]:
-    """Strong's answer, and whether the search finished: False when `stop` said
-    time was up before it did (the answer is then only the leader so far: a
-    caller with a deadline should not trust it). Without `stop` it always finishes."""
+    """Strong's answer, and whether the search got as far as one whole pass over its
+    first worlds: False when `stop` said time was up before (the answer is then the
+    one-ply leader, or the leader of a partial pass: a caller should not trust it).
+
+    It stops at `stop` (a deadline) or after `budget` decisions played in rollouts,
+    whichever comes first; `budget` defaults to the configuration's without a
+    `stop` (budget mode), to none with one (a deadline alone)."""
     if len(options) == 1:
         return options[0], True
     config = config or STRONG
@@ -94,42 +140,110 @@ def search(
     first = ranked(
         obs, kind, options, seed, NormalConfig(samples=config.samples, weights=config.weights)
     )
+    order = {i: rank for rank, (_, i) in enumerate(first)}
     if stop is not None and stop():
         return options[first[0][1]], False
     endgame = len(obs.table.deck) <= config.endgame_deck
     best_value = first[0][0]
     candidates = [i for v, i in first[: config.candidates] if v >= best_value - config.margin]
+    incumbent = first[0][1]  # the one-ply leader: while it is alive, the search must beat it
+    if candidates and _is_discard(options[candidates[0]]):
+        # a discard leads: the best option that keeps the card is weighed against it
+        keep = next((i for _, i in first if not _is_discard(options[i])), None)
+        if keep is not None and keep not in candidates:
+            candidates.append(keep)
     if len(candidates) <= 1 or config.worlds == 0 or not (endgame or config.midgame):
-        return options[first[0][1]], True
+        return _last_turn(obs, kind, options, options[first[0][1]], order), True
+    if budget is None and stop is None:
+        budget = config.budget
     cat = catalog_for(obs.table.rules)
-    totals = dict.fromkeys(candidates, 0.0)
-    order = {i: rank for rank, (_, i) in enumerate(first)}
-    played = 0
-    steps = rollouts = 0
+    values: dict[int, list[float]] = {i: [] for i in candidates}
     alive = candidates
+    played = steps = 0
     batch = config.worlds
+    finished = False  # one whole pass done
+
+    def leader(n: int) -> int:
+        def mean(i: int) -> float:
+            return sum(values[i][:n]) / n
+
+        return max(alive, key=lambda i: (mean(i), -order[i]))
+
+    def answer(n: int) -> Option:
+        """The best candidate over the first `n` worlds, a discard only when clearly
+        ahead of the best candidate that keeps its card."""
+        if n == 0:
+            return options[first[0][1]]
+        best = leader(n)
+        if best != incumbent and incumbent in alive:
+            gain, se = _lead(values[best], values[incumbent], n)
+            if gain <= config.overrule * se:
+                best = incumbent
+        if _is_discard(options[best]):
+            keeping = [i for i in alive if not _is_discard(options[i])]
+            if keeping:
+                other = max(keeping, key=lambda i: (sum(values[i][:n]), -order[i]))
+                gain, se = _lead(values[best], values[other], n)
+                if gain <= config.discard_gain * se:
+                    best = other
+        return _last_turn(obs, kind, options, options[best], order)
+
     while True:
         for k in range(played, played + batch):
             world = obs.world(seed + 1000 + k)
             for i in alive:
+                if budget is not None and steps >= budget:
+                    return answer(min(len(values[c]) for c in alive)), True
                 if stop is not None and stop():
-                    # cut short: the leader so far, which the caller should not trust
-                    return options[max(alive, key=lambda c: (totals[c], -order[c]))], False
+                    return answer(min(len(values[c]) for c in alive)), finished
                 s = copy_state(world)
                 ask = playout_step(s, options[i])
                 if endgame:
                     steps += play_until_turn_of(s, ask, -1, ENDGAME_CAP)
                 else:
                     steps += play_until_turn_of(s, ask, seat, config.horizon)
-                totals[i] += value(s, seat, cat, config.rollout_weights)
-        rollouts += batch * len(alive)
+                values[i].append(value(s, seat, cat, config.rollout_weights))
         played += batch
-        if len(alive) <= 2:
+        finished = True
+        if played >= config.max_worlds:
             break
-        # keep the better half (the one-ply order breaks ties), then meet new worlds
-        alive = sorted(alive, key=lambda i: (-totals[i], order[i]))[: (len(alive) + 1) // 2]
-        batch = played
-        if steps + steps / rollouts * batch * len(alive) > config.budget:
-            break  # the next pass would go past the budget: the leader so far is taken
-    best = max(alive, key=lambda i: (totals[i], -order[i]))
-    return options[best], True
+        if len(alive) > 2:
+            # keep the better half (the one-ply order breaks ties), then meet new worlds
+            ranked_alive = sorted(alive, key=lambda i: (-sum(values[i]), order[i]))
+            kept = ranked_alive[: (len(alive) + 1) // 2]
+            if _is_discard(options[kept[0]]) and all(_is_discard(options[i]) for i in kept):
+                keep = next((i for i in ranked_alive if not _is_discard(options[i])), None)
+                if keep is not None:
+                    kept[-1] = keep
+            alive = kept
+            batch = min(played, config.max_worlds - played)
+            continue
+        if stop is None:
+            break  # budget mode: the schedule ends when two are left and have met their worlds
+        # with a deadline: the two meet new worlds while time is left, until one is clear
+        best = leader(played)
+        other = next(i for i in alive if i != best)
+        gain, se = _lead(values[best], values[other], played)
+        if gain > config.settled * se:
+            break
+        batch = min(config.worlds, config.max_worlds - played)
+    return answer(played), True
+
+
+def _last_turn(
+    obs: Observation, kind: str, options: Sequence[Option], chosen: Option, order: dict[int, int]
+) -> Option:
+    """On the seat's last turn (the game deck is empty: no turn of its comes again), a
+    card that scores and can be laid into its own row is laid rather than the turn
+    ended: in hand it counts nothing, laid it counts its points (what it may set off
+    is the seat's own choice). The lay the one-ply count likes best."""
+    if kind != "action" or chosen != END_TURN or obs.table.final_turns is None:
+        return chosen
+    cards = catalog_for(obs.table.rules).cards
+    me = str(obs.seat)
+    lays = [
+        i for i, o in enumerate(options) if o[0] == "lay" and o[2] == me and cards[o[1]].points > 0
+    ]
+    if not lays:
+        return chosen
+    return options[min(lays, key=lambda i: order[i])]

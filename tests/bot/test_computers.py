@@ -29,6 +29,8 @@ from bot.store.models import Seat
 from bot.words.keyboards import LobbyCb
 from engine import Command, GameSetup, GameState, execute, new_game, pending
 from engine.ai import LEVELS, decide
+from engine.ai.search import search
+from engine.hidden import mix, observe
 from engine.policy import choose
 from tests.bot.harness import Harness, answer_data, people
 
@@ -127,10 +129,10 @@ class HeldThinking:
         self.started = threading.Event()
         real = bot.service.thinking.think
 
-        def think(state_json: str, decision: Any, level: Any) -> Any:
+        def think(state_json: str, decision: Any, level: Any, seconds: Any = None) -> Any:
             self.started.set()
             self.release.wait(60)
-            return real(state_json, decision, level)
+            return real(state_json, decision, level, seconds)
 
         monkeypatch.setattr(bot.service.thinking, "think", think)
         self.executor = ThreadPoolExecutor(1)
@@ -202,9 +204,10 @@ async def test_a_computer_thinking_keeps_no_other_chat_waiting(
 
 
 async def test_the_process_pool_thinks_as_the_engine_does_here() -> None:
-    """Worker processes (spawned, as the bot runs them) give the same answers."""
+    """Worker processes (spawned, as the bot runs them) give the same answers
+    (strong in its budget mode: with a deadline, its answer depends on time)."""
     state, _ = new_game(GameSetup(players=4, seed=11))
-    thinker = Thinker(workers=1)
+    thinker = Thinker(workers=1, strong_seconds=None)
     try:
         for step in range(12):
             decision = pending(state)
@@ -283,3 +286,22 @@ async def test_a_practice_game_is_played_alone_to_the_end_in_ones_private_chat(
     result = h.tg.sent(anna.id)[-1].text
     assert h.tr.t("ru", "result-title") in result
     assert all(getattr(r, "chat_id", 1) > 0 for r in h.tg.requests), "a group heard of it"
+
+
+async def test_a_strong_seat_whose_deadline_has_passed_plays_its_best_so_far_at_once() -> None:
+    """The bot's strong seats search until a deadline: with none left, the search
+    gives the leader of its one-ply count (strong's own, not normal's) at once."""
+    state, _ = new_game(GameSetup(players=4, seed=11))
+    thinker = Thinker(workers=0, strong_seconds=0.0)
+    differ = 0
+    for _ in range(40):
+        decision = pending(state)
+        assert decision is not None
+        answer = await thinker.decide(state, decision, "strong")
+        seed = mix(state.seed, decision.id, decision.seat, LEVELS.index("strong"))
+        obs = observe(state, decision.seat)
+        at_once, finished = search(obs, decision.kind, decision.options, seed, stop=lambda: True)
+        assert answer == at_once and (not finished or len(decision.options) == 1)
+        differ += answer != decide(state, decision, "normal")
+        execute(state, Command(seat=decision.seat, decision=decision.id, option=answer))
+    assert differ >= 1, "strong's one-ply answers were all normal's: the deadline was not used"

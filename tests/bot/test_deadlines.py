@@ -44,7 +44,7 @@ class HeldPool(Executor):
 
     def release(self) -> None:
         """Every search answers its decision's first option."""
-        for future, (_, decision, _) in self.held:
+        for future, (_, decision, *_) in self.held:
             if not future.done():
                 future.set_result(decision.options[0])
 

@@ -16,7 +16,7 @@ here to show that these pairs catch it.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 
@@ -191,6 +191,28 @@ def test_normal_chooses_the_same_in_games_the_seat_cannot_tell_apart() -> None:
 def test_strong_chooses_the_same_in_games_the_seat_cannot_tell_apart() -> None:
     for p in pairs()[::6]:
         assert decide(p.a, p.decision, "strong") == decide(p.b, p.decision, "strong")
+
+
+def _time_up_after(asks: int) -> Callable[[], bool]:
+    """A deadline that passes at the `asks`-th question: the same moment in both
+    games of a pair, wherever the search then is (before, between, within passes)."""
+    count = 0
+
+    def stop() -> bool:
+        nonlocal count
+        count += 1
+        return count > asks
+
+    return stop
+
+
+def test_strong_with_a_deadline_chooses_the_same_in_games_the_seat_cannot_tell_apart() -> None:
+    # the bot's mode: searched until a deadline, cut wherever it falls
+    for n, p in enumerate(pairs()[3::6]):
+        asks = (0, 1, 7, 40, 150)[n % 5]
+        a = decide(p.a, p.decision, "strong", _time_up_after(asks))
+        b = decide(p.b, p.decision, "strong", _time_up_after(asks))
+        assert a == b, (p.how, asks)
 
 
 # ------------------------------------------------------------------ a cheat is caught

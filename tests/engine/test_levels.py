@@ -7,7 +7,7 @@ from collections.abc import Callable
 from engine import Decision, GameState
 from engine.ai import LEVELS, Level, decide
 from engine.ai.lookahead import best_first, normal
-from engine.ai.search import strong
+from engine.ai.search import _last_turn, strong
 from engine.core import Option
 from engine.hidden import mix, observe
 from engine.policy import choose
@@ -93,3 +93,65 @@ def test_on_a_tie_normal_keeps_its_card_rather_than_discard_it() -> None:
     assert [options[i] for _, i in ranked] == [("end",), ("discard", "o19"), ("draw",)]
     # a discard that is really better still comes first
     assert best_first([(17.0, 0), (16.8, 1)], options)[0] == (17.0, 0)
+
+
+def test_strong_lays_what_scores_on_its_last_turn_rather_than_end_it() -> None:
+    # the game deck is empty: no turn of this seat's comes again; a card kept scores nothing
+    for behind in (False, True):
+        others = ["page.green"] if not behind else ["lord.green", "knight.green", "lady.green"]
+        state = setup(
+            players=[
+                {
+                    "hand": ["page.blue", "harlot.red"],
+                    "houses": [{"colour": "red", "cards": ["lord.red", "knight.red"]}],
+                },
+                {"houses": [{"colour": "green", "cards": others}]},
+                {"houses": [{"colour": "orange", "cards": ["page.orange", "knight.orange"]}]},
+            ],
+            final_turns=0,
+            actions_taken=1,
+            actions_left=2,
+        )
+        d = decision(state)
+        assert ("end",) in d.options
+        assert named(state, decide(state, d, "strong"))[:2] == ("lay", "page.blue")
+
+
+def test_strong_draws_rather_than_discard_its_only_card() -> None:
+    # late, where strong searches: a Купец it cannot use, and a draw still open
+    state = setup(
+        players=[
+            {"hand": ["merchant.red"]},
+            {
+                "hand": ["page.orange", "lord.red"],
+                "houses": [{"colour": "green", "cards": ["lord.green", "page.green"]}],
+            },
+            {"hand": ["knight.orange"]},
+        ],
+        deck=["healer.red", "fire", "betrayal", "page.blue", "knight.green"],
+    )
+    d = decision(state)
+    assert ("draw",) in d.options
+    assert decide(state, d, "strong")[0] != "discard"
+
+
+def test_an_end_the_search_chose_on_the_last_turn_becomes_a_lay_that_scores() -> None:
+    state = setup(
+        players=[
+            {
+                "hand": ["harlot.red", "page.blue"],
+                "houses": [{"colour": "red", "cards": ["lord.red"]}],
+            },
+            {"houses": [{"colour": "green", "cards": ["page.green"]}]},
+        ],
+        final_turns=0,
+        actions_taken=1,
+        actions_left=2,
+    )
+    d = decision(state)
+    order = {i: i for i in range(len(d.options))}
+    chosen = _last_turn(observe(state, d.seat), d.kind, d.options, ("end",), order)
+    assert named(state, chosen)[:2] == ("lay", "page.blue")
+    # not on the last turn: the search's end stands (a card kept may still be laid later)
+    state.final_turns = None
+    assert _last_turn(observe(state, d.seat), d.kind, d.options, ("end",), order) == ("end",)

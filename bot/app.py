@@ -16,6 +16,7 @@ from aiogram.exceptions import AiogramError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
 from bot.config import Settings
+from bot.handlers.admission import Admission
 from bot.handlers.dispatcher import build_dispatcher
 from bot.handlers.observe import UpdateObserver
 from bot.ops import metrics
@@ -108,6 +109,7 @@ class App:
     dispatcher: Dispatcher
     ticker: Ticker
     observer: UpdateObserver
+    admission: Admission  # how many updates are handled at once; what is shed
     policy: CallPolicy
     webapp: WebApp | None = None  # the Mini App (WEBAPP_URL)
     feed: Feed | None = None  # the process's one subscriber to saves (outboxes, Mini App)
@@ -187,10 +189,13 @@ def build_app(
         )
     # every update: its log context, its metrics, and the count a shutdown drains
     observer = UpdateObserver()
-    dispatcher = build_dispatcher(games, tr, observer)
+    admission = Admission(tr)
+    dispatcher = build_dispatcher(games, tr, observer, admission)
     # every Bot API request: errors by kind (innermost, so each attempt counts)
     metrics.count_telegram_errors(bot)
-    return App(bot, store, games, dispatcher, Ticker(games), observer, policy, webapp, feed)
+    return App(
+        bot, store, games, dispatcher, Ticker(games), observer, admission, policy, webapp, feed
+    )
 
 
 def freeze_startup_objects() -> None:

@@ -58,12 +58,23 @@ async def reach_api(bot: Bot, stop: asyncio.Event) -> bool:
     return False
 
 
+#: updates in the process at once (handled or waiting their turn): polling
+#: fetches no more until one ends. Past capacity `bot.handlers.admission` sheds
+#: presses long before this; it bounds the memory a burst of commands can take.
+TASK_LIMIT = 1000
+
+
 async def poll(app: App, stop: asyncio.Event, drain_seconds: float) -> None:
     """Long polling until `stop`; then no new updates, and the ones in hand
     finish (up to `drain_seconds`) while the session is still open."""
     dp = app.dispatcher
     polling = asyncio.create_task(
-        dp.start_polling(app.bot, handle_signals=False, close_bot_session=False)
+        dp.start_polling(
+            app.bot,
+            handle_signals=False,
+            close_bot_session=False,
+            tasks_concurrency_limit=TASK_LIMIT,
+        )
     )
     stopping = asyncio.create_task(stop.wait())
     try:

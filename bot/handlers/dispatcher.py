@@ -14,6 +14,7 @@ from typing import Any
 from aiogram import BaseMiddleware, Bot, Dispatcher
 from aiogram.types import ErrorEvent, TelegramObject
 
+from bot.handlers.admission import Admission
 from bot.handlers.channels import channel_router
 from bot.handlers.help import common_router
 from bot.handlers.home import home_router
@@ -45,17 +46,23 @@ async def answer_first(
 
 
 def build_dispatcher(
-    games: Games, tr: Translator, observer: BaseMiddleware | None = None
+    games: Games,
+    tr: Translator,
+    observer: BaseMiddleware | None = None,
+    admission: Admission | None = None,
 ) -> Dispatcher:
     """A fresh dispatcher with every router and the services in its workflow
     data; `observer` (an outer update middleware) sees every update first, also
-    while it waits for its chat's turn."""
+    while it waits for its turn; `admission` (by default a new one) bounds the
+    updates handled at once and sheds the presses past capacity."""
     # no FSM: nothing of it is used, and without it nothing before `ChatOrder`
     # yields to the event loop (see `bot.handlers.ordering`)
     dp = Dispatcher(games=games, tr=tr, disable_fsm=True)
     if observer is not None:
         dp.update.outer_middleware(observer)
-    dp.update.outer_middleware(ChatOrder())
+    admission = admission or Admission(tr)
+    dp.update.outer_middleware(admission)  # past capacity, a press is shed at once
+    dp.update.outer_middleware(ChatOrder(admission.refuse))
     # inside the chat's turn: nothing before `ChatOrder` may wait on the store
     dp.update.outer_middleware(OncePerUpdate(games.store))  # a redelivery is dropped
     dp.callback_query.outer_middleware(answer_first)  # held until answered (see Unanswered)
@@ -92,7 +99,3 @@ def build_dispatcher(
         return True
 
     return dp
-
-
-def workflow(games: Games, tr: Translator) -> dict[str, Any]:
-    return {"games": games, "tr": tr}

@@ -9,6 +9,12 @@ middleware yields to the event loop (the dispatcher runs without FSM storage),
 so taking the chat's lock (first come, first served: `bot.telegram.locks`) here keeps
 that order. A handler never waits for a group's pace while it holds the lock:
 what a group is told goes through its outbox.
+
+A chat's line is bounded: a press that finds `max_waiting` of its chat's
+updates already waiting is shed (`refuse`: answered «overloaded, press
+again», see `bot.handlers.admission`) — one flooded chat cannot fill the
+process's places. Other updates always wait (bounded by the task limit,
+`bot.run.TASK_LIMIT`).
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware
-from aiogram.types import TelegramObject, Update
+from aiogram.types import CallbackQuery, TelegramObject, Update
 
+from bot.ops.metrics import ShedWhy
 from bot.telegram.locks import KeyedLocks
 
 
@@ -36,11 +43,18 @@ def chat_of(update: Update) -> int | None:
     return None
 
 
+CHAT_WAITING = 8  # a chat's updates waiting for its lock before a press is shed
+
+Refuse = Callable[[CallbackQuery, ShedWhy], Awaitable[None]]
+
+
 class ChatOrder(BaseMiddleware):
     """An outer middleware of the dispatcher's updates."""
 
-    def __init__(self) -> None:
+    def __init__(self, refuse: Refuse | None = None, max_waiting: int = CHAT_WAITING) -> None:
         self._chats = KeyedLocks()
+        self.refuse = refuse
+        self.max_waiting = max_waiting
 
     async def __call__(
         self,
@@ -51,5 +65,10 @@ class ChatOrder(BaseMiddleware):
         chat = chat_of(event) if isinstance(event, Update) else None
         if chat is None:
             return await handler(event, data)
+        assert isinstance(event, Update)
+        press = event.callback_query
+        waiting = self._chats.users(chat) - 1  # one holds the lock, the rest wait
+        if press is not None and self.refuse is not None and waiting >= self.max_waiting:
+            return await self.refuse(press, "chat")
         async with self._chats.hold(chat):
             return await handler(event, data)

@@ -24,6 +24,8 @@ metric                                      recorded by
 ``smuta_outbox_dropped_total{why}``         `outbox_dropped` — called by the groups' outboxes
 ``smuta_updates_redelivered_total``         `update_redelivered` — `bot.handlers.once`
 ``smuta_ratings_set_aside_total``           `rating_set_aside` — the ratings service
+``smuta_updates_shed_total{why}``           `update_shed` — `bot.handlers.admission` and
+                                            `bot.handlers.ordering`, past capacity
 ==========================================  =============================================
 """
 
@@ -145,6 +147,14 @@ UPDATES_REDELIVERED = Counter(
     "Updates Telegram delivered again after they were handled (ignored)",
     registry=REGISTRY,
 )
+UPDATES_SHED = Counter(
+    "smuta_updates_shed",
+    "Presses answered «overloaded, press again» instead of handled: queue (the wait for a "
+    "turn would have been too long), late (it was), chat (too many of the chat's updates "
+    "already waiting)",
+    ["why"],
+    registry=REGISTRY,
+)
 RATINGS_SET_ASIDE = Counter(
     "smuta_ratings_set_aside",
     "Finished games whose rating failed: set aside so the others are rated (an error)",
@@ -254,6 +264,14 @@ def outbox_dropped(why: DropWhy) -> None:
 
 def update_redelivered() -> None:
     UPDATES_REDELIVERED.inc()
+
+
+ShedWhy = Literal["queue", "late", "chat"]
+
+
+def update_shed(why: ShedWhy) -> None:
+    """A press was answered «overloaded» instead of handled."""
+    UPDATES_SHED.labels(why).inc()
 
 
 def rating_set_aside() -> None:

@@ -30,6 +30,11 @@ class KeyedLocks:
             else:
                 self._locks[key] = (lock, users - 1)
 
+    def users(self, key: Hashable) -> int:
+        """Who holds or waits for `key`'s lock."""
+        entry = self._locks.get(key)
+        return 0 if entry is None else entry[1]
+
     def __len__(self) -> int:
         """How many keys are held or waited for (what the map keeps)."""
         return len(self._locks)

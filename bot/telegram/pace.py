@@ -16,6 +16,12 @@ lock meanwhile, so requests to one chat keep their order. A group's outbox
 first waits until the group is *free* (`wait_free`, booking nothing) and only
 then decides what to send, so a burst of moves costs one table edit.
 Time and sleep are injected for tests.
+
+What it keeps is bounded: a group's entries (its last minute of new messages,
+its last request, its GCRA arrival time) are dropped once none of them can
+delay a request any more — at most once a `prune_every` seconds, a pass over
+the groups it knows — so the maps hold the groups heard from in the last
+minute, not every group since the start.
 """
 
 from __future__ import annotations
@@ -47,6 +53,8 @@ class Pace:
     _group_sends: defaultdict[int, deque[float]] = field(default_factory=lambda: defaultdict(deque))
     _group_last: dict[int, float] = field(default_factory=dict)
     _group_tat: dict[int, float] = field(default_factory=dict)  # GCRA: theoretical arrival
+    prune_every: float = 60.0
+    _pruned_at: float = float("-inf")
 
     def _spread(self, chat_id: int, slot: float) -> float:
         """The first moment from `slot` on a new message to the group keeps its spread."""
@@ -58,6 +66,8 @@ class Pace:
     def reserve(self, chat_id: int, new_message: bool) -> float:
         """Book the earliest moment this request may go; returns that moment."""
         now = self.clock()
+        if now - self._pruned_at >= self.prune_every:
+            self.prune(now)
         slot = now
         if is_group(chat_id):
             last = self._group_last.get(chat_id)
@@ -78,6 +88,25 @@ class Pace:
                 self._group_tat[chat_id] = max(tat, slot) + self.group_new_gap
             self._group_last[chat_id] = slot
         return slot
+
+    def prune(self, now: float) -> None:
+        """Forget the groups whose entries can no longer delay a request: every
+        new message older than the minute, the last request a gap ago, the GCRA
+        arrival time passed (a group forgotten is paced exactly as one kept)."""
+        self._pruned_at = now
+        for chat_id in [c for c, last in self._group_last.items() if last + self.group_gap <= now]:
+            sends = self._group_sends.get(chat_id)
+            if sends and sends[-1] > now - 60.0:
+                continue
+            if self._group_tat.get(chat_id, now) > now:
+                continue
+            del self._group_last[chat_id]
+            self._group_sends.pop(chat_id, None)
+            self._group_tat.pop(chat_id, None)
+
+    def groups_kept(self) -> int:
+        """How many groups the pace keeps entries for."""
+        return len(self._group_last.keys() | self._group_sends.keys() | self._group_tat.keys())
 
     def free_at(self, chat_id: int, new_message: bool) -> float:
         """The earliest moment a request to the chat could go, booking nothing

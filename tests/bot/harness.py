@@ -7,6 +7,7 @@ can tell exactly which cards a message shows.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -506,6 +507,16 @@ def group_texts(tg: FakeTelegram, chat_id: int, since: int = 0) -> list[str]:
         for r in tg.requests[since:]
         if isinstance(r, SendMessage | EditMessageText) and r.chat_id == chat_id
     ]
+
+
+async def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Until `check` holds: a test's wait on an event it cannot await (what
+    another task or a server does), bounded so a hang fails instead of sticking."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        assert loop.time() < end, "never happened"
+        await asyncio.sleep(0.005)
 
 
 def people(*names: str) -> list[User]:

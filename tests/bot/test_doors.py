@@ -37,7 +37,7 @@ from bot.webhook import make_web_app
 from bot.words.app import AppLinks
 from tests.bot.conftest import REDIS_URL
 from tests.bot.fake_telegram import person
-from tests.bot.harness import Harness, people
+from tests.bot.harness import Harness, people, until
 from tests.bot.test_scale_out import HOOK_PATH, SECRET, SECRET_HEADER, as_json, webhook_settings
 from tests.bot.webapp_client import BASE_URL, PREFIX, AppClient, auth, init_data, serving
 
@@ -59,15 +59,6 @@ def no_traceback(caplog: pytest.LogCaptureFixture) -> None:
     """Nothing was logged at ERROR, and no line carries a traceback."""
     bad = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert not bad, [r.getMessage() for r in bad]
-
-
-async def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Until `check` holds (what the server does as a connection ends)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        assert loop.time() < end, "never happened"
-        await asyncio.sleep(0.01)
 
 
 async def move(h: Harness, users: list[User]) -> None:

@@ -36,6 +36,54 @@ async def test_a_group_gets_at_most_twenty_new_messages_a_minute_one_a_second() 
     assert moments[20] >= 60.0  # the 21st message waits for the minute to pass
 
 
+def booked(pace: Pace, chat_id: int, count: int) -> list[float]:
+    """The moments `count` new messages to `chat_id`, asked for now, are booked at."""
+    return [pace.reserve(chat_id, new_message=True) for _ in range(count)]
+
+
+def test_a_quiet_group_gets_a_burst_of_exactly_three_then_one_every_three_seconds() -> None:
+    pace, _ = fake_pace()
+    pace.group_gap = 0.0  # only the spread counts here
+    assert booked(pace, GROUP, 6) == [0.0, 0.0, 0.0, 3.0, 6.0, 9.0]
+
+
+def test_after_a_quiet_spell_the_burst_is_three_again_not_a_backlog_of_credit() -> None:
+    """The GCRA's arrival time is brought to now: a quiet spell earns a burst
+    of three, not twenty messages at one a second (50 s: before the pace
+    would forget the group, see the next test)."""
+    pace, now = fake_pace()
+    booked(pace, GROUP, 3)
+    now[0] = 50.0
+    moments = booked(pace, GROUP, 8)
+    fresh, _ = fake_pace()
+    assert moments == [50.0 + t for t in booked(fresh, GROUP, 8)], "paced as a new group"
+    assert moments[-1] - moments[0] >= 12.0  # eight messages: three at once, then the spread
+
+
+def test_the_pace_forgets_a_group_once_nothing_of_it_can_delay_a_request() -> None:
+    """A thousand groups each told once: a minute later the pace keeps none of
+    them, and a group it forgot is paced exactly as before."""
+    pace, now = fake_pace()
+    for chat_id in range(-1000, 0):
+        pace.reserve(chat_id, new_message=True)
+    assert pace.groups_kept() == 1000
+    now[0] = 100.0  # (the overall limit spread their slots over 33 s)
+    pace.reserve(GROUP, new_message=True)  # the next request prunes
+    assert pace.groups_kept() == 1
+    fresh, _ = fake_pace()
+    fresh.clock = pace.clock
+    assert booked(pace, -5, 6) == booked(fresh, -5, 6)
+
+
+def test_a_group_still_in_its_minute_is_kept() -> None:
+    pace, now = fake_pace()
+    booked(pace, GROUP, 20)  # the 20th new message of the minute books a slot near 60 s
+    now[0] = 61.0
+    pace.prune(now[0])
+    assert pace.groups_kept() == 1
+    assert pace.reserve(GROUP, new_message=True) >= 61.0
+
+
 async def test_edits_to_a_group_keep_the_gap_but_do_not_use_the_minute_budget() -> None:
     pace, now = fake_pace()
     for _ in range(30):

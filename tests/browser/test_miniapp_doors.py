@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.bot.fake_telegram import person
-from tests.bot.test_doors import until
+from tests.bot.harness import until
 from tests.browser.test_miniapp import (
     GROUP,
     NAMES,

@@ -23,7 +23,8 @@ from bot.handlers.ordering import ChatOrder
 from bot.handlers.private import private_router
 from bot.handlers.table import table_router
 from bot.service.games import Games
-from bot.store import StoreFull, StoreUnavailable
+from bot.store import StoreFull, StoreReadOnly, StoreUnavailable
+from bot.store.delivery import lease_for
 from bot.words.i18n import Translator
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,10 @@ async def answer_first(
 
 
 def build_dispatcher(
-    games: Games, tr: Translator, observer: BaseMiddleware | None = None
+    games: Games,
+    tr: Translator,
+    observer: BaseMiddleware | None = None,
+    update_lease: float = lease_for(8.0),
 ) -> Dispatcher:
     """A fresh dispatcher with every router and the services in its workflow
     data; `observer` (an outer update middleware) sees every update first, also
@@ -57,7 +61,8 @@ def build_dispatcher(
         dp.update.outer_middleware(observer)
     dp.update.outer_middleware(ChatOrder())
     # inside the chat's turn: nothing before `ChatOrder` may wait on the store
-    dp.update.outer_middleware(OncePerUpdate(games.store))  # a redelivery is dropped
+    # a redelivery is dropped, or waits for the lease of the handling under way
+    dp.update.outer_middleware(OncePerUpdate(games.store, update_lease))
     dp.callback_query.outer_middleware(answer_first)  # held until answered (see Unanswered)
     dp.include_routers(
         channel_router(),  # first: a channel's post acts as nobody
@@ -71,7 +76,11 @@ def build_dispatcher(
     @dp.errors()
     async def on_error(event: ErrorEvent, bot: Bot) -> bool:
         update = event.update
-        if isinstance(event.exception, StoreFull):
+        if isinstance(event.exception, StoreReadOnly):
+            # a replica answered: reads go on, nothing of the update was saved
+            log.warning("store read-only while handling update %s", update.update_id)
+            key = "err-store-readonly"
+        elif isinstance(event.exception, StoreFull):
             # nothing of the update was saved: the person is told so, and may retry
             log.warning("store full while handling update %s", update.update_id)
             key = "err-store-full"

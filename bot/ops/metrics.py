@@ -23,6 +23,7 @@ metric                                      recorded by
 ``smuta_computer_moves_total{why}``         `computer_moved` — called by the play service
 ``smuta_outbox_dropped_total{why}``         `outbox_dropped` — called by the groups' outboxes
 ``smuta_updates_redelivered_total``         `update_redelivered` — `bot.handlers.once`
+``smuta_updates_taken_over_total``          `update_taken_over` — `bot.handlers.once`
 ``smuta_ratings_set_aside_total``           `rating_set_aside` — the ratings service
 ==========================================  =============================================
 """
@@ -145,6 +146,12 @@ UPDATES_REDELIVERED = Counter(
     "Updates Telegram delivered again after they were handled (ignored)",
     registry=REGISTRY,
 )
+UPDATES_TAKEN_OVER = Counter(
+    "smuta_updates_taken_over",
+    "Updates handled after the lease of a handling that never finished ran out "
+    "(its process was killed): Telegram's redelivery, handled once",
+    registry=REGISTRY,
+)
 RATINGS_SET_ASIDE = Counter(
     "smuta_ratings_set_aside",
     "Finished games whose rating failed: set aside so the others are rated (an error)",
@@ -254,6 +261,10 @@ def outbox_dropped(why: DropWhy) -> None:
 
 def update_redelivered() -> None:
     UPDATES_REDELIVERED.inc()
+
+
+def update_taken_over() -> None:
+    UPDATES_TAKEN_OVER.inc()
 
 
 def rating_set_aside() -> None:

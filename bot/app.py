@@ -24,6 +24,7 @@ from bot.service.games import Clock, Defaults, Games
 from bot.service.thinking import Thinker
 from bot.service.timers import Ticker
 from bot.store import Store
+from bot.store.delivery import lease_for
 from bot.store.feed import Feed, feed_for
 from bot.store.memory import MemoryStore
 from bot.telegram.call_policy import CallPolicy, install
@@ -129,8 +130,10 @@ def build_app(
     thinker: Thinker | None = None,
     app_links: AppLinks | None = None,
     webapp_auth_max_age: float = 24 * 3600,
+    update_lease: float = lease_for(8.0),
 ) -> App:
-    """Everything one bot process runs; with `app_links`, the Mini App too."""
+    """Everything one bot process runs; with `app_links`, the Mini App too.
+    `update_lease`: how long an update being handled is held (`bot.store.delivery`)."""
     tr = tr or Translator()
     pace = pace or Pace()
     # every request, the routers' replies too, goes through one policy
@@ -190,7 +193,7 @@ def build_app(
     # every update: its log context, its metrics, and the count a shutdown drains
     observer = UpdateObserver()
     admission = Admission(tr)
-    dispatcher = build_dispatcher(games, tr, observer, admission)
+    dispatcher = build_dispatcher(games, tr, observer, admission, update_lease)
     # every Bot API request: errors by kind (innermost, so each attempt counts)
     metrics.count_telegram_errors(bot)
     return App(

@@ -36,6 +36,7 @@ from bot.ops import logs
 from bot.ops.health import Health
 from bot.service.games import Defaults
 from bot.service.thinking import Thinker
+from bot.store.delivery import lease_for
 from bot.webapp.server import WebApp
 from bot.words.app import AppLinks
 
@@ -135,6 +136,7 @@ async def run(settings: Settings) -> int:
             else None
         ),
         webapp_auth_max_age=settings.webapp_auth_max_age,
+        update_lease=lease_for(settings.drain_seconds),
     )
     health = Health(store, app.ticker)
     loop = asyncio.get_running_loop()

@@ -1,9 +1,14 @@
 """Webhook mode: an aiohttp server that checks Telegram's secret token.
 
-Telegram gets its answer at once and the update is handled in the background
-(aiogram's default: a chat waiting for its pace never holds up Telegram's
-connections). On shutdown the server stops taking updates, then lets the ones
-in hand finish (up to ``DRAIN_SECONDS``) before the bot's session closes.
+Telegram gets its answer once the update is handled — within `ANSWER_WITHIN`
+seconds at most (Telegram waits 60 s): a handling that takes longer goes on
+in the background and Telegram is answered then. So a process killed while
+it handles an update answers nothing, and Telegram delivers the update again
+— to this process once it is back, or to another behind the same address —
+where it is handled once (`bot.handlers.once`: the killed handling's lease
+runs out). On shutdown the server stops taking updates, then lets the ones
+in hand finish (up to ``DRAIN_SECONDS``) before the bot's session closes; one
+still unfinished then is cut off unanswered, and Telegram delivers it again.
 
 A body that carries the right secret but is no update — no JSON, JSON nested
 deeper than an update nests, a float where an update has integers, or an
@@ -17,9 +22,11 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+from typing import Any
 from urllib.parse import urlsplit
 
 from aiogram import Bot, Dispatcher
+from aiogram.methods import TelegramMethod
 from aiogram.types import Update
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
 from aiohttp import web
@@ -33,18 +40,35 @@ from bot.ops.http import BadBody, bounded_json, harden
 log = logging.getLogger(__name__)
 
 
+#: Telegram is answered within this many seconds of an update's arrival, the
+#: update handled or not (Telegram waits 60 s, then delivers it again)
+ANSWER_WITHIN = 50.0
+
+
 class DrainingRequestHandler(SimpleRequestHandler):
-    """aiogram's handler, but closing (which closes the bot's session) first
-    waits, up to `drain_seconds` in all, for the updates still being handled,
-    then for the calls to new lobbies and the groups' outboxes they fed,
-    instead of pulling the session from under them."""
+    """aiogram's handler, answering Telegram once the update is handled (at
+    most `ANSWER_WITHIN` seconds on); closing (which closes the bot's
+    session) first waits, up to `drain_seconds` in all, for the updates still
+    being handled, then for the calls to new lobbies and the groups' outboxes
+    they fed, instead of pulling the session from under them."""
 
     def __init__(
         self, dispatcher: Dispatcher, bot: Bot, secret_token: str, app: App, drain_seconds: float
     ) -> None:
-        super().__init__(dispatcher=dispatcher, bot=bot, secret_token=secret_token)
+        super().__init__(
+            dispatcher=dispatcher, bot=bot, secret_token=secret_token, handle_in_background=False
+        )
         self.app = app
         self.drain_seconds = drain_seconds
+
+    async def _handle_request(self, bot: Bot, request: web.Request) -> web.Response:
+        """The update handled, then answered (a handling past `ANSWER_WITHIN`
+        goes on in the background: aiogram's own bound, with its warning)."""
+        update = await request.json(loads=bot.session.json_loads)
+        result: TelegramMethod[Any] | None = await self.dispatcher.feed_webhook_update(
+            bot, update, _timeout=ANSWER_WITHIN, **self.data
+        )
+        return web.Response(body=self._build_response_writer(bot=bot, result=result))
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
@@ -67,6 +91,9 @@ class DrainingRequestHandler(SimpleRequestHandler):
 #: keyboards): far less than this
 UPDATE_DEPTH = 32
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+#: once the drain is over, the answers of updates handled meanwhile get this
+#: long to go out before the server's connections close
+ANSWERED_ON_SHUTDOWN = 2.0
 
 
 def updates_only(path: str, hook: DrainingRequestHandler) -> Middleware:
@@ -132,7 +159,10 @@ async def serve(app: App, settings: Settings, stop: asyncio.Event) -> None:
         secret_token=settings.webhook_secret.get_secret_value(),
         allowed_updates=app.dispatcher.resolve_used_update_types(),
     )
-    runner = web.AppRunner(web_app, access_log=None)  # (the Mini App's requests name people)
+    # no access log: the Mini App's requests name people. The updates in hand
+    # are drained (on shutdown, up to DRAIN_SECONDS) before the connections
+    # close: one still open then is cut off unanswered, for Telegram to retry
+    runner = web.AppRunner(web_app, access_log=None, shutdown_timeout=ANSWERED_ON_SHUTDOWN)
     await runner.setup()
     site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
     await site.start()

@@ -24,7 +24,8 @@ from bot.handlers.ordering import ChatOrder
 from bot.handlers.private import private_router
 from bot.handlers.table import table_router
 from bot.service.games import Games
-from bot.store import StoreFull, StoreUnavailable
+from bot.store import StoreFull, StoreReadOnly, StoreUnavailable
+from bot.store.delivery import lease_for
 from bot.words.i18n import Translator
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,7 @@ def build_dispatcher(
     tr: Translator,
     observer: BaseMiddleware | None = None,
     admission: Admission | None = None,
+    update_lease: float = lease_for(8.0),
 ) -> Dispatcher:
     """A fresh dispatcher with every router and the services in its workflow
     data; `observer` (an outer update middleware) sees every update first, also
@@ -64,7 +66,8 @@ def build_dispatcher(
     dp.update.outer_middleware(admission)  # past capacity, a press is shed at once
     dp.update.outer_middleware(ChatOrder(admission.refuse))
     # inside the chat's turn: nothing before `ChatOrder` may wait on the store
-    dp.update.outer_middleware(OncePerUpdate(games.store))  # a redelivery is dropped
+    # a redelivery is dropped, or waits for the lease of the handling under way
+    dp.update.outer_middleware(OncePerUpdate(games.store, update_lease))
     dp.callback_query.outer_middleware(answer_first)  # held until answered (see Unanswered)
     dp.include_routers(
         channel_router(),  # first: a channel's post acts as nobody
@@ -78,7 +81,11 @@ def build_dispatcher(
     @dp.errors()
     async def on_error(event: ErrorEvent, bot: Bot) -> bool:
         update = event.update
-        if isinstance(event.exception, StoreFull):
+        if isinstance(event.exception, StoreReadOnly):
+            # a replica answered: reads go on, nothing of the update was saved
+            log.warning("store read-only while handling update %s", update.update_id)
+            key = "err-store-readonly"
+        elif isinstance(event.exception, StoreFull):
             # nothing of the update was saved: the person is told so, and may retry
             log.warning("store full while handling update %s", update.update_id)
             key = "err-store-full"

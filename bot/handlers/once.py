@@ -1,19 +1,26 @@
-"""Each update is handled once, however often Telegram delivers it.
+"""Each update is handled once, however often Telegram delivers it — also
+when the process handling it is killed.
 
 Telegram delivers an update again when it got no answer in time: a webhook's
-retry, or a poller killed before it confirmed what it took. Handled twice, a
-press would cycle a setting twice or answer a prompt the player already left.
+retry (the webhook answers only once the update is handled: `bot.webhook`),
+or a poller killed before it confirmed what it took. Handled twice, a press
+would cycle a setting twice or answer a prompt the player already left.
 `OncePerUpdate`, an outer middleware on the dispatcher's ``update`` observer,
-claims the update's id in the store (shared by every bot process, kept for
-`bot.store.UPDATE_TTL`) and drops a redelivery. A store that can makes the
-claim with the update's first read (`bot.store.delivery`): no round trip of
-its own, and a redelivery stops at that read, before anything is written.
-An update whose handling fails gives its claim back, so a redelivery may try
-again.
+claims the update's id in the store (shared by every bot process) as a short
+lease while it is handled (`bot.store.delivery`), renewed every third of it
+while the handling runs, made final when it is done, and given back when it
+fails. A redelivery that finds it final is dropped; one that finds a lease
+waits until the lease is made final (dropped then), given back, or runs out —
+the process holding it was killed and told nobody — and is then handled, by
+whichever process takes the lease first. A store that can makes the claim
+with the update's first read: no round trip of its own before the handling,
+and a redelivery stops at that read, before anything is written.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,16 +29,21 @@ from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
 from bot.ops import metrics
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from bot.store import delivery as deliveries
-from bot.store.delivery import Redelivered
+from bot.store.delivery import Delivery, Redelivered, lease_for
 
 log = logging.getLogger(__name__)
 
+#: a redelivery waits for another handling's lease at most this many leases
+#: (a handling alive and renewing that long is stuck: it keeps the update)
+WAIT_LEASES = 10
+
 
 class OncePerUpdate(BaseMiddleware):
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, lease: float = lease_for(8.0)) -> None:
         self.store = store
+        self.lease = lease
 
     async def __call__(
         self,
@@ -41,21 +53,85 @@ class OncePerUpdate(BaseMiddleware):
     ) -> Any:
         if not isinstance(event, Update):
             return await handler(event, data)
-        delivery = deliveries.begin(event.update_id)
+        held: Delivery | None = None
+        while True:
+            try:
+                return await self._once(handler, event, data, held)
+            except Redelivered as e:
+                if not e.held:
+                    log.info("update %s delivered again: ignored", event.update_id)
+                    metrics.update_redelivered()
+                    return None
+            # another handling holds its lease: wait for it to end
+            held = await self._wait(event.update_id)
+            if held is None:
+                return None
+
+    async def _once(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: Update,
+        data: dict[str, Any],
+        held: Delivery | None,
+    ) -> Any:
+        delivery = deliveries.begin(event.update_id, self.lease, held)
+        renewing = asyncio.create_task(self._renew(delivery))
         try:
             if not self.store.claims_with_reads:
                 await delivery.settle(self.store.first_delivery)
             result = await handler(event, data)
-            # an update that never read the store is claimed as it ends
-            await delivery.settle(self.store.first_delivery)
-            return result
-        except Redelivered:
-            log.info("update %s delivered again: ignored", event.update_id)
-            metrics.update_redelivered()
-            return None
         except BaseException:
+            renewing.cancel()
             if delivery.won:
-                await self.store.release_delivery(event.update_id)
+                with contextlib.suppress(StoreUnavailable):  # it runs out by itself
+                    await self.store.release_delivery(delivery)
             raise
         finally:
             deliveries.end(delivery)
+        renewing.cancel()
+        try:
+            if not delivery.settled:  # it never touched the store: claimed final at once
+                delivery.take()
+                delivery.made(await self.store.first_delivery(delivery, final=True))
+            elif delivery.won:
+                await self.store.finish_delivery(delivery)
+        except Redelivered:
+            pass  # another delivery of it ran meanwhile; this one is over all the same
+        except StoreUnavailable as e:
+            # handled, but not marked so: a redelivery within the lease waits for
+            # it, a later one is handled again (the store refuses writes now)
+            log.warning("update %s handled, its claim not made final: %s", event.update_id, e)
+        return result
+
+    async def _renew(self, delivery: Delivery) -> None:
+        """Every third of the lease, while the handling runs, its lease starts again."""
+        with contextlib.suppress(StoreUnavailable):
+            while True:
+                await asyncio.sleep(delivery.lease / 3)
+                if delivery.won and not await self.store.renew_delivery(delivery):
+                    return
+
+    async def _wait(self, update_id: int) -> Delivery | None:
+        """Another handling holds the update's lease: poll until it is final
+        (None: the update was handled), or free — given back, or run out — and
+        this delivery has taken it (the delivery to handle it with)."""
+        step = min(0.5, self.lease / 4)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + WAIT_LEASES * self.lease
+        log.info("update %s is being handled elsewhere: waiting for its lease", update_id)
+        while loop.time() < until:
+            await asyncio.sleep(step)
+            probe = Delivery(update_id, self.lease)
+            claim = await self.store.first_delivery(probe)
+            if claim == "done":
+                log.info("update %s delivered again: ignored", update_id)
+                metrics.update_redelivered()
+                return None
+            if claim in ("won", "unclaimed"):
+                log.info("update %s: its lease ran out unfinished, handled here", update_id)
+                metrics.update_taken_over()
+                probe.take()
+                probe.made(claim)
+                return probe
+        log.warning("update %s: still held by another handling: ignored", update_id)
+        return None

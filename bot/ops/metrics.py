@@ -23,6 +23,7 @@ metric                                      recorded by
 ``smuta_computer_moves_total{why}``         `computer_moved` — called by the play service
 ``smuta_outbox_dropped_total{why}``         `outbox_dropped` — called by the groups' outboxes
 ``smuta_updates_redelivered_total``         `update_redelivered` — `bot.handlers.once`
+``smuta_updates_taken_over_total``          `update_taken_over` — `bot.handlers.once`
 ``smuta_ratings_set_aside_total``           `rating_set_aside` — the ratings service
 ``smuta_updates_shed_total{why}``           `update_shed` — `bot.handlers.admission` and
                                             `bot.handlers.ordering`, past capacity
@@ -155,6 +156,12 @@ UPDATES_SHED = Counter(
     ["why"],
     registry=REGISTRY,
 )
+UPDATES_TAKEN_OVER = Counter(
+    "smuta_updates_taken_over",
+    "Updates handled after the lease of a handling that never finished ran out "
+    "(its process was killed): Telegram's redelivery, handled once",
+    registry=REGISTRY,
+)
 RATINGS_SET_ASIDE = Counter(
     "smuta_ratings_set_aside",
     "Finished games whose rating failed: set aside so the others are rated (an error)",
@@ -272,6 +279,10 @@ ShedWhy = Literal["queue", "late", "chat"]
 def update_shed(why: ShedWhy) -> None:
     """A press was answered «overloaded» instead of handled."""
     UPDATES_SHED.labels(why).inc()
+
+
+def update_taken_over() -> None:
+    UPDATES_TAKEN_OVER.inc()
 
 
 def rating_set_aside() -> None:

@@ -9,6 +9,7 @@ from bot.service.base import Actor, Defaults, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import clear_timer, set_deadline, settle
 from bot.service.telling import Teller, prompt_ids
 from bot.service.thinking import Thinker
+from bot.store import StoreFull
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator
@@ -393,9 +394,7 @@ class Play:
             if decision is not None and decision.seat == seat:
                 message_id = await self.teller.send_prompt(table, decision, ids)
                 if message_id is not None:
-                    await self.store.set_messages(
-                        chat_id, {**prompt_ids(decision, message_id), **forget}
-                    )
+                    await self._remember(chat_id, {**prompt_ids(decision, message_id), **forget})
             else:
                 lang = table.seats[seat].lang
                 app = self.teller.app
@@ -406,6 +405,15 @@ class Play:
                     None if app is None else app.markup(self.tr, lang, chat_id),
                 )
                 if message_id is not None and forget:
-                    await self.store.set_messages(chat_id, forget)
+                    await self._remember(chat_id, forget)
             sent = True
         return Reply("ok" if sent else "err-no-games")
+
+    async def _remember(self, chat_id: int, ids: dict[str, int | None]) -> None:
+        """/hand's message ids are bookkeeping: a store that refuses writes
+        (full, read-only) loses them, not the hand and prompt just sent — the
+        prompt's buttons answer all the same (the next prompt is sent anew)."""
+        try:
+            await self.store.set_messages(chat_id, ids)
+        except StoreFull as e:
+            log.warning("/hand in %s: its message ids not kept (%s)", chat_id, e)

@@ -46,9 +46,11 @@ A chat's home, kept for good (no expiry; bounded):
 
 Short-lived keys:
 
-- ``smuta:update:<update_id>`` — an update being or already handled (its
-  redelivery is ignored); expires after `UPDATE_TTL`. Set in the same round
-  trip as the update's first read (`bot.store.delivery`)
+- ``smuta:update:<update_id>`` — an update being handled (its handling's
+  token, a lease of `bot.store.delivery.lease_for` seconds, renewed while it
+  runs) or handled (``done``, kept `UPDATE_TTL`): a redelivery waits for the
+  lease, is dropped once done. Taken in the same round trip as the update's
+  first read (`bot.store.delivery`)
 - ``smuta:claim:<name>`` — something done at most once a while (/notify's
   calls to a chat: ``notify:<chat>``); expires when its while is over
 """
@@ -61,6 +63,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
 
+from bot.store.delivery import Claim, Delivery
 from bot.store.models import ChatProfile, GameRecord, Lang, PlayerStats, Table
 from engine import Command
 
@@ -98,6 +101,12 @@ class StoreFull(StoreUnavailable):
     succeeds once there is room again."""
 
 
+class StoreReadOnly(StoreFull):
+    """The store answers reads but refuses every write: the Redis it reached
+    is a read-only replica (a primary demoted, or a replica named by
+    mistake). Nothing was saved; reads still answer."""
+
+
 #: how long a record outlives its last change: an open lobby nobody starts, a
 #: finished game (kept with its players, scores and command log until then),
 #: a running game nobody touches (a practice game without a clock left alone,
@@ -116,9 +125,11 @@ GAME_BUDGET = 4096
 #: the games whose rating failed that are kept to be looked at (the newest)
 ASIDE_KEEP = 1000
 
-#: how long an update's id is remembered: Telegram redelivers an update it
-#: got no answer for within minutes (a webhook's retries, a poller restarted
+#: how long a handled update's id is remembered: Telegram redelivers an update
+#: it got no answer for within minutes (a webhook's retries, a poller restarted
 #: after a kill); an hour covers that, and bounds the keys to an hour of updates
+#: (~117 B each: `benchmarks/memory.py`). An update being handled is held
+#: for a short lease instead (`bot.store.delivery`)
 UPDATE_TTL = 3600
 
 
@@ -145,7 +156,11 @@ KEYS: tuple[KeyKind, ...] = (
         "record_ttl",
         "chats where the person sits; its time starts again with each seat taken",
     ),
-    KeyKind("update:<id>", UPDATE_TTL, "one per update handled in the last UPDATE_TTL"),
+    KeyKind(
+        "update:<id>",
+        UPDATE_TTL,
+        "one per update handled in the last UPDATE_TTL (a lease, shorter, while handled)",
+    ),
     KeyKind("claim:<name>", 24 * 3600, "one per thing done at most once a while (≤ a day)"),
     KeyKind(
         "deadlines",
@@ -363,13 +378,27 @@ class Store(ABC):
     claims_with_reads: bool = False
 
     @abstractmethod
-    async def first_delivery(self, update_id: int) -> bool:
-        """Claim an update for handling, for every process at once: True the
-        first time its id is seen (within `UPDATE_TTL`), False for a redelivery."""
+    async def first_delivery(self, delivery: Delivery, final: bool = False) -> Claim:
+        """Claim an update for handling, for every process at once: ``won``
+        when its id is free (never seen within `UPDATE_TTL`, or its last lease
+        ran out) — leased to `delivery` for `delivery.lease` seconds (`final`:
+        made final at once, for an update already handled); ``held`` while
+        another handling's lease holds it; ``done`` once it was handled."""
 
     @abstractmethod
-    async def release_delivery(self, update_id: int) -> None:
-        """An update claimed but not handled (it failed): its redelivery is handled."""
+    async def renew_delivery(self, delivery: Delivery) -> bool:
+        """The handling still runs: its lease starts again (False: it is not
+        this handling's any more, nothing changed)."""
+
+    @abstractmethod
+    async def finish_delivery(self, delivery: Delivery) -> None:
+        """The update was handled: its claim is made final (kept `UPDATE_TTL`),
+        unless another handling has taken it meanwhile."""
+
+    @abstractmethod
+    async def release_delivery(self, delivery: Delivery) -> None:
+        """An update claimed but not handled (it failed): its lease is given
+        back (if still this handling's), so a redelivery is handled."""
 
     @abstractmethod
     async def claim(self, name: str, now: float, seconds: int) -> bool:
@@ -402,6 +431,7 @@ __all__ = [
     "KeyKind",
     "Store",
     "StoreFull",
+    "StoreReadOnly",
     "StoreUnavailable",
     "UserPrefs",
     "is_view",

@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from bot.ops import metrics
 from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs, is_view
+from bot.store.delivery import Claim, Delivery
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
@@ -30,6 +31,9 @@ class _Record:
     data: str  # the Table JSON, carrying `version`
     game_no: int
     status: str  # the Table's status (for the games gauge)
+
+
+_DONE = "done"  # an update's claim once it was handled
 
 
 def _timer(table: Table) -> float | None:
@@ -62,7 +66,8 @@ class MemoryStore(Store):
         self._subs: dict[int, dict[int, str]] = {}
         self._user_sets: dict[tuple[int, str], set[int]] = {}  # (user, played|stats|subs) → chats
         self._moved: dict[int, int] = {}
-        self._updates: dict[int, float] = {}  # update id → when it may be handled again
+        # update id → (the lease's token, or ``done``; when that is over)
+        self._updates: dict[int, tuple[str, float]] = {}
         self._claims: dict[str, float] = {}  # name → when its claim is over (game clock)
         self._claims_now = 0.0  # the game clock at the last claim
         # called with (chat, new version) after each successful save: the
@@ -460,19 +465,41 @@ class MemoryStore(Store):
                 chats.add(new)
         self._moved[old] = new
 
-    async def first_delivery(self, update_id: int) -> bool:
+    async def first_delivery(self, delivery: Delivery, final: bool = False) -> Claim:
         await asyncio.sleep(0)
         now = self._clock()
         if len(self._updates) > 1024:  # the expired go (Redis: key expiry)
-            self._updates = {u: t for u, t in self._updates.items() if t > now}
-        if self._updates.get(update_id, 0.0) > now:
+            self._updates = {u: h for u, h in self._updates.items() if h[1] > now}
+        holder, until = self._updates.get(delivery.update_id, ("", 0.0))
+        if until > now:
+            return "done" if holder == _DONE else "held"
+        if final:
+            self._updates[delivery.update_id] = (_DONE, now + UPDATE_TTL)
+        else:
+            self._updates[delivery.update_id] = (delivery.token, now + delivery.lease)
+        return "won"
+
+    def _holds(self, delivery: Delivery) -> bool:
+        holder, until = self._updates.get(delivery.update_id, ("", 0.0))
+        return holder == delivery.token and until > self._clock()
+
+    async def renew_delivery(self, delivery: Delivery) -> bool:
+        await asyncio.sleep(0)
+        if not self._holds(delivery):
             return False
-        self._updates[update_id] = now + UPDATE_TTL
+        self._updates[delivery.update_id] = (delivery.token, self._clock() + delivery.lease)
         return True
 
-    async def release_delivery(self, update_id: int) -> None:
+    async def finish_delivery(self, delivery: Delivery) -> None:
         await asyncio.sleep(0)
-        self._updates.pop(update_id, None)
+        holder, until = self._updates.get(delivery.update_id, ("", 0.0))
+        if holder == delivery.token or until <= self._clock():  # ours, or nobody's
+            self._updates[delivery.update_id] = (_DONE, self._clock() + UPDATE_TTL)
+
+    async def release_delivery(self, delivery: Delivery) -> None:
+        await asyncio.sleep(0)
+        if self._holds(delivery):
+            del self._updates[delivery.update_id]
 
     async def claim(self, name: str, now: float, seconds: int) -> bool:
         await asyncio.sleep(0)
@@ -538,7 +565,7 @@ class MemoryStore(Store):
             add(f"user:{{{uid}}}:{kind}", len(chats))
         add("moved", len(self._moved))
         add("rating:aside", len(self._aside))
-        for update_id, until in self._updates.items():
+        for update_id, (_, until) in self._updates.items():
             if until > now:
                 add(f"update:{update_id}", 1, until)
         for name, over in self._claims.items():

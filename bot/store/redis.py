@@ -42,10 +42,12 @@ from bot.store import (
     VIEWS_MOVED,
     Store,
     StoreFull,
+    StoreReadOnly,
     StoreUnavailable,
     UserPrefs,
     is_view,
 )
+from bot.store.delivery import Claim, Delivery
 from bot.store.delivery import current as current_delivery
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store.packing import pack_log, record_json, unpack_log
@@ -242,6 +244,27 @@ redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
 return 1
 """
 
+# An update's claim (`bot.store.delivery`): KEYS: 1 its key; ARGV: 1 the
+# handling's token, 2 what to do (renew: its lease starts again; done: made
+# final for 3 seconds; release: given back), 4 the lease in ms. Only a lease
+# that is still the handling's is touched (one that ran out and was taken by
+# another is theirs); a lease that ran out untaken is made final all the same.
+_DELIVERED_LUA = """
+local held = redis.call('GET', KEYS[1])
+if held and held ~= ARGV[1] then
+  return 0
+end
+if ARGV[2] == 'renew' then
+  if not held then return 0 end
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+elseif ARGV[2] == 'done' then
+  redis.call('SET', KEYS[1], 'done', 'EX', ARGV[3])
+elseif held then
+  redis.call('DEL', KEYS[1])
+end
+return 1
+"""
+
 # KEYS: 1 the claim; ARGV: 1 now, 2 when the claim is over, 3 its seconds
 # (the key's TTL: it never outlives its claim by much)
 _CLAIM_LUA = """
@@ -303,6 +326,27 @@ def _str(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+_DONE = "done"  # an update's claim once it was handled
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+def _claim_of(got: Any) -> Claim:
+    """What SET NX GET on an update's key found (`RedisStore._lease`); a
+    Redis that cannot write (full, read-only) leaves the update unclaimed."""
+    if isinstance(got, redis.exceptions.ResponseError):
+        if _is_full(got) or isinstance(got, redis.exceptions.ReadOnlyError):
+            return "unclaimed"
+        raise got
+    if isinstance(got, Exception):
+        raise got
+    if got is None:
+        return "won"
+    return "done" if _str(got) in (_DONE, "1") else "held"
+
+
 def _timer(table: Table) -> float | None:
     """When the chat next needs the timer: the earlier of reminder and deadline."""
     times = [t for t in (table.reminder, table.deadline) if t is not None]
@@ -338,6 +382,8 @@ def _guard() -> Iterator[None]:
     except redis.exceptions.ResponseError as e:
         if _is_full(e):
             raise StoreFull("Redis is full (maxmemory): nothing was written") from e
+        if isinstance(e, redis.exceptions.ReadOnlyError):
+            raise StoreReadOnly("Redis is read-only (a replica): nothing was written") from e
         raise
     except _UNAVAILABLE as e:
         task = asyncio.current_task()
@@ -374,6 +420,7 @@ class RedisStore(Store):
         self._profile_script = client.register_script(_PROFILE_LUA)
         self._aside_script = client.register_script(_ASIDE_LUA)
         self._claim_script = client.register_script(_CLAIM_LUA)
+        self._delivered_script = client.register_script(_DELIVERED_LUA)
         self._last_game_script = client.register_script(_LAST_GAME_LUA)
         self._due_script = client.register_script(_DUE_LUA)
 
@@ -457,7 +504,8 @@ class RedisStore(Store):
     async def _read(self, *reads: Callable[[Pipeline], object]) -> list[Any]:
         """`reads` in one round trip — with the running update's claim, when
         nobody has made it yet (`bot.store.delivery`: a lost claim raises
-        `Redelivered`, and nothing was changed)."""
+        `Redelivered`, and nothing was changed; a claim Redis cannot write —
+        full, read-only — leaves the update unclaimed and the reads stand)."""
         delivery = current_delivery()
         claiming = delivery is not None and delivery.take()
         try:
@@ -467,16 +515,20 @@ class RedisStore(Store):
                         read(pipe)
                     if claiming:
                         assert delivery is not None
-                        pipe.set(self._update_key(delivery.update_id), "1", nx=True, ex=UPDATE_TTL)
-                    got = await pipe.execute()
+                        self._lease(pipe, delivery)
+                    got = await pipe.execute(raise_on_error=False)
+                claim = _claim_of(got.pop()) if claiming else None
+                for result in got:
+                    if isinstance(result, Exception):
+                        raise result
         except BaseException as e:
             if claiming:
                 assert delivery is not None
                 delivery.failed(e)
             raise
-        if claiming:
+        if claim is not None:
             assert delivery is not None
-            delivery.made(bool(got.pop()))
+            delivery.made(claim)
         return list(got)
 
     async def load(self, chat_id: int) -> Table | None:
@@ -978,16 +1030,39 @@ class RedisStore(Store):
     def _update_key(self, update_id: int) -> str:
         return f"{self.prefix}:update:{update_id}"
 
-    async def first_delivery(self, update_id: int) -> bool:
-        with _guard():
-            claimed = await _a(
-                self._r.set(self._update_key(update_id), "1", nx=True, ex=UPDATE_TTL)
-            )
-        return bool(claimed)
+    def _lease(self, pipe: Pipeline, delivery: Delivery, final: bool = False) -> None:
+        """SET NX GET: nil when it was free (now this handling's lease, or
+        ``done`` when `final`); else what holds it — a lease's token, ``done``
+        (``1``: a claim from before leases, final too)."""
+        key = self._update_key(delivery.update_id)
+        if final:
+            pipe.set(key, _DONE, nx=True, get=True, ex=UPDATE_TTL)
+        else:
+            pipe.set(key, delivery.token, nx=True, get=True, px=_ms(delivery.lease))
 
-    async def release_delivery(self, update_id: int) -> None:
+    async def first_delivery(self, delivery: Delivery, final: bool = False) -> Claim:
         with _guard():
-            await _a(self._r.delete(self._update_key(update_id)))
+            async with self._r.pipeline(transaction=False) as pipe:
+                self._lease(pipe, delivery, final)
+                [got] = await pipe.execute(raise_on_error=False)
+            return _claim_of(got)
+
+    async def _delivered(self, delivery: Delivery, what: str) -> int:
+        args = [delivery.token, what, str(UPDATE_TTL), str(_ms(delivery.lease))]
+        with _guard():
+            done = await self._delivered_script(
+                keys=[self._update_key(delivery.update_id)], args=args
+            )
+        return int(done)
+
+    async def renew_delivery(self, delivery: Delivery) -> bool:
+        return await self._delivered(delivery, "renew") == 1
+
+    async def finish_delivery(self, delivery: Delivery) -> None:
+        await self._delivered(delivery, "done")
+
+    async def release_delivery(self, delivery: Delivery) -> None:
+        await self._delivered(delivery, "release")
 
     async def claim(self, name: str, now: float, seconds: int) -> bool:
         args = [repr(float(now)), repr(float(now + seconds)), str(max(1, seconds))]
@@ -1056,7 +1131,15 @@ class RedisStore(Store):
 # Every other call of the store makes the running update's claim on its own
 # first (`bot.store.delivery`), or waits for the read making it: nothing is
 # written for an update before it is known to be its first delivery.
-_CLAIM_INSIDE = {"load", "load_with_messages", "user", "first_delivery", "release_delivery"}
+_CLAIM_INSIDE = {
+    "load",
+    "load_with_messages",
+    "user",
+    "first_delivery",
+    "renew_delivery",
+    "finish_delivery",
+    "release_delivery",
+}
 
 
 def _claimed_first(call: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:

@@ -197,6 +197,7 @@ err-unreachable = ⚠️ { $player }, I cannot write to you privately. <a href="
 err-unavailable = The game store is unavailable; please try again in a minute.
 overloaded = 🐢 The bot is overloaded — press again.
 err-store-full = Not saved: the game store is full. Everything before this is safe — please try again in a minute.
+err-store-readonly = Not saved: the game store is read-only right now (its copy has not taken over yet). Everything before this is safe — please try again in a minute.
 err-internal = Something went wrong. Please try again.
 err-game-over = The game is already over.
 err-no-decision = There is nothing to choose right now.

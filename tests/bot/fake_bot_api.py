@@ -80,6 +80,7 @@ class FakeBotAPI:
         self.calls: list[Call] = []  # answered calls, in the order they were answered
         self.arrivals: list[tuple[str, float]] = []  # (method, time.time()) as calls arrive
         self._held: dict[str, asyncio.Event] = {}
+        self.admins: set[tuple[int, int]] = set()  # (chat, user): getChatMember says admin
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # as sent, then edited
         self.sent: list[dict[str, Any]] = []  # every message the bot sent, in order, as sent
         self._updates: list[dict[str, Any]] = []  # not yet confirmed by an offset
@@ -233,7 +234,30 @@ class FakeBotAPI:
 
     async def _m_getchatmember(self, p: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         uid = int(p["user_id"])
-        return _ok({"status": "member", "user": {"id": uid, "is_bot": False, "first_name": "x"}})
+        status = "administrator" if (int(p["chat_id"]), uid) in self.admins else "member"
+        member: dict[str, Any] = {"status": status, "user": user(uid, "x")}
+        if status == "administrator":  # the rights Telegram lists for an admin
+            member.update(
+                {
+                    right: False
+                    for right in (
+                        "can_be_edited",
+                        "is_anonymous",
+                        "can_manage_chat",
+                        "can_delete_messages",
+                        "can_manage_video_chats",
+                        "can_restrict_members",
+                        "can_promote_members",
+                        "can_change_info",
+                        "can_invite_users",
+                        "can_post_stories",
+                        "can_edit_stories",
+                        "can_delete_stories",
+                        "can_send_welcome_messages",
+                    )
+                }
+            )
+        return _ok(member)
 
     def _find(self, p: dict[str, Any]) -> dict[str, Any] | None:
         if "chat_id" not in p or "message_id" not in p:

@@ -78,7 +78,7 @@ async def test_the_claim_rides_with_the_first_read_once_for_all_the_handlers_tas
 
     await handled(1, work)
     assert len(sent) == 1, sent
-    assert await redis_store.first_delivery(1) is False  # claimed for every process
+    assert await redis_store.first_delivery(deliveries.Delivery(1)) == "held"  # for every process
 
 
 async def test_a_redelivery_stops_at_its_first_read_and_writes_nothing(

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Sequence
 
 import pytest
 from aiogram.methods import AnswerCallbackQuery
-from aiogram.types import InlineKeyboardMarkup, User
+from aiogram.types import InlineKeyboardMarkup, Update, User
 from aiohttp.test_utils import TestClient, TestServer
 
 import bot.service.ratings
@@ -21,6 +22,7 @@ from bot.service.profile import SettingsCb
 from bot.service.ratings import Analysis
 from bot.service.telling import ANNOUNCE_GRACE
 from bot.store import Store
+from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
 from bot.store.models import GameRecord
 from bot.webhook import make_web_app
@@ -202,3 +204,95 @@ async def test_a_kill_right_after_the_finishing_save_leaves_the_result_to_the_ne
     h.restart()
     await h.tick(ANNOUNCE_GRACE)
     assert len(await results_posted(h)) == 1
+
+
+# ====================================================================== leases
+async def settings_press(h: Harness, dana: User) -> Update:
+    """Дана, an admin, opens /settings; her press of the hand limit's button
+    (not yet delivered)."""
+    h.tg.admins.add((GROUP, dana.id))
+    await h.say(GROUP, dana, "/settings")
+    message = h.last_with_button(GROUP, "cf:")
+    return h.updates.press(dana, GROUP, message, SettingsCb(what="hand_limit").pack())
+
+
+async def hand_limit(store: Store) -> int | None:
+    profile = await store.profile(GROUP)
+    return None if profile is None else profile.variants.get("hand_limit")
+
+
+async def test_an_update_whose_handling_fails_is_handled_when_delivered_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its claim is given back: Telegram's redelivery (or the person's retry
+    of the same press) is handled, not dropped as a repeat."""
+    h = Harness(store)
+    dana = person(400, "Дана")
+    press = await settings_press(h, dana)
+    real = store.save_profile
+    failed: list[int] = []
+
+    async def broken(*args: object, **kwargs: object) -> bool:
+        failed.append(1)
+        raise RuntimeError("the save broke this once")
+
+    monkeypatch.setattr(store, "save_profile", broken)
+    await h.feed(press)
+    assert failed and await hand_limit(store) is None
+    assert [a.text for a in h.tg.answers()] == [h.tr.t("ru", "err-internal")]
+    monkeypatch.setattr(store, "save_profile", real)
+    h.restart()  # delivered again, to another process
+    await h.feed(press)
+    assert await hand_limit(store) == 6  # handled: 7 → 6
+    assert [a.text for a in h.tg.answers()][1:] == [h.tr.t("ru", "settings-saved")]
+
+
+async def test_a_redelivery_while_the_first_handling_runs_waits_for_it_and_is_dropped(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A webhook retried while the first process is still handling the press
+    (it waits for Telegram): the second process waits for the first's lease,
+    and drops the press once the first has handled it."""
+    caplog.set_level(logging.INFO, logger="bot.handlers.once")
+    one = Harness(store)
+    two = Harness(store, tg=one.tg, clock=one.clock)
+    dana = person(400, "Дана")
+    press = await settings_press(one, dana)
+    door = one.tg.holds[GROUP] = Hold()  # the first asks whether Дана is an admin: held
+    first = asyncio.create_task(one.feed(press))
+    await door.reached.wait()
+    redelivered = metrics.sample("smuta_updates_redelivered_total")
+    second = asyncio.create_task(two.feed(press))
+    while not any("waiting for its lease" in r.getMessage() for r in caplog.records):
+        assert not second.done(), "the second delivery did not wait for the first"
+        await asyncio.sleep(0)  # a turn of the event loop, not a wait on time
+    assert not first.done()
+    door.release.set()
+    await asyncio.gather(first, second)
+    assert await hand_limit(store) == 6  # once: 7 → 6, not → 8
+    assert [a.text for a in one.tg.answers()] == [one.tr.t("ru", "settings-saved")]
+    assert metrics.sample("smuta_updates_redelivered_total") == redelivered + 1
+
+
+async def test_a_redelivery_after_the_handling_process_was_killed_is_handled_once(
+    store: Store,
+) -> None:
+    """A process claimed the press and was killed (nothing gave the lease
+    back): Telegram's redelivery waits for the lease to run out, then is
+    handled — once; delivered again after that, it is dropped."""
+    h = Harness(store)
+    dana = person(400, "Дана")
+    press = await settings_press(h, dana)
+    dead = Delivery(press.update_id, lease=0.3)  # the killed process's lease
+    assert await store.first_delivery(dead) == "won"
+    taken_over = metrics.sample("smuta_updates_taken_over_total")
+    h.restart()
+    await h.feed(press)
+    assert await hand_limit(store) == 6
+    assert metrics.sample("smuta_updates_taken_over_total") == taken_over + 1
+    await h.feed(press)
+    assert await hand_limit(store) == 6  # not → 8
+    assert [a.text for a in h.tg.answers()] == [h.tr.t("ru", "settings-saved")]
+    # and the dead process's lease can no longer undo it
+    await store.release_delivery(dead)
+    assert await store.first_delivery(Delivery(press.update_id)) == "done"

@@ -523,23 +523,26 @@ class Fuse:
         self.start = 0  # where the move's Telegram requests begin
         self.dead = False
 
-    def before(self, what: str) -> None:
+    def before(self, what: str) -> int:
+        """The call's number (0: not counted)."""
         if not self.armed:
-            return
+            return 0
         if self.dead:
             raise asyncio.CancelledError("the process is dead")
         self.calls.append(what)
         if not self.after:
-            self._maybe_kill()
+            self._maybe_kill(len(self.calls))
+        return len(self.calls)
 
-    def done(self) -> None:
-        if self.armed and self.after:
-            self._maybe_kill()
+    def done(self, number: int) -> None:
+        """Call `number` returned (another task's call may have begun meanwhile)."""
+        if self.armed and self.after and number:
+            self._maybe_kill(number)
 
-    def _maybe_kill(self) -> None:
-        if self.kill_at is not None and len(self.calls) == self.kill_at:
+    def _maybe_kill(self, number: int) -> None:
+        if self.kill_at is not None and number == self.kill_at:
             self.dead = True
-            raise asyncio.CancelledError(f"killed at call {self.kill_at}: {self.calls[-1]}")
+            raise asyncio.CancelledError(f"killed at call {number}: {self.calls[number - 1]}")
 
 
 class FusedStore:
@@ -555,9 +558,9 @@ class FusedStore:
             return attr
 
         async def call(*args: Any, **kwargs: Any) -> Any:
-            self._fuse.before(f"store.{name}")
+            number = self._fuse.before(f"store.{name}")
             result = await attr(*args, **kwargs)
-            self._fuse.done()
+            self._fuse.done(number)
             return result
 
         return call
@@ -574,9 +577,9 @@ class FusedTelegram(FakeTelegram):
     async def make_request(
         self, bot: Bot, method: TelegramMethod[Any], timeout: int | None = None
     ) -> Any:
-        self.fuse.before(f"tg.{type(method).__name__}")
+        number = self.fuse.before(f"tg.{type(method).__name__}")
         result = await super().make_request(bot, method, timeout)
-        self.fuse.done()
+        self.fuse.done(number)
         return result
 
 

@@ -49,6 +49,7 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.ops import logs
+from bot.service.profile import SettingsCb
 from bot.store.models import Table
 from bot.store.redis import RedisStore
 from bot.words.i18n import Translator
@@ -558,10 +559,11 @@ def _clean(proc: BotProcess) -> None:
 
 async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() -> None:
     """`docker stop` sends SIGTERM: the webhook server stops taking updates and
-    /readyz says so, the update in hand still finishes (its message goes out),
-    and the process exits cleanly. Games in the process's own store: no Redis
-    needed. Every step waits for an event: the drain is held open by the
-    test's held reply, not timed (DRAIN_SECONDS is far beyond any wait)."""
+    /readyz says so, the update in hand still finishes (its message goes out)
+    and only then is Telegram answered, and the process exits cleanly. Games
+    in the process's own store: no Redis needed. Every step waits for an
+    event: the drain is held open by the test's held reply, not timed
+    (DRAIN_SECONDS is far beyond any wait)."""
     port = _free_port()
     secret = "s3cret-Token_42"
     hook = f"http://127.0.0.1:{port}/tg/hook"
@@ -598,8 +600,10 @@ async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() 
             assert api.of("setWebhook") and api.of("setWebhook")[0].params["url"] == hook
             assert "s3cret" not in proc.output, "the secret was printed"
             api.hold("sendMessage")
-            assert await post(_start_update(1)) == 200  # answered at once, handled meanwhile
+            # Telegram is answered once the update is handled: not while its reply is held
+            answered = asyncio.create_task(post(_start_update(1)))
             await api.wait_for(lambda: api.arrived("sendMessage"), 60, "the reply on its way")
+            assert not answered.done(), "Telegram was answered before the update was handled"
 
             assert proc.proc is not None
             proc.proc.send_signal(signal.SIGTERM)
@@ -613,6 +617,7 @@ async def test_python_m_bot_in_webhook_mode_finishes_what_it_holds_on_sigterm() 
             assert (status, body["checks"]["process"]) == (503, "shutting down")
             assert proc.alive(), "it did not wait for the update in hand"
             api.release("sendMessage")
+            assert await answered == 200  # handled during the drain, then answered
             assert await proc.wait_exit(120) == 0
             replies = [c for c in api.of("sendMessage") if c.params.get("chat_id") == ANNA["id"]]
             assert replies and all(c.ok for c in replies), "the update in hand was cut off"
@@ -718,3 +723,133 @@ async def test_python_m_bot_refuses_webhook_mode_without_a_secret_and_prints_no_
     assert "WEBHOOK_SECRET" in proc.output
     assert "VERY-SECRET-TOKEN" not in proc.output
     assert "Traceback" not in proc.output
+
+
+# ====================================================================== a kill mid-update
+def _press_update(update_id: int, who: dict[str, Any], message: dict[str, Any], data: str) -> Any:
+    return {
+        "update_id": update_id,
+        "callback_query": {
+            "id": f"q{update_id}",
+            "from": who,
+            "chat_instance": "ci",
+            "message": message,
+            "data": data,
+        },
+    }
+
+
+async def test_an_update_whose_process_is_killed_mid_handling_is_handled_once_by_another(
+    redis_db: str,
+) -> None:
+    """Two webhook processes on one Redis (behind one address, as
+    deploy/docker-compose.scale.yml runs them). A press that cycles a setting
+    reaches process A, which claims it (its lease is in Redis) and is killed
+    with SIGKILL while it asks Telegram whether the presser is an admin:
+    Telegram got no answer, and delivers the press again — to process B,
+    which waits for the dead lease to run out (DRAIN_SECONDS=1: a few
+    seconds), handles it once (the setting moves one step) and only then
+    answers Telegram. Delivered once more, it is dropped."""
+    secret = "s3cret-Token_42"
+    store = RedisStore.from_url(redis_db)
+    fresh = aiohttp.TCPConnector(force_close=True)
+    async with FakeBotAPI(TOKEN) as api, aiohttp.ClientSession(connector=fresh) as http:
+        api.admins.add((GROUP_A, ANNA["id"]))
+        procs: dict[str, BotProcess] = {}
+        hooks: dict[str, str] = {}
+        for name in ("A", "B"):
+            port = _free_port()
+            hooks[name] = f"http://127.0.0.1:{port}/tg/hook"
+            env = bot_env(api.url, redis_db, LONG)
+            env.update(
+                WEBHOOK_URL=hooks[name],
+                WEBHOOK_SECRET=secret,
+                WEBHOOK_HOST="127.0.0.1",
+                WEBHOOK_PORT=str(port),
+                DRAIN_SECONDS="1",  # the lease: 2 × 1 + 2 = 4 s
+            )
+            procs[name] = BotProcess(f"webhook bot {name}", env)
+        a, b = procs["A"], procs["B"]
+        try:
+            await asyncio.gather(a.start(), b.start())
+
+            async def post(name: str, update: dict[str, Any]) -> int:
+                async with http.post(
+                    hooks[name], json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret}
+                ) as response:
+                    return response.status
+
+            async def serving(name: str) -> bool:
+                try:
+                    return await post(name, {"update_id": 0}) == 200  # an empty update
+                except aiohttp.ClientConnectionError:
+                    return False
+
+            for name in procs:
+                await until(partial(serving, name), 120, f"{name}'s webhook server to listen")
+
+            # Анна, an admin, opens /settings (through B); the hand limit's button
+            command = _start_update(11)
+            command["message"].update(chat={"id": GROUP_A, "type": "group", "title": "Г"})
+            command["message"]["text"] = "/settings"
+            command["message"]["entities"][0]["length"] = len("/settings")
+            assert await post("B", command) == 200
+            await api.wait_for(
+                lambda: any(m["chat"]["id"] == GROUP_A for m in api.sent), 60, "the settings"
+            )
+            settings = next(m for m in api.sent if m["chat"]["id"] == GROUP_A)
+            data = SettingsCb(what="hand_limit").pack()
+            assert data in api.buttons(GROUP_A, settings["message_id"])
+            press = _press_update(12, ANNA, settings, data)
+
+            # A takes the press, claims it, and is killed while it asks whether
+            # Анна is an admin: Telegram is answered nothing
+            api.hold("getChatMember")
+            mark = len(api.arrivals)
+            to_a = asyncio.create_task(post("A", press))
+            await api.wait_for(lambda: api.arrived("getChatMember", mark), 60, "A's question")
+            lease = await store._r.get(f"smuta:update:{press['update_id']}")
+            assert lease not in (None, b"done"), f"A holds no lease: {lease!r}"
+            assert await a.kill() == -signal.SIGKILL
+            with pytest.raises(aiohttp.ClientError):
+                await to_a  # Telegram got no answer from A ...
+            api.release("getChatMember")
+            assert await store.profile(GROUP_A) is None, "A saved before it was killed"
+
+            # ... and delivers the press again, to B: handled once, then answered
+            assert await post("B", press) == 200
+            profile = await store.profile(GROUP_A)
+            assert profile is not None and profile.variants == {"hand_limit": 6}  # 7 → 6
+            answers = [
+                c for c in api.of("answerCallbackQuery") if c.params["callback_query_id"] == "q12"
+            ]
+            assert len(answers) == 1 and not answers[0].params.get("show_alert"), answers
+            await b.wait_line("its lease ran out unfinished, handled here")
+            assert await store._r.get(f"smuta:update:{press['update_id']}") == b"done"
+
+            # delivered once more (Telegram's retry of a lost answer): dropped
+            assert await post("B", press) == 200
+            await b.wait_line(f"update {press['update_id']} delivered again: ignored")
+            profile = await store.profile(GROUP_A)
+            assert profile is not None and profile.variants == {"hand_limit": 6}
+            assert (
+                len(
+                    [
+                        c
+                        for c in api.of("answerCallbackQuery")
+                        if c.params["callback_query_id"] == "q12"
+                    ]
+                )
+                == 1
+            )
+            assert await b.stop() == 0
+            _clean(b)
+        except BaseException:
+            for proc in procs.values():
+                print(f"----- {proc.name} output -----\n{proc.output}\n")
+            raise
+        finally:
+            for proc in procs.values():
+                if proc.alive():
+                    await proc.kill()
+            await store.close()

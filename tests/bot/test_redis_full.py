@@ -10,12 +10,13 @@ unless ``CI`` is set, where it fails: CI must run it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -27,7 +28,7 @@ from bot.ops.health import Health
 from bot.store.redis import RedisStore
 from engine import pending
 from tests.bot.conftest import _in_ci
-from tests.bot.harness import Harness, people
+from tests.bot.harness import Harness, group_texts, people
 from tests.bot.test_faults import GROUP as FAULTS_GROUP
 from tests.bot.test_faults import decider_of, leaf_press
 from tests.bot.test_health import beating, client_of, until
@@ -161,7 +162,9 @@ async def test_a_full_redis_is_told_not_logged_per_tick_and_play_resumes_with_ro
         decision, decider = decider_of(before, users)
         message, data, _ = await leaf_press(h, before, decision)
 
-        fillers = await fill(client)
+        # full, and held so while the test looks (a filled Redis frees a few
+        # bytes now and then — a client's buffer — and a tick's save then fits)
+        room = await hold_full(client)
         # the person's press: told plainly that it was not saved and may be retried
         since = len(h.tg.answers())
         await h.press(decider, decider.id, message, data)
@@ -187,7 +190,7 @@ async def test_a_full_redis_is_told_not_logged_per_tick_and_play_resumes_with_ro
         assert (await h.table(GROUP)).version == before.version
 
         # room again: ready, and the timer's move goes through by itself
-        await client.delete(*(f"filler:{i}" for i in range(fillers)))
+        await room()
         assert (await web.get("/readyz")).status == 200
         assert metrics.sample("smuta_ready") == 1
         await h.tick()
@@ -205,4 +208,104 @@ async def test_a_full_redis_is_told_not_logged_per_tick_and_play_resumes_with_ro
             assert (await h.table(GROUP)).version > after.version
     finally:
         await web.close()
+        await store.close()
+
+
+async def hold_full(client: Any) -> Callable[[], Awaitable[None]]:
+    """Fill Redis, then hold it full: its ``maxmemory`` set below what it
+    uses, so no write goes in whatever it frees meanwhile (a client's buffer,
+    a value that expired). Returns what makes room again."""
+    fillers = await fill(client)
+    limit = (await client.config_get("maxmemory"))["maxmemory"]
+    used = int((await client.info("memory"))["used_memory"])
+    await client.config_set("maxmemory", str(max(1, used // 2)))
+
+    async def room() -> None:
+        await client.config_set("maxmemory", limit)
+        await client.delete(*(f"filler:{i}" for i in range(fillers)))
+
+    return room
+
+
+async def hold_read_only(client: Any) -> Callable[[], Awaitable[None]]:
+    """Make Redis a replica of a primary that is not there (a demoted primary,
+    a failover under way): it keeps its data and answers reads, and refuses
+    every write (READONLY). Returns what makes it a primary again."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        nobody = s.getsockname()[1]  # closed again: nothing listens there
+    await client.execute_command("REPLICAOF", "127.0.0.1", str(nobody))
+
+    async def primary() -> None:
+        await client.execute_command("REPLICAOF", "NO", "ONE")
+
+    return primary
+
+
+REFUSALS = ("err-store-full", "err-store-readonly", "err-unavailable", "err-internal")
+
+
+@pytest.mark.parametrize("refusing", [hold_full, hold_read_only], ids=["full", "read-only"])
+async def test_a_redis_that_refuses_writes_still_answers_reading_commands_and_says_writes_failed(
+    small_redis: str, refusing: Callable[[Any], Awaitable[Callable[[], Awaitable[None]]]]
+) -> None:
+    """Claiming an update is a write: it cannot be made, yet /help, /rules,
+    /card, /cards, /table, /history, /top, /hand and /stats answer as ever
+    (from what Redis still reads), while a press and /newgame are told
+    plainly that nothing was saved — «переполнено» when it is full, «только
+    читает» when it is a replica — and play goes on once it writes again."""
+    store = RedisStore.from_url(small_redis, "smuta")
+    client: Any = store._r
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    users = (anna, boris)
+    await h.open_game(GROUP, anna, [boris], seed=20261202)
+    lang = h.defaults.lang
+    refused = {h.tr.t(lang, key) for key in REFUSALS}
+    expected = "err-store-full" if refusing is hold_full else "err-store-readonly"
+    try:
+        before = await h.table(GROUP)
+        decision, decider = decider_of(before, users)
+        message, data, _ = await leaf_press(h, before, decision)
+        writable = await refusing(client)
+
+        async def answered(chat_id: int, who: Any, text: str) -> list[str]:
+            since = len(h.tg.requests)
+            await h.say(chat_id, who, text)
+            return group_texts(h.tg, chat_id, since)
+
+        for chat_id, text in (
+            (GROUP, "/help"),
+            (GROUP, "/rules"),
+            (GROUP, "/card Пожар"),
+            (GROUP, "/cards"),
+            (GROUP, "/table"),
+            (GROUP, "/history"),
+            (GROUP, "/top"),
+            (anna.id, "/help"),
+            (decider.id, "/hand"),
+            (anna.id, "/stats"),
+        ):
+            told = await answered(chat_id, anna if chat_id != decider.id else decider, text)
+            assert told, f"{text}: no answer"
+            assert not refused & set(told), f"{text}: {told}"
+        assert "🔥" in "".join(await answered(GROUP, anna, "/card Пожар"))
+
+        # writes: told plainly that nothing was saved
+        since = len(h.tg.answers())
+        await h.press(decider, decider.id, message, data)
+        told = h.tg.answers()[since:]
+        assert [(a.text, a.show_alert) for a in told] == [(h.tr.t(lang, expected), True)]
+        assert (await h.table(GROUP)).version == before.version, "nothing was saved"
+        other = GROUP - 1
+        assert await answered(other, anna, "/newgame") == [h.tr.t(lang, expected)]
+        assert await store.load(other) is None
+
+        # it writes again: the same press goes through
+        await writable()
+        await h.press(decider, decider.id, message, data)
+        assert (await h.table(GROUP)).version == before.version + 1
+    finally:
+        with contextlib.suppress(Exception):
+            await client.execute_command("REPLICAOF", "NO", "ONE")
         await store.close()

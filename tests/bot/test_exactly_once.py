@@ -283,7 +283,9 @@ async def test_a_redelivery_after_the_handling_process_was_killed_is_handled_onc
     h = Harness(store)
     dana = person(400, "Дана")
     press = await settings_press(h, dana)
-    dead = Delivery(press.update_id, lease=0.3)  # the killed process's lease
+    # the killed process's lease: long enough that the redelivery surely finds it
+    # held (a shorter one may run out in Redis before the press comes)
+    dead = Delivery(press.update_id, lease=1.0)
     assert await store.first_delivery(dead) == "won"
     taken_over = metrics.sample("smuta_updates_taken_over_total")
     h.restart()

@@ -89,10 +89,24 @@ def make_bot(settings: Settings) -> Bot:
 
 def make_store(settings: Settings) -> Store:
     store: Store
-    if settings.redis_url:
+    if settings.redis_sentinels:
         from bot.store.redis import RedisStore
 
-        store = RedisStore.from_url(settings.redis_url)
+        store = RedisStore.from_sentinels(
+            settings.redis_sentinels,
+            settings.redis_sentinel_master,
+            settings.redis_url,
+            wait_replicas=settings.wait_replicas,
+            wait_ms=settings.redis_wait_ms,
+        )
+    elif settings.redis_url:
+        from bot.store.redis import RedisStore
+
+        store = RedisStore.from_url(
+            settings.redis_url,
+            wait_replicas=settings.wait_replicas,
+            wait_ms=settings.redis_wait_ms,
+        )
     else:
         log.warning("REDIS_URL is not set: games live in this process only")
         store = MemoryStore()

@@ -9,11 +9,11 @@ webhook mode without its secret, a secret Telegram would refuse.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from bot.store.models import Lang
 
@@ -22,6 +22,8 @@ SECRET_TOKEN = re.compile(r"[A-Za-z0-9_-]{1,256}")
 #: what @BotFather accepts as a Direct Link Mini App's short name
 SHORT_NAME = re.compile(r"[A-Za-z0-9_]{3,64}")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: a Sentinel's address as REDIS_SENTINELS lists it: ``host:port`` (``[::1]:26379``)
+SENTINEL_ADDRESS = re.compile(r"(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:,\[\]]+):(?P<port>\d{1,5})")
 
 
 class Settings(BaseSettings):
@@ -31,6 +33,14 @@ class Settings(BaseSettings):
 
     bot_token: SecretStr
     redis_url: str | None = None
+    # Redis Sentinel: the sentinels asked where the primary is (``host:port``,
+    # comma-separated); REDIS_URL then only gives the database and password
+    redis_sentinels: Annotated[list[tuple[str, int]], NoDecode] = Field(default_factory=list)
+    redis_sentinel_master: str = "smuta"  # the name the sentinels monitor the primary by
+    # replicas a save waits for (WAIT) before the person is told; None: 1 with
+    # sentinels, 0 without
+    redis_wait_replicas: int | None = Field(default=None, ge=0, le=5)
+    redis_wait_ms: int = Field(default=100, ge=1, le=100)  # how long a save waits for them
     bot_api_url: str | None = None  # a self-hosted Bot API server; None: Telegram's
     webhook_url: str | None = None
     webhook_secret: SecretStr | None = None
@@ -80,6 +90,29 @@ class Settings(BaseSettings):
             return None
         return value
 
+    @field_validator("redis_sentinels", mode="before")
+    @classmethod
+    def _sentinel_addresses(cls, value: Any) -> Any:
+        """``a:26379, b:26379`` → [("a", 26379), ("b", 26379)]; empty: none."""
+        if not isinstance(value, str):
+            return value
+        found = []
+        for part in (p.strip() for p in value.split(",")):
+            if not part:
+                continue
+            match = SENTINEL_ADDRESS.fullmatch(part)
+            if match is None or not 0 < int(match["port"]) < 65536:
+                raise ValueError("host:port of each sentinel, separated by commas")
+            found.append((match["host"].strip("[]"), int(match["port"])))
+        return found
+
+    @field_validator("redis_sentinel_master")
+    @classmethod
+    def _master_name(cls, value: str) -> str:
+        if not re.fullmatch(r"[A-Za-z0-9._-]{1,64}", value):
+            raise ValueError("a name of 1 to 64 of A-Z a-z 0-9 . _ -")
+        return value
+
     @field_validator("log_level", mode="before")
     @classmethod
     def _known_level(cls, value: Any) -> Any:
@@ -118,6 +151,13 @@ class Settings(BaseSettings):
             # updates (press any player's buttons)
             raise ValueError("WEBHOOK_URL is set: webhook mode needs WEBHOOK_SECRET too")
         return self
+
+    @property
+    def wait_replicas(self) -> int:
+        """How many replicas each save waits for (`REDIS_WAIT_REPLICAS`)."""
+        if self.redis_wait_replicas is not None:
+            return self.redis_wait_replicas
+        return 1 if self.redis_sentinels else 0
 
     @property
     def webapp_path(self) -> str:

@@ -16,6 +16,8 @@ metric                                      recorded by
 ``smuta_updates_in_flight``                 `bot.handlers.observe.UpdateObserver`
 ``smuta_telegram_errors_total{method,kind}``  `TelegramErrors`, a bot-session middleware
 ``smuta_cas_conflicts_total``               the stores, when a compare-and-set save loses
+``smuta_redis_wait_timeouts_total``         `wait_timed_out` — the Redis store, when a save's
+                                            WAIT for its replica timed out (told anyway)
 ``smuta_games{status}``                     `bot.ops.health` from the store, when scraped
 ``smuta_ready``                             `bot.ops.health`, at each readiness check
 ``smuta_pace_wait_seconds{chat}``           `pace_waited` — called by the outbound pace
@@ -109,6 +111,11 @@ PACE_WAIT_SECONDS = Histogram(
 CAS_CONFLICTS = Counter(
     "smuta_cas_conflicts",
     "Compare-and-set saves that lost the race (another update or process saved first)",
+    registry=REGISTRY,
+)
+WAIT_TIMEOUTS = Counter(
+    "smuta_redis_wait_timeouts",
+    "Saves whose WAIT for a replica timed out (REDIS_WAIT_MS): answered anyway, not yet copied",
     registry=REGISTRY,
 )
 TIMER_LATENESS_SECONDS = Histogram(
@@ -247,6 +254,12 @@ def pace_waited(seconds: float, chat_id: int) -> None:
 
 def cas_conflict() -> None:
     CAS_CONFLICTS.inc()
+
+
+def wait_timed_out() -> None:
+    """A save was made but no replica confirmed it within REDIS_WAIT_MS: the
+    person was told anyway; a failover right now could lose that move."""
+    WAIT_TIMEOUTS.inc()
 
 
 def timer_fired(lateness: float) -> None:

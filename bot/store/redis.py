@@ -32,7 +32,8 @@ from typing import Any, TypeVar, cast
 import redis.exceptions
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline, PubSub
-from redis.asyncio.connection import BlockingConnectionPool
+from redis.asyncio.connection import BlockingConnectionPool, parse_url
+from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 
 from bot.ops import metrics
 from bot.store import (
@@ -71,7 +72,7 @@ _LAST_LUA = """
 # KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash,
 #       5 history hash, 6 replay number counter, 7 replay index hash, 8 rating queue,
 #       9.. the seated people's "played" sets
-# ARGV: 1 expected version, 2 record JSON (already carrying version + 1), 3 game_no,
+# ARGV: 1 expected version, 2 record JSON (its version is the hash's `v`), 3 game_no,
 #       4 chat id (the zset member), 5 timer score or "" to clear,
 #       6 seconds the game's keys live on, 7 status (lobby, playing,
 #       finished: kept beside the JSON for the games gauge), 8 the history's
@@ -90,12 +91,28 @@ _LAST_LUA = """
 # The new version is published on the channel named like the table key (the
 # Mini App's live views, `bot.webapp.live`): inside the script, so it costs no
 # round trip and no viewer ever hears of a version before it is saved.
+#
+# Versions are never given twice to one record, whatever Redis forgets: the
+# record keeps (``r``) the replication id of the primary that saved it last.
+# A primary that has another — a promoted replica, a Redis restarted from a
+# file that may have lost its last second — may lack saves the old one made
+# (and told players of) after this record's state: its version jumps ahead to
+# an epoch of the primary's clock (``TIME`` seconds × 2^20), past any version a
+# lost save can have held (given out before the failure, within a second's
+# 2^20); while the primary stays, it grows by one. Returns the new version (0:
+# someone else saved first).
 _SAVE_LUA = (
     """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
   return 0
 end
+local primary = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') or ''
+local new = v + 1
+if v > 0 and redis.call('HGET', KEYS[1], 'r') ~= primary then
+  new = math.max(new, tonumber(redis.call('TIME')[1]) * 1048576)
+end
+local version = string.format('%.0f', new)
 local g = redis.call('HGET', KEYS[1], 'g')
 if g and g ~= ARGV[3] then
   redis.call('DEL', KEYS[2])
@@ -108,7 +125,7 @@ if ARGV[11] == '1' and g ~= ARGV[3] then
     redis.call('HSET', KEYS[5], 'last', ARGV[3])
   end
 end
-redis.call('HSET', KEYS[1], 'v', tostring(v + 1), 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7])
+redis.call('HSET', KEYS[1], 'v', version, 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7], 'r', primary)
 for i = 13, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
@@ -153,8 +170,8 @@ if ARGV[5] == '' then
 else
   redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
 end
-redis.call('PUBLISH', KEYS[1], tostring(v + 1))
-return 1
+redis.call('PUBLISH', KEYS[1], version)
+return new
 """
 )
 
@@ -400,16 +417,40 @@ def _guard() -> Iterator[None]:
 POOL_CONNECTIONS = 64
 
 
+class BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
+    """The primary's connections as Sentinel names it (asked again on each new
+    connection: a promoted replica is found by itself), at most
+    ``max_connections`` of them: a call when all are busy waits its turn, as
+    with `BlockingConnectionPool` (`POOL_CONNECTIONS`)."""
+
+
 class RedisStore(Store):
-    """Works with clients built with or without ``decode_responses``."""
+    """Works with clients built with or without ``decode_responses``.
+
+    With `wait_replicas`, each save is followed, in the same round trip, by
+    ``WAIT wait_replicas wait_ms``: the person is told of a move once a replica
+    has it too (a failover then keeps it). A WAIT that times out still
+    answers, counted in ``smuta_redis_wait_timeouts_total``."""
 
     kind = "redis"
     claims_with_reads = True
 
-    def __init__(self, client: Redis, prefix: str = "smuta", *, owns_client: bool = False):
+    def __init__(
+        self,
+        client: Redis,
+        prefix: str = "smuta",
+        *,
+        owns_client: bool = False,
+        wait_replicas: int = 0,
+        wait_ms: int = 100,
+        sentinel: Sentinel | None = None,
+    ):
         self._r = client
         self.prefix = prefix  # every key starts with "<prefix>:"
         self._owns = owns_client
+        self.wait_replicas = wait_replicas
+        self.wait_ms = wait_ms
+        self._sentinel = sentinel  # closed with the store (its connections to the sentinels)
         #: this store's own name on the feed: what it publishes, its own feed skips
         self.process = uuid.uuid4().hex[:12]
         #: what must stop before the client closes (the process's feed)
@@ -431,6 +472,8 @@ class RedisStore(Store):
         prefix: str = "smuta",
         timeout: float = 5.0,
         max_connections: int = POOL_CONNECTIONS,
+        wait_replicas: int = 0,
+        wait_ms: int = 100,
     ) -> RedisStore:
         """A store with its own client; `close` closes it. A Redis that stops
         answering (a network cut that sends no reset) fails a call after
@@ -447,7 +490,59 @@ class RedisStore(Store):
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
         )
-        return cls(Redis.from_pool(pool), prefix, owns_client=True)
+        return cls(
+            Redis.from_pool(pool),
+            prefix,
+            owns_client=True,
+            wait_replicas=wait_replicas,
+            wait_ms=wait_ms,
+        )
+
+    @classmethod
+    def from_sentinels(
+        cls,
+        sentinels: Sequence[tuple[str, int]],
+        master: str,
+        url: str | None = None,
+        prefix: str = "smuta",
+        timeout: float = 5.0,
+        max_connections: int = POOL_CONNECTIONS,
+        wait_replicas: int = 1,
+        wait_ms: int = 100,
+    ) -> RedisStore:
+        """A store on the primary the `sentinels` name `master` (redis-py's
+        asyncio `Sentinel`): each new connection asks them where it is, so
+        when a replica is promoted the next call reaches it, by itself. `url`
+        (``REDIS_URL``), when given, supplies the database and the password
+        (its host is the sentinels' to say). The same bounds as `from_url`:
+        `timeout` on every call and connection, at most `max_connections`."""
+        options: dict[str, Any] = {}
+        if url:
+            options = {
+                k: v for k, v in parse_url(url).items() if k in ("db", "username", "password")
+            }
+        sentinel = Sentinel(  # type: ignore[no-untyped-call]
+            list(sentinels),
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+        )
+        client = sentinel.master_for(
+            master,
+            connection_pool_class=BlockingSentinelPool,
+            max_connections=max_connections,
+            timeout=timeout,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+            **options,
+        )
+        return cls(
+            client,
+            prefix,
+            owns_client=True,
+            wait_replicas=wait_replicas,
+            wait_ms=wait_ms,
+            sentinel=sentinel,
+        )
 
     def moves_channel(self, chat_id: int) -> str:
         """The channel each save of the chat's record publishes its new version on."""
@@ -597,12 +692,37 @@ class RedisStore(Store):
                 if s.user_id is not None
             ]
         with _guard():
-            ok = await self._save_script(keys=keys, args=args)
-        if int(ok) != 1:
+            version = await self._run_saving(self._save_script, keys, args)
+        if not version:
             metrics.cas_conflict()
             return False
-        table.version = expected + 1
+        table.version = version
         return True
+
+    async def _run_saving(self, script: Any, keys: list[str], args: list[str]) -> int:
+        """Run a script that saves what a person is told of; with
+        `wait_replicas`, followed by WAIT in the same round trip (EVALSHA and
+        WAIT pipelined; a script the primary lacks — a promoted replica's
+        cache starts empty — is sent whole once, and the pair again)."""
+        if not self.wait_replicas:
+            return int(await script(keys=keys, args=args))
+        for _ in range(2):
+            async with self._r.pipeline(transaction=False) as pipe:
+                pipe.evalsha(script.sha, len(keys), *keys, *args)
+                pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
+                outcome, replicas = await pipe.execute(raise_on_error=False)
+            if isinstance(outcome, redis.exceptions.NoScriptError):
+                script.sha = await _a(self._r.script_load(script.script))
+                continue
+            if isinstance(outcome, Exception):
+                raise outcome
+            if isinstance(replicas, Exception):
+                # the save is made (the script answered): only its copy is unknown
+                metrics.wait_timed_out()
+            elif int(replicas) < self.wait_replicas and int(outcome):
+                metrics.wait_timed_out()
+            return int(outcome)
+        raise redis.exceptions.NoScriptError("the save script could not be loaded")
 
     async def _log_before(self, table: Table) -> list[str] | None:
         """The log a save that finishes `table`'s game adds to, read at the
@@ -738,7 +858,9 @@ class RedisStore(Store):
                         # Watching the old record makes a save that lands while we
                         # copy abort the move (and we retry), so no move is lost.
                         await pipe.watch(old_tk, new_tk, old_lk, old_mk)
-                        v, data, g, status = await _a(pipe.hmget(old_tk, ["v", "data", "g", "s"]))
+                        v, data, g, status, primary = await _a(
+                            pipe.hmget(old_tk, ["v", "data", "g", "s", "r"])
+                        )
                         if data is None or await _a(pipe.exists(new_tk)):
                             await cast(Any, pipe).unwatch()
                             return False
@@ -764,6 +886,8 @@ class RedisStore(Store):
                             mapping["g"] = _str(g)
                         if status is not None:
                             mapping["s"] = _str(status)
+                        if primary is not None:  # (its versions go on from where they were)
+                            mapping["r"] = _str(primary)
                         pipe.hset(new_tk, mapping=mapping)
                         if log:
                             pipe.rpush(new_lk, *log)
@@ -1126,6 +1250,10 @@ class RedisStore(Store):
         if self._owns:
             with _guard():
                 await self._r.aclose()
+        if self._sentinel is not None:
+            for client in self._sentinel.sentinels:
+                with _guard():
+                    await client.aclose()
 
 
 # Every other call of the store makes the running update's claim on its own

@@ -194,7 +194,7 @@ err-no-games = You are in no game right now.
 err-private-only = This command works in the private chat with the bot.
 err-group-only = This command works in a group.
 err-unreachable = ⚠️ { $player }, I cannot write to you privately. <a href="{ $link }">Open a chat with me</a> and press Start.
-err-unavailable = The game store is unavailable; please try again in a minute.
+err-unavailable = Not saved: the game store is unavailable right now, moves are not being recorded. Everything before this is safe — please try again in a minute.
 overloaded = 🐢 The bot is overloaded — press again.
 err-store-full = Not saved: the game store is full. Everything before this is safe — please try again in a minute.
 err-store-readonly = Not saved: the game store is read-only right now (its copy has not taken over yet). Everything before this is safe — please try again in a minute.

@@ -1,0 +1,184 @@
+"""A primary, a replica and three sentinels of their own, on free loopback ports.
+
+Debian's ``redis-server`` and ``redis-sentinel`` (.ci/run installs them),
+started by the failover test and benchmark: nothing else uses their ports or
+data. `SentinelGroup.start` returns once the replica is in sync and every
+sentinel knows the replica and the two other sentinels (a failover then needs
+nothing more); `promoted` waits, bounded, until the sentinels name the
+replica as the primary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+
+MASTER = "smuta"
+#: how long a primary that does not answer is taken to be down (the sentinels'
+#: ``down-after-milliseconds``): the failover's first part
+DOWN_AFTER_MS = 1000
+
+
+def free_ports(n: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(n)]
+    try:
+        for s in sockets:
+            s.bind(("127.0.0.1", 0))
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def installed() -> bool:
+    return bool(shutil.which("redis-server") and shutil.which("redis-sentinel"))
+
+
+async def until(
+    check: Callable[[], Awaitable[bool]], what: str, timeout: float = 30.0, every: float = 0.05
+) -> float:
+    """Poll `check` until it holds; the seconds it took. Fails after `timeout`."""
+    start = time.monotonic()
+    while True:
+        try:
+            if await check():
+                return time.monotonic() - start
+        except (OSError, RedisError) as e:  # a server not up yet
+            last = e
+        else:
+            last = None
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"waited {timeout:g}s for {what} (last error: {last!r})")
+        await asyncio.sleep(every)
+
+
+@dataclass
+class SentinelGroup:
+    workdir: Path
+    primary_port: int = 0
+    replica_port: int = 0
+    sentinel_ports: list[int] = field(default_factory=list)
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+
+    @property
+    def sentinels(self) -> list[tuple[str, int]]:
+        return [("127.0.0.1", p) for p in self.sentinel_ports]
+
+    def _redis(self, name: str, port: int, *extra: str) -> None:
+        data = self.workdir / name
+        data.mkdir(exist_ok=True)
+        self.processes[name] = subprocess.Popen(
+            [
+                *("redis-server", "--port", str(port), "--bind", "127.0.0.1"),
+                *("--dir", str(data), "--save", "", "--appendonly", "no"),
+                *extra,
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+
+    async def start(self) -> None:
+        ports = free_ports(5)
+        self.primary_port, self.replica_port = ports[0], ports[1]
+        self.sentinel_ports = ports[2:]
+        self._redis("primary", self.primary_port)
+        self._redis("replica", self.replica_port, "--replicaof", "127.0.0.1", str(ports[0]))
+        for i, port in enumerate(self.sentinel_ports):
+            conf = self.workdir / f"sentinel{i}.conf"  # a sentinel rewrites its file
+            conf.write_text(
+                f"port {port}\nbind 127.0.0.1\ndir {self.workdir}\n"
+                f"sentinel monitor {MASTER} 127.0.0.1 {self.primary_port} 2\n"
+                f"sentinel down-after-milliseconds {MASTER} {DOWN_AFTER_MS}\n"
+                f"sentinel failover-timeout {MASTER} 10000\n"
+                f"sentinel parallel-syncs {MASTER} 1\n"
+            )
+            self.processes[f"sentinel{i}"] = subprocess.Popen(
+                ["redis-sentinel", str(conf)], stdout=subprocess.DEVNULL
+            )
+        await until(self._in_sync, "the replica to be in sync with the primary")
+        await until(self._sentinels_know_all, "the sentinels to know the replica and each other")
+
+    async def _ask(self, port: int, *command: str) -> object:
+        client = Redis(host="127.0.0.1", port=port, socket_timeout=1, decode_responses=True)
+        try:
+            return await client.execute_command(*command)
+        finally:
+            await client.aclose()
+
+    async def _in_sync(self) -> bool:
+        info = await self._ask(self.replica_port, "INFO", "replication")
+        assert isinstance(info, dict)
+        return info.get("master_link_status") == "up"
+
+    async def _sentinels_know_all(self) -> bool:
+        for port in self.sentinel_ports:
+            replicas = await self._ask(port, "SENTINEL", "REPLICAS", MASTER)
+            others = await self._ask(port, "SENTINEL", "SENTINELS", MASTER)
+            assert isinstance(replicas, list) and isinstance(others, list)
+            if len(replicas) != 1 or len(others) != 2:
+                return False
+        return True
+
+    async def primary_named(self) -> int | None:
+        """The port the sentinels' majority names as the primary (None: no majority)."""
+        named: dict[int, int] = {}
+        for port in self.sentinel_ports:
+            try:
+                found = await self._ask(port, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER)
+            except (OSError, RedisError):
+                continue
+            if isinstance(found, list) and len(found) == 2:
+                named[int(found[1])] = named.get(int(found[1]), 0) + 1
+        best = max(named.items(), key=lambda kv: kv[1], default=None)
+        return best[0] if best is not None and best[1] >= 2 else None
+
+    async def promoted(self, timeout: float = 30.0) -> float:
+        """Until the replica is the primary (the sentinels say so and it
+        answers as one); the seconds it took."""
+
+        async def done() -> bool:
+            if await self.primary_named() != self.replica_port:
+                return False
+            role = await self._ask(self.replica_port, "ROLE")
+            return isinstance(role, list) and role[0] == "master"
+
+        return await until(done, "the replica to be promoted", timeout)
+
+    def kill(self, name: str) -> None:
+        """SIGKILL: no shutdown, nothing flushed — a power cut to that server."""
+        process = self.processes[name]
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(10)
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.kill()
+                process.wait(10)
+
+
+async def started() -> SentinelGroup:
+    group = SentinelGroup(Path(tempfile.mkdtemp(prefix="smuta-sentinel-")))
+    try:
+        await group.start()
+    except BaseException:
+        group.stop()
+        shutil.rmtree(group.workdir, ignore_errors=True)
+        raise
+    return group
+
+
+def stopped(group: SentinelGroup) -> None:
+    group.stop()
+    shutil.rmtree(group.workdir, ignore_errors=True)

@@ -96,19 +96,16 @@ class Admission(BaseMiddleware):
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queue.append(turn)
         try:
+            # shielded: a place handed over as the time runs out is seen as done
             await asyncio.wait_for(asyncio.shield(turn), timeout)
             return True
-        except TimeoutError:
-            if turn.done():  # handed a place just as the time ran out: pass it on
+        except BaseException as e:
+            if turn.done():  # handed a place it will not use: pass it on
                 self._hand_on()
             else:
                 self._queue.remove(turn)
-            return False
-        except BaseException:
-            if turn.done():
-                self._hand_on()
-            else:
-                self._queue.remove(turn)
+            if isinstance(e, TimeoutError):
+                return False
             raise
 
     def _hand_on(self) -> None:

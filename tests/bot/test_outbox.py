@@ -28,7 +28,7 @@ from bot.store.memory import MemoryStore
 from bot.store.models import Table
 from bot.store.redis import RedisStore
 from engine import pending
-from tests.bot.fake_telegram import FakeTelegram
+from tests.bot.fake_telegram import FakeTelegram, Hold
 from tests.bot.harness import Harness, answer_data, asked, people
 
 GROUP = -100888
@@ -203,10 +203,15 @@ async def test_a_shutdown_drains_the_outboxes_before_the_store_closes(
     await h.open_lobby(OTHER_GROUP, boris, [vera])
     outboxes = h.app.games.outboxes
 
-    # a move, not waited for: the drain tells the group its newest table
+    # a move, not waited for: the drain tells the group its newest table (the
+    # group's door held until the drain begins, so it is still to be told then)
+    door = tg.holds[GROUP] = Hold()
     await press_first_option(h, users)
     assert outboxes.pending(GROUP) or outboxes._tasks(), "the group has something to be told"
-    assert await outboxes.drain(600) == 0, "nothing cut off: the group was told"
+    draining = asyncio.create_task(outboxes.drain(600))
+    del tg.holds[GROUP]
+    door.release.set()
+    assert await draining == 0, "nothing cut off: the group was told"
     ids = await h.store.messages(GROUP)
     newest = await h.table(GROUP)
     assert tg.texts[(GROUP, ids["table"])] == h.app.games.teller.table_text(newest)

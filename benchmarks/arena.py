@@ -30,16 +30,21 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, cast
 
 from benchmarks import greedy
+from benchmarks.holdouts import HOLDOUTS
 from engine import Decision, GameSetup, GameState, apply, new_game, pending
 from engine.ai import LEVELS, Level, decide
+from engine.cards import catalog_for
 from engine.core import Option
 
-PLAYERS = (*LEVELS, "greedy")
+PLAYERS = (*LEVELS, "greedy", *HOLDOUTS)
 
 
 def answer(player: str, state: GameState, decision: Decision) -> Option:
     if player == "greedy":
         return greedy.choose(state, decision)
+    holdout = HOLDOUTS.get(player)
+    if holdout is not None:
+        return holdout(state, decision)
     return decide(state, decision, cast(Level, player))
 
 
@@ -53,24 +58,46 @@ def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def unlaid_end(state: GameState, decision: Decision, option: Option) -> bool:
+    """Ending one's last turn (the game deck is empty: no turn of the seat's comes
+    again) with a scoring house card that could still be laid into one's own row —
+    laying it would have lost nothing, and it scores nothing in hand."""
+    if option != ("end",) or decision.kind != "action" or state.final_turns is None:
+        return False
+    cards = catalog_for(state.rules).cards
+    me = str(decision.seat)
+    return any(o[0] == "lay" and o[2] == me and cards[o[1]].points > 0 for o in decision.options)
+
+
+#: habits counted per seat: discards (any card thrown away by a turn action), and
+#: last turns ended with a scoring card layable (`unlaid_end`)
+HABITS = ("discards", "unlaid_ends")
+
+
 def play_game(
     players: int, seed: int, levels: Sequence[str]
-) -> tuple[list[float], list[int], dict[str, list[float]]]:
-    """One game: (win share per seat, scores, decision times in ms per level)."""
+) -> tuple[list[float], list[int], dict[str, list[float]], list[dict[str, int]]]:
+    """One game: (win share per seat, scores, decision times in ms per level,
+    habit counts per seat)."""
     state, _ = new_game(GameSetup(players=players, seed=seed, computer=tuple(range(players))))
     times: dict[str, list[float]] = {}
+    habits = [dict.fromkeys(HABITS, 0) for _ in range(players)]
     while (d := pending(state)) is not None:
         level = levels[d.seat]
         start = time.process_time()
         option = answer(level, state, d)
         times.setdefault(level, []).append((time.process_time() - start) * 1000)
+        if d.kind == "action" and option[0] == "discard":
+            habits[d.seat]["discards"] += 1
+        if unlaid_end(state, d, option):
+            habits[d.seat]["unlaid_ends"] += 1
         apply(state, d.seat, d.id, option)
     result = state.result
     assert result is not None
     shares = [0.0] * players
     for w in result.winners:
         shares[w] = 1.0 / len(result.winners)
-    return shares, list(result.scores), times
+    return shares, list(result.scores), times, habits
 
 
 Job = tuple[int, int, int, str, str, dict[str, Any] | None]
@@ -91,14 +118,21 @@ def _configure(strong: dict[str, Any] | None) -> None:
     ai_strong.STRONG = dataclasses.replace(ai_strong.STRONG, weights=w, **fields)
 
 
-def _one(args: Job) -> tuple[float, int, dict[str, list[float]], bool]:
+def _one(args: Job) -> tuple[float, int, dict[str, list[float]], dict[str, float]]:
+    """One arena game: the tested seat's win share and score, the decision times,
+    and the habit counts: the tested seat's, and the mean of the other seats'."""
     players, seed, i, seat_level, vs_level, strong = args
     _configure(strong)
     seat = i % players
     levels = [vs_level] * players
     levels[seat] = seat_level
-    shares, scores, times = play_game(players, seed + i, levels)
-    return shares[seat], scores[seat], times, False
+    shares, scores, times, habits = play_game(players, seed + i, levels)
+    counts: dict[str, float] = {}
+    for name in HABITS:
+        counts[f"seat_{name}"] = habits[seat][name]
+        others = [h[name] for s, h in enumerate(habits) if s != seat]
+        counts[f"vs_{name}"] = sum(others) / len(others)
+    return shares[seat], scores[seat], times, counts
 
 
 class _Inline:
@@ -128,11 +162,14 @@ def arena(
     wins = 0.0
     points = 0
     times: dict[str, list[float]] = {}
+    habits: dict[str, float] = {}
     started = time.perf_counter()
     with ProcessPoolExecutor(workers) if workers > 1 else _Inline() as pool:
-        for n, (share, score, t, _) in enumerate(pool.map(_one, jobs), 1):
+        for n, (share, score, t, counts) in enumerate(pool.map(_one, jobs), 1):
             wins += share
             points += score
+            for name, c in counts.items():
+                habits[name] = habits.get(name, 0.0) + c
             for level, values in t.items():
                 times.setdefault(level, []).extend(values)
             if progress and n % progress == 0:
@@ -160,6 +197,8 @@ def arena(
         "fair_share": round(1 / players, 4),
         "mean_points": round(points / games, 2),
         "time": per_level,
+        # a game, on average: the tested seat's, and one other seat's
+        "habits_per_game": {name: round(c / games, 3) for name, c in sorted(habits.items())},
         "workers": workers,
         "strong_config": strong,
         "seconds": round(time.perf_counter() - started, 1),

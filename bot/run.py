@@ -136,6 +136,7 @@ async def run(settings: Settings) -> int:
         ),
         webapp_auth_max_age=settings.webapp_auth_max_age,
     )
+    app.games.pictures.warm()  # the drawing process starts beside the bot, not at a result
     health = Health(store, app.ticker)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -212,6 +213,7 @@ async def run(settings: Settings) -> int:
         await app.close_feed()
         await health.stop()
         app.games.thinker.close()
+        app.games.pictures.close()
         await store.close()
         await bot.session.close()
         log.info("stopped")

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.ops import metrics
 from bot.service.outbox import Drawing
+from bot.service.workers import worker_pool
 from bot.store import Store
 from bot.store.models import Table
 from bot.words.i18n import Translator
@@ -101,10 +101,7 @@ class Pictures:
     def executor(self) -> Executor:
         if self._executor is None:
             if self.processes:
-                # spawn: a clean worker (no copy of the bot's sockets and threads)
-                self._executor = ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn")
-                )
+                self._executor = worker_pool(1)
             else:
                 self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="picture")
         return self._executor

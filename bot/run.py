@@ -138,6 +138,7 @@ async def run(settings: Settings) -> int:
         webapp_auth_max_age=settings.webapp_auth_max_age,
         update_lease=lease_for(settings.drain_seconds),
     )
+    app.games.pictures.warm()  # the drawing process starts beside the bot, not at a result
     health = Health(store, app.ticker)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -214,6 +215,7 @@ async def run(settings: Settings) -> int:
         await app.close_feed()
         await health.stop()
         app.games.thinker.close()
+        app.games.pictures.close()
         await store.close()
         await bot.session.close()
         log.info("stopped")

@@ -18,6 +18,7 @@ from bot.handlers.replies import (
     table_of,
 )
 from bot.service.games import Games, Reply
+from bot.service.pictures import PHOTO
 from bot.words.i18n import Translator
 from bot.words.keyboards import StopCb
 
@@ -43,12 +44,14 @@ def table_router() -> Router:
     @router.message(Command("table"))
     async def table(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
         """A group's table (or lobby) anew; in a private chat, its practice
-        game's. `/table full`: every card on the table."""
+        game's. `/table full`: every card on the table; `/table фото`: the
+        table as a picture."""
         if message.chat.type not in GROUPS and not await practice_here(message, games):
             await say(message, games, tr, Reply("err-group-only"))
             return
-        full = (command.args or "").strip().lower() in FULL
-        await say(message, games, tr, await games.lobby.repost(message.chat.id, full))
+        args = (command.args or "").strip().lower()
+        reply = await games.lobby.repost(message.chat.id, args in FULL, args in PHOTO)
+        await say(message, games, tr, reply)
 
     @router.message(Command("stop"))
     async def stop(message: Message, games: Games, tr: Translator) -> None:

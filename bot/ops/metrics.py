@@ -124,6 +124,13 @@ TIMER_LATENESS_SECONDS = Histogram(
     buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
     registry=REGISTRY,
 )
+PICTURE_SECONDS = Histogram(
+    "smuta_picture_seconds",
+    "Time to draw a game's picture (the result's, /table photo's), off the event loop, "
+    "waiting for the drawing thread included",
+    buckets=(0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0),
+    registry=REGISTRY,
+)
 COMPUTER_MOVES = Counter(
     "smuta_computer_moves",
     "Decisions the computer answered: for a computer seat, or for a person whose time ran out",
@@ -265,6 +272,10 @@ def wait_timed_out() -> None:
 def timer_fired(lateness: float) -> None:
     """A timer fired `lateness` seconds after the moment it was due."""
     TIMER_LATENESS_SECONDS.observe(max(0.0, lateness))
+
+
+def picture_drawn(seconds: float) -> None:
+    PICTURE_SECONDS.observe(seconds)
 
 
 def computer_moved(why: Why) -> None:

@@ -55,6 +55,7 @@ from bot.service.history import History
 from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
 from bot.service.notify import Notify
 from bot.service.outbox import Outboxes
+from bot.service.pictures import Pictures
 from bot.service.play import STRIKES_TO_AWAY, Play
 from bot.service.profile import Profiles
 from bot.service.ratings import Ratings
@@ -144,6 +145,10 @@ class Games:
         # in place, strong in its budget mode: the same answer every time (tests);
         # the bot's own (bot.run) searches with a deadline, in a pool
         self.thinker = thinker or Thinker(workers=0, strong_seconds=None)
+        # pictures are drawn in a process of their own where computers think in
+        # processes (the bot), else in a thread (tests, the smallest machines)
+        self.pictures = Pictures(store, tr, processes=self.thinker.workers > 0)
+        self.teller.pictures = self.pictures
         self.play = Play(
             self.records, self.teller, messenger, self.render, tr, self.thinker, self.defaults
         )

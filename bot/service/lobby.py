@@ -524,14 +524,21 @@ class Lobby:
 
         return Reply("game-started", then=tell)
 
-    async def repost(self, chat_id: int, full: bool = False) -> Reply | None:
+    async def repost(self, chat_id: int, full: bool = False, photo: bool = False) -> Reply | None:
         """/table: the lobby or the game's table as a new message at the bottom;
-        `full`: every card of the table, a message of its own."""
+        `full`: every card of the table, a message of its own; `photo`: the
+        table as a picture (`bot.service.pictures`), with the points turn by turn."""
         table = await self.store.load(chat_id)
         if table is None or table.status == "finished":
             return Reply("err-no-game")
         if full and table.status == "playing" and table.state is not None:
             self.outboxes.post(chat_id, self.render.full_table(table, table.state), quiet=True)
+            return None
+        pictures = self.teller.pictures
+        if photo and pictures is not None and table.status == "playing" and table.state is not None:
+            caption = self.tr.t(table.lang, "picture-caption", turn=table.state.turn)
+            picture = pictures.of_table(table)
+            self.outboxes.post(chat_id, caption, quiet=True, picture=picture)
             return None
         self._move_down(table)
         return None

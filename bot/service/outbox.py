@@ -7,7 +7,7 @@ a new message every 3 s, 20 a minute: `bot.telegram.pace`). Two lanes:
 
 **The game's lane** comes first:
 
-- `post`: a new message (a notice, the result), in its turn;
+- `post`: a new message (a notice, the result: a picture with its caption), in its turn;
 - `show`: a *view* — the table, the lobby — brought up to date. It is rendered
   from the newest record only when its turn comes, and a `show` already
   waiting takes any later one in, so a burst of moves costs one edit (the
@@ -80,6 +80,9 @@ LogText = Callable[[list[str]], tuple[str, bool]]
 
 #: a message's text and buttons as last shown
 Shown = tuple[str, InlineKeyboardMarkup | None]
+#: a picture being drawn off the event loop (`bot.service.pictures`): its PNG,
+#: or None when it could not be drawn (the text then goes alone)
+Drawing = asyncio.Future[bytes | None]
 
 REPLIES_MAX = 10  # command replies a group's outbox keeps waiting (the oldest give way)
 SHOWN_KEPT = 4  # messages per chat whose last text an outbox remembers (its views')
@@ -87,6 +90,9 @@ KNOWN_CHATS = 1000  # chats whose record and message ids an outbox keeps in memo
 #: how late the feed may tell of another process's save: a view shown here
 #: this shortly before is shown again (its edit may have landed after theirs)
 HEARD_WITHIN = 1.0
+#: seconds a message waits for its picture to be drawn (then it goes as text)
+PICTURE_WAIT = 20.0
+CAPTION_MAX = 1024  # Telegram's limit for a photo's caption
 
 
 @dataclass
@@ -95,6 +101,7 @@ class Post:
     markup: InlineKeyboardMarkup | None = None
     reply_to: int | None = None
     quiet: bool = False
+    picture: Drawing | None = None  # the text goes as this picture's caption
     new_message = True
 
 
@@ -106,6 +113,7 @@ class Said:
     markup: InlineKeyboardMarkup | None
     reply_to: int | None
     user_id: int | None
+    picture: Drawing | None = None  # the text goes as this picture's caption
     new_message = True
 
 
@@ -350,8 +358,11 @@ class Outboxes:
         markup: InlineKeyboardMarkup | None = None,
         reply_to: int | None = None,
         quiet: bool = False,
+        picture: Drawing | None = None,
     ) -> None:
-        self._box(chat_id).put(Post(text, markup, reply_to, quiet))
+        """A new message in its turn; with a `picture`, the picture with the
+        text as its caption (the text alone if the picture fails)."""
+        self._box(chat_id).put(Post(text, markup, reply_to, quiet, picture))
 
     def reply(
         self,
@@ -360,10 +371,11 @@ class Outboxes:
         markup: InlineKeyboardMarkup | None = None,
         reply_to: int | None = None,
         user_id: int | None = None,
+        picture: Drawing | None = None,
     ) -> None:
         """A reply to a command in the group, in the replies' lane (see the
         module's notes): sent once the game's lane is empty, maybe collapsed."""
-        self._box(chat_id).say(Said(text, markup, reply_to, user_id))
+        self._box(chat_id).say(Said(text, markup, reply_to, user_id, picture))
 
     def show(self, chat_id: int, view: str) -> None:
         self._box(chat_id).put(Show(view))
@@ -576,7 +588,10 @@ class Outboxes:
     # ------------------------------------------------------------------ carrying out
     async def run(self, box: Outbox, op: Op | Said) -> None:
         chat_id = box.chat_id
-        if isinstance(op, Post):
+        if isinstance(op, Post | Said) and op.picture is not None:
+            quiet = op.quiet if isinstance(op, Post) else False
+            await self._send_picture(chat_id, op.picture, op.text, op.markup, quiet)
+        elif isinstance(op, Post):
             await self._send(chat_id, op.text, op.markup, op.reply_to, op.quiet)
         elif isinstance(op, Said):
             await self._send(chat_id, op.text, op.markup, op.reply_to)
@@ -668,6 +683,39 @@ class Outboxes:
             # the next move edits the table, or sends it anew
             log.warning("gave up sending to group %s: %s", chat_id, e)
         return None
+
+    async def _send_picture(
+        self,
+        chat_id: int,
+        picture: Drawing,
+        caption: str,
+        markup: InlineKeyboardMarkup | None,
+        quiet: bool,
+    ) -> int | None:
+        """The picture with `caption` — waited for at most `PICTURE_WAIT`
+        seconds; the caption alone as a message when it is not drawn by then,
+        could not be drawn, or Telegram refuses the photo."""
+        png: bytes | None = None
+        try:
+            png = await asyncio.wait_for(asyncio.shield(picture), PICTURE_WAIT)
+        except TimeoutError:
+            log.warning(
+                "a picture for %s took over %ss: the text goes alone", chat_id, PICTURE_WAIT
+            )
+        except Exception:
+            log.warning("a picture for %s could not be drawn", chat_id, exc_info=True)
+        if png is not None and len(caption) <= CAPTION_MAX:
+            try:
+                quiet = quiet or chat_id > 0
+                return await self.messenger.send_photo(chat_id, png, caption, markup, quiet)
+            except Unreachable:
+                log.warning("cannot write to group %s", chat_id)
+                return None
+            except Undelivered as e:
+                log.warning(
+                    "a picture to %s was not delivered: %s; the text goes alone", chat_id, e
+                )
+        return await self._send(chat_id, caption, markup, quiet=quiet)
 
     async def _show(self, chat_id: int, view: str, fresh: bool, ring: bool = False) -> bool:
         """Render the view from the newest record known and edit its message

@@ -23,6 +23,7 @@ from bot.ops import logs
 from bot.service.base import Clock
 from bot.service.bookkeeping import ANNOUNCE_GRACE, Answered, result_marked_told
 from bot.service.outbox import LogText, Outboxes
+from bot.service.pictures import Pictures
 from bot.store import Store
 from bot.store.models import Lang, Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
@@ -68,6 +69,10 @@ class Teller:
         self.deep_link = deep_link
         # after a game's end is told (the chat's home rates it: `Games.game_finished`)
         self.on_finish: Callable[[], Awaitable[None]] | None = None
+        # the result's picture for a group, `/table фото` (None: text only)
+        self.pictures: Pictures | None = None
+        # after a game's result is handed to the outbox: each player's review
+        self.on_result: Callable[[Table], None] | None = None
         outboxes.add_view(TABLE, self.table_view, quiet=True)
 
     # ================================================================== telling a move
@@ -257,7 +262,18 @@ class Teller:
             if table.practice
             else rematch_keyboard(table.game_no, self.tr.t(table.lang, "btn-rematch"))
         )
-        self.outboxes.post(table.chat_id, self.render.result(table, table.state), markup)
+        # a group's result carries the game's picture: the final table and the
+        # points turn by turn (a practice game's private chat: the text alone)
+        picture = (
+            self.pictures.of_table(table)
+            if self.pictures is not None and not table.practice
+            else None
+        )
+        self.outboxes.post(
+            table.chat_id, self.render.result(table, table.state), markup, picture=picture
+        )
+        if self.on_result is not None:
+            self.on_result(table)
         if table.tutor is not None:  # the tutor's last word: where the game is played
             self.outboxes.post(table.chat_id, self.tr.t(table.lang, "tutor-end"))
         if self.on_finish is not None:

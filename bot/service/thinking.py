@@ -35,13 +35,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.service.workers import worker_pool
 from engine import Decision, GameState
 from engine.ai import STRONG_SECONDS, Level, decide
 from engine.ai.hint import Hint, hint
@@ -117,11 +117,7 @@ class Thinker:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            # spawn: a worker starts clean (no copy of the bot's sockets and
-            # threads, as fork would give it) and imports only the engine
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn")
-            )
+            self._pool = worker_pool(self.workers)  # a worker imports only the engine
         return self._pool
 
     async def decide(

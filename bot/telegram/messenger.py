@@ -82,6 +82,30 @@ class Messenger:
             raise Undelivered(str(e)) from e
         return message.message_id
 
+    async def send_photo(
+        self,
+        chat_id: int,
+        png: bytes,
+        caption: str = "",
+        markup: InlineKeyboardMarkup | None = None,
+        quiet: bool = False,
+    ) -> int:
+        """Send a picture with its caption (HTML, at most 1024 characters) and
+        buttons; like `send`."""
+        try:
+            message = await self.bot.send_photo(
+                chat_id,
+                BufferedInputFile(png, filename="smuta.png"),
+                caption=caption or None,
+                reply_markup=markup,
+                disable_notification=quiet,
+            )
+        except TelegramForbiddenError as e:
+            raise Unreachable(str(e)) from e
+        except (*GAVE_UP, TelegramBadRequest, TelegramMigrateToChat) as e:
+            raise Undelivered(str(e)) from e
+        return message.message_id
+
     async def send_file(self, chat_id: int, name: str, content: bytes, caption: str) -> int:
         """Send a small text file (a game's summary); like `send`."""
         try:

@@ -38,6 +38,7 @@ from aiogram.methods import (
     GetMe,
     SendDocument,
     SendMessage,
+    SendPhoto,
     TelegramMethod,
 )
 from aiogram.types import (
@@ -76,6 +77,7 @@ class FakeTelegram(BaseSession):
         self.outsiders: set[tuple[int, int]] = set()  # (chat, user): not in the group
         self.blocked: set[int] = set()
         self.files: list[tuple[int, str, bytes]] = []  # documents sent: (chat, name, content)
+        self.photos: list[tuple[int, int, bytes]] = []  # pictures sent: (chat, message, PNG)
         self.flood: defaultdict[int, int] = defaultdict(int)  # chat → how many 429s to answer
         self.server_errors = 0
         self.down: set[int] = set()  # chats whose every request answers 5xx
@@ -115,7 +117,9 @@ class FakeTelegram(BaseSession):
         chat_id = getattr(method, "chat_id", None)
         if chat_id in self.down:
             raise TelegramServerError(method=method, message="Bad Gateway")
-        if chat_id in self.no_rights and isinstance(method, SendMessage | EditMessageText):
+        if chat_id in self.no_rights and isinstance(
+            method, SendMessage | SendPhoto | EditMessageText
+        ):
             raise TelegramBadRequest(
                 method=method,
                 message="Bad Request: not enough rights to send text messages to the chat",
@@ -145,6 +149,26 @@ class FakeTelegram(BaseSession):
                 chat=chat(method.chat_id),
                 from_user=BOT_USER,
                 text=method.text,
+                reply_markup=method.reply_markup,
+            )
+        if isinstance(method, SendPhoto):  # a picture: kept to be looked at, its caption read
+            assert isinstance(method.chat_id, int)
+            message_id = next(self.message_ids)
+            self.message_id_of[id(method)] = message_id
+            photo = method.photo
+            if isinstance(photo, BufferedInputFile):
+                self.photos.append((method.chat_id, message_id, photo.data))
+            self.texts[(method.chat_id, message_id)] = method.caption or ""
+            markup = method.reply_markup
+            self.markups[(method.chat_id, message_id)] = (
+                markup if isinstance(markup, InlineKeyboardMarkup) else None
+            )
+            return Message(
+                message_id=message_id,
+                date=NOW,
+                chat=chat(method.chat_id),
+                from_user=BOT_USER,
+                caption=method.caption,
                 reply_markup=method.reply_markup,
             )
         if isinstance(method, SendDocument):  # a small text file: kept to be read
@@ -199,6 +223,21 @@ class FakeTelegram(BaseSession):
             if isinstance(r, SendMessage) and (chat_id is None or r.chat_id == chat_id)
         ]
 
+    def posted(self, chat_id: int | None = None) -> list[SendMessage | SendPhoto]:
+        """New messages: texts and pictures (`text_of` reads either)."""
+        return [
+            r
+            for r in self.requests
+            if isinstance(r, SendMessage | SendPhoto) and (chat_id is None or r.chat_id == chat_id)
+        ]
+
+    def pictures(self, chat_id: int | None = None) -> list[SendPhoto]:
+        return [
+            r
+            for r in self.requests
+            if isinstance(r, SendPhoto) and (chat_id is None or r.chat_id == chat_id)
+        ]
+
     def edits(self, chat_id: int | None = None) -> list[EditMessageText]:
         return [
             r
@@ -236,6 +275,11 @@ class Connection(BaseSession):
         raise_for_status: bool = True,
     ) -> AsyncGenerator[bytes, None]:
         yield b""
+
+
+def text_of(request: SendMessage | SendPhoto) -> str:
+    """A new message's text: a text's own, a picture's caption."""
+    return request.text if isinstance(request, SendMessage) else request.caption or ""
 
 
 def chat(chat_id: int, title: str = "Тестовая группа") -> Chat:

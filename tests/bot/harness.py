@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
-from aiogram.methods import EditMessageText, SendMessage
+from aiogram.methods import EditMessageText, SendMessage, SendPhoto
 from aiogram.types import InlineKeyboardMarkup, User
 
 import bot.service.lobby
@@ -291,7 +291,14 @@ class Harness:
         ]
 
     def last_with_button(self, chat_id: int, prefix: str) -> int:
-        for request in reversed(self.tg.sent(chat_id)):
+        """The newest message (a text or a picture) with a button whose data
+        starts with `prefix`."""
+        sent = [
+            r
+            for r in self.tg.requests
+            if isinstance(r, SendMessage | SendPhoto) and r.chat_id == chat_id
+        ]
+        for request in reversed(sent):
             markup = request.reply_markup
             if isinstance(markup, InlineKeyboardMarkup) and any(
                 (b.callback_data or "").startswith(prefix)
@@ -301,7 +308,7 @@ class Harness:
                 return self.message_id_of(request)
         raise AssertionError(f"no message with a {prefix!r} button in {chat_id}")
 
-    def message_id_of(self, request: SendMessage) -> int:
+    def message_id_of(self, request: SendMessage | SendPhoto) -> int:
         return self.tg.message_id_of[id(request)]
 
     async def answer(self, user: User, chat_id: int, option: Sequence[str]) -> None:
@@ -500,12 +507,13 @@ def answer_data(table: Table, decision: Decision, option: Sequence[str]) -> str:
 
 
 def group_texts(tg: FakeTelegram, chat_id: int, since: int = 0) -> list[str]:
-    """The texts sent to a chat, or edited into its messages; a line the table
-    wrapped to fit a phone is joined back (`bot.words.shape.wrap`)."""
+    """The texts sent to a chat, or edited into its messages, and the captions
+    of its pictures; a line the table wrapped to fit a phone is joined back
+    (`bot.words.shape.wrap`)."""
     return [
-        r.text.replace("\n  ", " ")
+        (r.caption or "" if isinstance(r, SendPhoto) else r.text).replace("\n  ", " ")
         for r in tg.requests[since:]
-        if isinstance(r, SendMessage | EditMessageText) and r.chat_id == chat_id
+        if isinstance(r, SendMessage | SendPhoto | EditMessageText) and r.chat_id == chat_id
     ]
 
 

@@ -12,11 +12,12 @@ on the winners line.
 
 from __future__ import annotations
 
-from aiogram.methods import SendMessage
+from aiogram.methods import SendMessage, SendPhoto
 
 from bot.store import Store
 from engine import pending
 from engine.scenario import build
+from tests.bot.fake_telegram import text_of
 from tests.bot.harness import Harness, answer_data, people
 
 GROUP = -100919
@@ -52,9 +53,9 @@ async def test_the_winners_line_names_exactly_the_winners(store: Store) -> None:
 
     title = h.tr.t("ru", "result-title")
     results = [
-        r.text
+        text_of(r)
         for r in h.tg.requests[since:]
-        if isinstance(r, SendMessage) and r.chat_id == GROUP and title in r.text
+        if isinstance(r, SendMessage | SendPhoto) and r.chat_id == GROUP and title in text_of(r)
     ]
     assert len(results) == 1, "the group gets one result message"
     lines = results[0].splitlines()

@@ -139,7 +139,7 @@ async def results_posted(h: Harness) -> list[int]:
     """The group's messages that carry «Ещё партию»."""
     return [
         h.message_id_of(r)
-        for r in h.tg.sent(GROUP)
+        for r in h.tg.posted(GROUP)
         if isinstance(r.reply_markup, InlineKeyboardMarkup)
         and any(
             (b.callback_data or "").startswith("rm:")

@@ -35,6 +35,7 @@ from bot.store import Store
 from bot.words.keyboards import LobbyCb, PromptCb
 from engine import Command, GameState, pending
 from engine.policy import choose
+from tests.bot.fake_telegram import text_of
 from tests.bot.harness import (
     MARK,
     Harness,
@@ -284,7 +285,7 @@ async def test_three_people_and_a_computer_play_a_whole_game(
     check_group_pace(h)
     table = await h.table(GROUP)
     assert table.status == "finished" and table.state is not None and table.state.result
-    final = h.tg.sent(GROUP)[-1].text.splitlines()
+    final = text_of(h.tg.posted(GROUP)[-1]).splitlines()  # the result: the picture's caption
     winners = [h.app.games.render.name("ru", table, w) for w in table.state.result.winners]
     assert final[-1] == h.tr.t("ru", "result-winners", players=", ".join(winners), n=len(winners))
     # the command log replays into the same game

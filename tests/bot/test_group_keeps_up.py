@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
-from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
+from aiogram.methods import EditMessageText, SendMessage, SendPhoto, TelegramMethod
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.store.memory import MemoryStore
@@ -117,12 +117,13 @@ async def test_the_group_keeps_up_with_people_pressing_as_fast_as_the_bot_answer
     group = [
         (t, r)
         for t, r in zip(tg.at[start:], tg.requests[start:], strict=True)
-        if isinstance(r, SendMessage | EditMessageText) and r.chat_id == GROUP
+        if isinstance(r, SendMessage | SendPhoto | EditMessageText) and r.chat_id == GROUP
     ]
-    results = [t for t, r in group if isinstance(r, SendMessage) and is_result(r)]
+    # the result is a picture with its text as the caption
+    results = [t for t, r in group if isinstance(r, SendMessage | SendPhoto) and is_result(r)]
     assert len(results) == 1, "the result was told once"
     behind = results[0] - last_press
-    news = [t for t, r in group if isinstance(r, SendMessage)]
+    news = [t for t, r in group if isinstance(r, SendMessage | SendPhoto)]
     busiest = max(
         (len([t for t in news[i:] if t < first + 60.0]) for i, first in enumerate(news)),
         default=0,

@@ -27,7 +27,7 @@ from engine import Decision, GameSetup, GameState, new_game, pending
 from engine.ai import decide
 from engine.ai.hint import Hint, hint
 from engine.policy import choose
-from tests.bot.fake_telegram import person
+from tests.bot.fake_telegram import person, text_of
 from tests.bot.harness import MARK, Harness, people, public_zones
 
 GROUP = -100_777
@@ -318,7 +318,8 @@ async def test_a_group_allows_hints_in_its_settings_and_the_result_counts_them(
     seat = table.seat_of(anna.id)
     assert seat is not None and table.seats[seat].hints == 2
     assert table.seats[1 - seat].hints == 0
-    result = next(r.text or "" for r in reversed(h.tg.sent(GROUP)) if "🏁" in (r.text or ""))
+    # the result: a picture, its text the caption
+    result = next(t for t in map(text_of, reversed(h.tg.posted(GROUP))) if "🏁" in t)
     count = h.tr.t(lang, "result-hints", player="§", n=2).split("§", 1)[1]
     last = result.splitlines()[-1]  # below the winners: who used hints
     assert count in last and "Анна" in last and "Борис" not in last

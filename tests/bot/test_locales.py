@@ -115,6 +115,9 @@ KEY_FAMILIES = (
     "replay",
     "notify",
     "forgetme",
+    # after a game: its picture, each player's review (bot/words/picture.py, review.py)
+    "picture",
+    "review",
 )
 #: prefixes the bot completes at run time; each is checked against its source below
 DYNAMIC_PREFIXES = frozenset(

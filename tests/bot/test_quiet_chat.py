@@ -13,7 +13,7 @@ real dispatcher:
 from __future__ import annotations
 
 import pytest
-from aiogram.methods import EditMessageText, SendMessage
+from aiogram.methods import EditMessageText, SendMessage, SendPhoto
 
 from benchmarks.chat_volume import GROUP, play_game
 from bot.service.lobby import GAME_MINUTES
@@ -23,7 +23,7 @@ from bot.words.render import LINE_MAX, TABLE_MAX_LINES
 from bot.words.shape import plain, visible_len
 from engine import Decision, pending
 from engine.policy import choose
-from tests.bot.fake_telegram import person
+from tests.bot.fake_telegram import person, text_of
 from tests.bot.harness import Harness, decisions_of
 from tests.bot.test_texts import LONG_NAMES
 
@@ -56,11 +56,12 @@ async def test_a_three_player_game_asks_little_and_rings_little(seed: int, lang:
     assert volume.private_per_own_turn <= 1.5, volume
     assert volume.group_ringing <= 6, volume
     # what rings in the group: the lobby, the start's table, the result
-    group = [r for r in h.tg.sent(GROUP)]
+    group = h.tg.posted(GROUP)
     ringing = [r for r in group if not r.disable_notification]
     assert "lb:" in str(ringing[0].reply_markup), "the lobby"
-    assert ringing[-1].text.startswith(h.tr.t(lang, "result-title"))
-    tables = [r for r in group if "✋" in r.text]
+    assert text_of(ringing[-1]).startswith(h.tr.t(lang, "result-title"))
+    assert isinstance(ringing[-1], SendPhoto), "the result carries the game's picture"
+    tables = [r for r in group if "✋" in text_of(r)]
     assert len(tables) > 20 and all(r.disable_notification for r in tables[1:])
 
 

@@ -1,0 +1,27 @@
+# Картинка партии: стол и очки по ходам (bot/words/picture.py). Цветные эмодзи
+# на картинке не рисуются: цвет дома назван словом (colour-*).
+picture-title = Смута
+picture-title-chat = Смута · { $chat }
+picture-final = Итог после { $turns } { $turns ->
+    [one] хода
+   *[other] ходов
+}
+picture-running = Ход { $turn } · в колоде { $deck } · приказов { $orders }
+picture-points = { $points } { $points ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}{ $castles ->
+    [0] {""}
+   *[other] {" "}(карты { $cards } + замки { $castles } × { $each })
+}{ $over ->
+    [1] {""}
+   *[other] {" "}· в руке { $hand }
+}
+picture-castle-permanent = ♜ постоянный
+picture-castle-one-time = ♜ разовый
+picture-no-houses = домов нет
+picture-chart = Очки по ходам
+picture-turns = ход
+# подпись к ответу на «/table фото»
+picture-caption = ⚜️ Стол · ход { $turn }

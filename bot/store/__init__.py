@@ -223,7 +223,9 @@ class Store(ABC):
         record expires (with its log and message ids) `ttl_of(table)` seconds
         after its last save. The log belongs to the record's `game_no`: a
         save that changes `game_no` (a new lobby in the same chat) starts a
-        fresh log."""
+        fresh log. A save that is made during an update's handling, while it
+        holds the update's lease, makes the claim final with the same write
+        (`bot.store.delivery`; `Delivery.final`)."""
 
     @abstractmethod
     async def last_game_no(self, chat_id: int) -> int:

@@ -23,6 +23,28 @@ Prints one JSON line:
   at the end, without and with the last week's records;
 - `history_bytes_per_game`: the history's own bytes for one game (record,
   packed log, number, index entry), the figure `GAME_BUDGET` bounds.
+
+Then what the year model of issue 17 left out (issue 26, item 7):
+
+- `claims`: the update claims and leases (`bot.store.delivery`), made by the
+  store's own calls for `--claims` update ids of Telegram's size: the bytes a
+  final claim keeps (`UPDATE_TTL`, an hour) and a lease (while handled), and
+  so the MB every sustained update a second keeps (an hour of claims);
+- `updates_per_game`: how many updates one whole game of `--players` people
+  is, through the real dispatcher (`benchmarks.chat_volume`: each person
+  presses level by level through the prompt's menus; lobby and /start too);
+- `fork`: the copy-on-write of a BGSAVE and of an AOF rewrite (Redis forks;
+  the pages the parent writes while the child runs are copied), measured on
+  this dataset while a writer presses as the bot does (a claim, a save of
+  one command, the claim made final) at `--press-rate` presses a second, the
+  child slowed (`rdb-key-save-delay`) to last `--fork-seconds`; and the
+  dataset's save throughput unslowed, so how long a fork of `--budget-mb`
+  lasts;
+- `year`: the most games a day (each group playing `--games-a-week`) whose
+  year fits `--budget-mb` with the claims of the busiest hour (`--peak` times
+  the day's mean rate) and the fork's headroom (`--cow-margin` times the
+  measured copy-on-write, scaled to a fork of the whole budget at that hour's
+  rate) — see README "Memory".
 """
 
 from __future__ import annotations
@@ -41,6 +63,8 @@ from typing import Any
 from redis.asyncio import Redis
 
 from bot.service.ratings import Ratings
+from bot.store import UPDATE_TTL
+from bot.store.delivery import Delivery, lease_for
 from bot.store.models import Seat, Table
 from bot.store.redis import RedisStore
 from bot.words.i18n import Translator
@@ -97,17 +121,23 @@ async def used(client: Any) -> int:
     return int(info["used_memory"])
 
 
+async def held(client: Any) -> int:
+    """`used_memory` less the clients' buffers (which grow and shrink with
+    the connections in use, not with what is kept)."""
+    info = await client.info("memory")
+    return int(info["used_memory"]) - int(info["mem_clients_normal"])
+
+
 async def forget_records(client: Any, store: RedisStore, chats: list[int]) -> None:
     """The records' week passes (lobbies, games, finished records expire)."""
     for chat in chats:
         await client.delete(store._table_key(chat), store._log_key(chat), store._msgs_key(chat))
 
 
-async def measure(url: str, games: int, chats: int, players: int) -> dict[str, Any]:
+async def measure(client: Any, games: int, chats: int, players: int) -> dict[str, Any]:
     """Two halves of the games; each half's finished records then expire. What
     the second half adds is per game; what the first leaves beyond its games
     is per chat (profiles of figures, sets, the history's own keys)."""
-    client: Any = Redis.from_url(url)
     store = RedisStore(client, "smuta")
     ratings = Ratings(store, Translator())
     await play(store, -1, 0, players, random.Random(0))  # the scripts loaded, then forgotten
@@ -136,7 +166,6 @@ async def measure(url: str, games: int, chats: int, players: int) -> dict[str, A
         size = sum(len(f) + len(v) for f, v in fields.items() if f != b"last")
         index_entry = len(str(games)) + len(f"{chat}:{games}")
         history_bytes = max(history_bytes, size // max(1, games_kept) + index_entry)
-    await client.aclose()
     return {
         "games": games,
         "chats": chats,
@@ -145,8 +174,209 @@ async def measure(url: str, games: int, chats: int, players: int) -> dict[str, A
         "kept_per_chat": round(per_chat),
         "kept_total": kept[1],
         "with_records_total": with_records,
+        "record_per_chat": round((with_records - kept[1]) / chats),
         "history_bytes_per_game": history_bytes,
     }
+
+
+#: Telegram's update ids are 9–10 digits
+UPDATE_ID_BASE = 700_000_000
+
+
+async def claims(client: Any, store: RedisStore, n: int) -> dict[str, Any]:
+    """Bytes of `n` final claims, then of `n` leases, each made as the bot
+    makes them (`first_delivery`, then `finish_delivery` once handled)."""
+    lease = lease_for(8.0)
+
+    async def batch(first: int, final: bool) -> None:
+        for start in range(first, first + n, 200):
+            deliveries = [Delivery(i, lease) for i in range(start, min(start + 200, first + n))]
+            await asyncio.gather(*(store.first_delivery(d) for d in deliveries))
+            if final:
+                await asyncio.gather(*(store.finish_delivery(d) for d in deliveries))
+
+    # the pool's connections opened (and their buffers counted) before measuring
+    await batch(UPDATE_ID_BASE - n, final=True)
+    await client.delete(*(store._update_key(i) for i in range(UPDATE_ID_BASE - n, UPDATE_ID_BASE)))
+    before = await held(client)
+    await batch(UPDATE_ID_BASE, final=True)
+    done = await held(client)
+    await batch(UPDATE_ID_BASE + n, final=False)
+    leased = await held(client)
+    for start in range(UPDATE_ID_BASE + n, UPDATE_ID_BASE + 2 * n, 1000):  # leases run out
+        await client.delete(*(store._update_key(i) for i in range(start, start + 1000)))
+    per_claim = (done - before) / n
+    return {
+        "n": n,
+        "bytes_per_claim": round(per_claim),
+        "bytes_per_lease": round((leased - done) / n),
+        "mb_per_update_per_sec": round(per_claim * UPDATE_TTL / 1e6, 3),
+    }
+
+
+async def updates_per_game(players: int, seeds: list[int]) -> dict[str, Any]:
+    """Updates a whole game of people is, through the real dispatcher."""
+    from benchmarks.chat_volume import play_game
+    from tests.bot.fake_telegram import UPDATE_IDS
+
+    counts, decisions = [], []
+    for seed in seeds:
+        first = next(UPDATE_IDS)
+        _, volume = await play_game(players, seed)
+        counts.append(next(UPDATE_IDS) - first - 1)
+        decisions.append(volume.decisions)
+    return {
+        "games": len(seeds),
+        "updates": round(sum(counts) / len(counts)),
+        "decisions": round(sum(decisions) / len(decisions)),
+    }
+
+
+async def persistence(client: Any) -> dict[str, Any]:
+    return dict(await client.info("persistence"))
+
+
+async def forked(client: Any, start: str, busy: str) -> float:
+    """Starts a fork (`BGSAVE` or `BGREWRITEAOF`); seconds until its child is done."""
+    began = time.perf_counter()
+    await client.execute_command(start)
+    await asyncio.sleep(0.01)
+    while int((await persistence(client))[busy]):
+        await asyncio.sleep(0.01)
+    return time.perf_counter() - began
+
+
+async def fork(
+    client: Any, store: RedisStore, players: int, rate: float, seconds: float, budget_mb: float
+) -> dict[str, Any]:
+    """Copy-on-write of a BGSAVE and an AOF rewrite while a writer presses at
+    `rate` a second, each child slowed to last about `seconds`."""
+    dataset = await held(client)
+    keys = int(await client.dbsize())
+    save_s = await forked(client, "BGSAVE", "rdb_bgsave_in_progress")
+    throughput = dataset / save_s  # bytes a second, unslowed (this dataset's mix)
+    await client.config_set("rdb-key-save-delay", str(max(1, round(seconds * 1e6 / keys))))
+    presses = 0
+    stop = asyncio.Event()
+    chat, seed, update = -1009000000000, 10**6, UPDATE_ID_BASE * 2  # fresh chats and ids
+
+    async def writer() -> None:
+        nonlocal presses, chat, seed, update
+        lease = lease_for(8.0)
+        pace = 1 / rate
+        due = time.perf_counter()
+        while not stop.is_set():
+            table = Table(chat_id=chat, game_no=1, title=TITLE, creator_id=1, seats=[], version=0)
+            table.seats = [Seat(user_id=chat * -10 + i, name=NAMES[i]) for i in range(players)]
+            assert await store.save(table)
+            setup, _, commands = whole_game(players, seed)
+            table.setup, table.status = setup, "playing"
+            table.state, _ = new_game(setup)
+            for command in commands:
+                if stop.is_set():
+                    break
+                due += pace
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                update += 1
+                delivery = Delivery(update, lease)
+                await store.first_delivery(delivery)
+                assert await store.save(table, [command])
+                await store.finish_delivery(delivery)
+                presses += 1
+            chat -= 1
+            seed += 1
+
+    figures: dict[str, Any] = {"held_mb": round(dataset / 1e6, 2), "keys": keys}
+    for name, start, busy, cow in (
+        ("bgsave", "BGSAVE", "rdb_bgsave_in_progress", "rdb_last_cow_size"),
+        ("aof_rewrite", "BGREWRITEAOF", "aof_rewrite_in_progress", "aof_last_cow_size"),
+    ):
+        stop.clear()
+        presses = 0
+        task = asyncio.create_task(writer())
+        took = await forked(client, start, busy)
+        stop.set()
+        await task
+        copied = int((await persistence(client))[cow])
+        figures[name] = {
+            "child_seconds": round(took, 2),
+            "presses": presses,
+            "cow_mb": round(copied / 1e6, 2),
+            "cow_bytes_per_press": round(copied / max(1, presses)),
+        }
+    await client.config_set("rdb-key-save-delay", "0")
+    worst = max(
+        figures["bgsave"]["cow_bytes_per_press"], figures["aof_rewrite"]["cow_bytes_per_press"]
+    )
+    figures["save_mb_per_sec"] = round(throughput / 1e6, 1)
+    figures["budget_fork_seconds"] = round(budget_mb * 1e6 / throughput, 2)
+    figures["cow_bytes_per_press"] = worst
+    info = await client.info("memory")
+    figures["used_memory_mb"] = round(int(info["used_memory"]) / 1e6, 2)
+    figures["used_memory_rss_mb"] = round(int(info["used_memory_rss"]) / 1e6, 2)
+    return figures
+
+
+def year(
+    figures: dict[str, Any],
+    budget_mb: float,
+    a_week: float,
+    peak: float,
+    margin: float,
+) -> dict[str, Any]:
+    """The most games a day whose year fits `budget_mb` (and what fills it)."""
+    per_game = figures["kept_per_game"]
+    per_chat = figures["kept_per_chat"]
+    record = figures["record_per_chat"]
+    updates = figures["updates_per_game"]["updates"]
+    claim = figures["claims"]["bytes_per_claim"]
+    cow = figures["fork"]["cow_bytes_per_press"]
+    fork_s = figures["fork"]["budget_fork_seconds"]
+
+    def parts(per_day: float) -> dict[str, float]:
+        groups = per_day * 7 / a_week
+        peak_rate = per_day * updates / 86400 * peak
+        return {
+            "history_mb": (per_day * 365 * per_game + groups * per_chat) / 1e6,
+            "records_mb": groups * record / 1e6,
+            "claims_mb": peak_rate * UPDATE_TTL * claim / 1e6,
+            "fork_headroom_mb": min(budget_mb, margin * peak_rate * fork_s * cow / 1e6),
+        }
+
+    low, high = 0.0, 1e6
+    while high - low > 0.5:
+        mid = (low + high) / 2
+        if sum(parts(mid).values()) <= budget_mb:
+            low = mid
+        else:
+            high = mid
+    per_day = int(low)
+    out = {k: round(v, 1) for k, v in parts(per_day).items()}
+    return {
+        "budget_mb": budget_mb,
+        "games_per_day": per_day,
+        "groups": int(per_day * 7 / a_week),
+        "games_a_week_per_group": a_week,
+        "mean_updates_per_sec": round(per_day * updates / 86400, 2),
+        "peak_updates_per_sec": round(per_day * updates / 86400 * peak, 2),
+        **out,
+    }
+
+
+async def everything(url: str, args: argparse.Namespace) -> dict[str, Any]:
+    client: Any = Redis.from_url(url)
+    store = RedisStore(client, "smuta")
+    try:
+        figures = await measure(client, args.games, args.chats, args.players)
+        figures["claims"] = await claims(client, store, args.claims)
+        figures["fork"] = await fork(
+            client, store, args.players, args.press_rate, args.fork_seconds, args.budget_mb
+        )
+    finally:
+        await client.aclose()
+    figures["updates_per_game"] = await updates_per_game(args.players, args.update_seeds)
+    figures["year"] = year(figures, args.budget_mb, args.games_a_week, args.peak, args.cow_margin)
+    return figures
 
 
 def main() -> None:
@@ -154,6 +384,14 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--chats", type=int, default=200)
     parser.add_argument("--players", type=int, default=3)
+    parser.add_argument("--claims", type=int, default=20000)
+    parser.add_argument("--update-seeds", type=int, nargs="+", default=[3, 5])
+    parser.add_argument("--press-rate", type=float, default=20.0)
+    parser.add_argument("--fork-seconds", type=float, default=5.0)
+    parser.add_argument("--budget-mb", type=float, default=256.0)
+    parser.add_argument("--games-a-week", type=float, default=3.0)
+    parser.add_argument("--peak", type=float, default=4.0)
+    parser.add_argument("--cow-margin", type=float, default=2.0)
     args = parser.parse_args()
     server = shutil.which("redis-server")
     if server is None:
@@ -172,7 +410,7 @@ def main() -> None:
                     break
                 except OSError:
                     time.sleep(0.05)
-            figures = asyncio.run(measure(url, args.games, args.chats, args.players))
+            figures = asyncio.run(everything(url, args))
             print(json.dumps(figures), flush=True)
         finally:
             proc.terminate()

@@ -93,7 +93,7 @@ class OncePerUpdate(BaseMiddleware):
             if not delivery.settled:  # it never touched the store: claimed final at once
                 delivery.take()
                 delivery.made(await self.store.first_delivery(delivery, final=True))
-            elif delivery.won:
+            elif delivery.finishable:  # (not made final with a save already)
                 await self.store.finish_delivery(delivery)
         except Redelivered:
             pass  # another delivery of it ran meanwhile; this one is over all the same
@@ -108,6 +108,8 @@ class OncePerUpdate(BaseMiddleware):
         with contextlib.suppress(StoreUnavailable):
             while True:
                 await asyncio.sleep(delivery.lease / 3)
+                if delivery.final:  # made so by a save: no lease left to keep
+                    return
                 if delivery.won and not await self.store.renew_delivery(delivery):
                     return
 

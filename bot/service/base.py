@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, TypeVar
 
 from bot.store import Store
 from bot.store.models import Lang, Status, Table
@@ -57,6 +57,25 @@ class Refusal(Exception):
 
 class Conflict(Exception):
     """Saving lost the race too many times."""
+
+
+#: how many times a compare-and-set change is tried before it gives up
+CAS_TRIES = 8
+
+T = TypeVar("T")
+
+
+async def until_saved(attempt: Callable[[], Awaitable[T | None]], chat_id: int) -> T:
+    """The one compare-and-set loop of the service. `attempt` reads a record,
+    checks it, changes it and saves it with compare-and-set: it returns what it
+    saved, or None when another update (or process) saved first — then it is
+    tried again on what that one saved, at most `CAS_TRIES` times (then
+    `Conflict`). To stop without saving, `attempt` raises (`Refusal`)."""
+    for _ in range(CAS_TRIES):
+        saved = await attempt()
+        if saved is not None:
+            return saved
+    raise Conflict(chat_id)
 
 
 @dataclass
@@ -133,8 +152,10 @@ class Records:
         (refused with `stale`; a missing record too when a `status` is
         expected, else with err-no-game), then whether `manager` may manage
         its game (refused with err-not-creator)."""
-        found: Table | None
-        for _ in range(8):
+
+        async def attempt() -> Changed | None:
+            nonlocal loaded  # the caller's record serves the first attempt only
+            found: Table | None
             if loaded is not None:
                 (found, ids), loaded = loaded, None
             else:
@@ -150,11 +171,13 @@ class Records:
                 raise Refusal("err-not-creator")
             commands = change(table)
             table.updated_at = self.clock.now()
-            if await self.store.save(table, commands):
-                if self.saved is not None:
-                    self.saved(table)
-                return Changed(table, ids)
-        raise Conflict(chat_id)
+            if not await self.store.save(table, commands):
+                return None
+            if self.saved is not None:
+                self.saved(table)
+            return Changed(table, ids)
+
+        return await until_saved(attempt, chat_id)
 
     async def attempt(
         self,

@@ -23,7 +23,7 @@ from typing import Literal
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.service.base import Actor, Conflict, Defaults, Records, Reply
+from bot.service.base import Actor, Defaults, Records, Refusal, Reply, until_saved
 from bot.store.models import VARIANTS, ChatProfile, Lang, Table
 from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator, pick_lang
@@ -237,16 +237,19 @@ class Profiles:
         admins, two processes) each cycle it once instead of one undoing the other."""
         if what not in SETTINGS:
             return Reply("err-bad-button", alert=True)
-        for _ in range(8):
+
+        async def attempt() -> ChatProfile | None:
             profile = await self.of(chat_id)
             right = await self.right_to_change(profile, actor.user_id, what)
             if right is None:
-                return Reply("err-settings-not-yours", alert=True)
+                raise Refusal("err-settings-not-yours")
             self.change(profile, actor, right, what)
-            if await self.store.save_profile(profile):
-                break
-        else:
-            raise Conflict(chat_id)
+            return profile if await self.store.save_profile(profile) else None
+
+        try:
+            profile = await until_saved(attempt, chat_id)
+        except Refusal as r:
+            return Reply(r.key, alert=True)
         text, markup = self.text(profile), self.markup(profile)
 
         async def show() -> None:

@@ -17,7 +17,7 @@ from functools import partial
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.service.base import Actor, Links, Reply
+from bot.service.base import Actor, Conflict, Links, Reply, until_saved
 from bot.service.lobby import Lobby
 from bot.store import Store
 from bot.store.models import Table
@@ -27,8 +27,6 @@ from bot.words.render import Renderer
 from engine.ai import Level
 
 log = logging.getLogger(__name__)
-
-TRIES = 4  # a press that keeps losing the race to other presses gives up
 
 
 class Rematch:
@@ -52,7 +50,8 @@ class Rematch:
 
     async def start(self, chat_id: int, title: str, actor: Actor, game_no: int) -> Reply:
         """The «Ещё партию» button of game `game_no` in `chat_id`, pressed by `actor`."""
-        for _ in range(TRIES):
+
+        async def attempt() -> Reply | None:
             table = await self.store.load(chat_id)
             if table is None or table.game_no > game_no + 1 or table.game_no < game_no:
                 return Reply("rematch-gone", alert=True)
@@ -74,10 +73,14 @@ class Rematch:
                 chat_id, title or table.title, actor, table, computers, table.people
             )
             if opened is None:
-                continue  # another press (or /newgame) saved first: look again
+                return None  # another press (or /newgame) saved first: look again
             # the press is answered first; the invitations follow
             return Reply("rematch-opened", then=partial(self._invite, table, opened, actor))
-        return Reply("err-busy", alert=True)
+
+        try:
+            return await until_saved(attempt, chat_id)
+        except Conflict:  # a press that keeps losing the race to other presses
+            return Reply("err-busy", alert=True)
 
     async def _invite(self, old: Table, new: Table, host: Actor) -> None:
         """Every other person of the finished game, in private: a button that seats them."""

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.ops import logs
-from bot.service.base import Clock
+from bot.service.base import Clock, Conflict, until_saved
 from bot.service.bookkeeping import ANNOUNCE_GRACE, Answered, result_marked_told
 from bot.service.outbox import LogText, Outboxes
 from bot.service.pictures import Pictures
@@ -44,6 +44,10 @@ def prompt_ids(decision: Decision, message_id: int | None) -> dict[str, int | No
     if message_id is None:
         return {}
     return {f"prompt:{decision.seat}": message_id, f"shown:{decision.seat}": decision.id}
+
+
+class _ToldAlready(Exception):
+    """The result was handed to the group already (or the record moved on)."""
 
 
 class Teller:
@@ -283,17 +287,22 @@ class Teller:
         """The game's result is handed to the group: the record stops waiting
         for it (and its timer goes). False when it was told already — by
         another process, or the record moved on."""
-        for _ in range(8):
+
+        async def attempt() -> Table | None:
             t = await self.store.load(table.chat_id)
             if t is None or t.game_no != table.game_no or not t.result_untold:
-                return False
+                raise _ToldAlready
             result_marked_told(t)
-            if await self.store.save(t):
-                # known to the outbox like every save here: the final table it
-                # is about to show stays known (not read again, nor shown twice)
-                self.outboxes.know(t)
-                return True
-        return False
+            return t if await self.store.save(t) else None
+
+        try:
+            t = await until_saved(attempt, table.chat_id)
+        except (_ToldAlready, Conflict):
+            return False
+        # known to the outbox like every save here: the final table it is
+        # about to show stays known (not read again, nor shown twice)
+        self.outboxes.know(t)
+        return True
 
     # ================================================================== private chats
     def hand_text(self, table: Table, seat: int) -> str:

@@ -128,8 +128,9 @@ ASIDE_KEEP = 1000
 #: how long a handled update's id is remembered: Telegram redelivers an update
 #: it got no answer for within minutes (a webhook's retries, a poller restarted
 #: after a kill); an hour covers that, and bounds the keys to an hour of updates
-#: (~117 B each: `benchmarks/memory.py`). An update being handled is held
-#: for a short lease instead (`bot.store.delivery`)
+#: (~128 B each, 0.46 MB per sustained update a second: `benchmarks/memory.py`).
+#: An update being handled is held for a short lease instead
+#: (`bot.store.delivery`)
 UPDATE_TTL = 3600
 
 
@@ -222,7 +223,9 @@ class Store(ABC):
         record expires (with its log and message ids) `ttl_of(table)` seconds
         after its last save. The log belongs to the record's `game_no`: a
         save that changes `game_no` (a new lobby in the same chat) starts a
-        fresh log."""
+        fresh log. A save that is made during an update's handling, while it
+        holds the update's lease, makes the claim final with the same write
+        (`bot.store.delivery`; `Delivery.final`)."""
 
     @abstractmethod
     async def last_game_no(self, chat_id: int) -> int:

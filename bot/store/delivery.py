@@ -11,6 +11,12 @@ is made final (dropped then) or runs out — its process was killed, nothing
 gave it back — and the redelivery is handled, once, by whichever process
 takes the lease next.
 
+The final write rides, where it can, with the update's first save of a
+chat's record (Redis: in the save's script, which makes it only when the save
+is made): the handling's work is in the store from then on — a process killed
+after it leaves a redelivery nothing to do but find the press stale, so it is
+dropped. An update that saves no record makes its claim final as it ends.
+
 Made on its own, the claim is one more round trip for every update — a third
 of what a press costs. A store that can (`Store.claims_with_reads`: Redis)
 makes it instead together with the update's first read, in the same
@@ -73,6 +79,7 @@ class Delivery:
         self.token = secrets.token_hex(6)  # this handling's, in its lease
         self._outcome: asyncio.Future[Claim] | None = None
         self.over = False  # its handling ended: tasks it left behind claim nothing
+        self.final = False  # made final already, by a save (`Store.save`)
 
     @property
     def outcome(self) -> Claim | None:
@@ -86,6 +93,12 @@ class Delivery:
         """Whether this handling holds the update's lease (to make final when
         done, to give back on failure)."""
         return self.outcome == "won"
+
+    @property
+    def finishable(self) -> bool:
+        """Whether a save may make the claim final with its own write: this
+        handling holds the lease, and nothing has made it final yet."""
+        return self.won and not self.final
 
     @property
     def unclaimed(self) -> bool:

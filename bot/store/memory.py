@@ -18,6 +18,7 @@ from typing import TypeVar
 from bot.ops import metrics
 from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs, is_view
 from bot.store.delivery import Claim, Delivery
+from bot.store.delivery import current as current_delivery
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store.packing import pack_log, record_json, unpack_log
 from engine import Command
@@ -124,6 +125,10 @@ class MemoryStore(Store):
         else:
             self._timers[chat] = float(timer)
         self._expires[chat] = self._clock() + self.ttl_of(table)
+        delivery = current_delivery()
+        if delivery is not None and delivery.finishable:  # as Redis: with the save
+            self._finish(delivery)
+            delivery.final = True
         table.version = expected + 1
         for listener in self.saved:
             listener(chat, expected + 1)
@@ -492,6 +497,9 @@ class MemoryStore(Store):
 
     async def finish_delivery(self, delivery: Delivery) -> None:
         await asyncio.sleep(0)
+        self._finish(delivery)
+
+    def _finish(self, delivery: Delivery) -> None:
         holder, until = self._updates.get(delivery.update_id, ("", 0.0))
         if holder == delivery.token or until <= self._clock():  # ours, or nobody's
             self._updates[delivery.update_id] = (_DONE, self._clock() + UPDATE_TTL)

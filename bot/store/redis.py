@@ -71,7 +71,8 @@ _LAST_LUA = """
 
 # KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash,
 #       5 history hash, 6 replay number counter, 7 replay index hash, 8 rating queue,
-#       9.. the seated people's "played" sets
+#       9 the running update's claim (when ARGV 13 is not ""), 10.. the seated
+#       people's "played" sets
 # ARGV: 1 expected version, 2 record JSON (its version is the hash's `v`), 3 game_no,
 #       4 chat id (the zset member), 5 timer score or "" to clear,
 #       6 seconds the game's keys live on, 7 status (lobby, playing,
@@ -80,7 +81,11 @@ _LAST_LUA = """
 #       counts in the ratings, 10 how many finished games the history keeps,
 #       11 "1" when the chat's game numbers count (a group's game: not practice),
 #       12 the finished game's whole command log, packed (`bot.store.packing`),
-#       13.. command JSONs
+#       13 the running update's lease token ("": none to make final), 14 the
+#       seconds a final claim is kept, 15.. command JSONs
+# A save that is made makes the update's claim final too (a lease still its
+# own, or one run out untaken — as `_DELIVERED_LUA`'s ``done``): the claim
+# costs no round trip of its own after the handling.
 # A save that brings a new game number raises the chat's counter of game
 # numbers (``last`` in the history hash, kept for good with it), so a number
 # is never given twice in the chat whatever expires; a chat from before the
@@ -126,7 +131,7 @@ if ARGV[11] == '1' and g ~= ARGV[3] then
   end
 end
 redis.call('HSET', KEYS[1], 'v', version, 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7], 'r', primary)
-for i = 13, #ARGV, 500 do
+for i = 15, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
 if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 1 then
@@ -137,7 +142,7 @@ if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 
   if ARGV[9] == '1' then
     redis.call('RPUSH', KEYS[8], ref)
   end
-  for k = 9, #KEYS do
+  for k = 10, #KEYS do
     redis.call('SADD', KEYS[k], ARGV[4])
   end
   local games = {}
@@ -169,6 +174,12 @@ if ARGV[5] == '' then
   redis.call('ZREM', KEYS[3], ARGV[4])
 else
   redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
+end
+if ARGV[13] ~= '' then
+  local held = redis.call('GET', KEYS[9])
+  if not held or held == ARGV[13] then
+    redis.call('SET', KEYS[9], 'done', 'EX', ARGV[14])
+  end
 end
 redis.call('PUBLISH', KEYS[1], version)
 return new
@@ -652,6 +663,10 @@ class RedisStore(Store):
         data = table.model_copy(update={"version": expected + 1}).model_dump_json()
         timer = _timer(table)
         lines = [c.model_dump_json() for c in commands]
+        # the running update's claim is made final by its first save, in the
+        # same script: no round trip of its own (`bot.store.delivery`)
+        delivery = current_delivery()
+        finishing = delivery if delivery is not None and delivery.finishable else None
         record = record_of(table)
         packed = ""
         if record is not None:
@@ -673,6 +688,8 @@ class RedisStore(Store):
             str(HISTORY_KEEP),
             "0" if table.practice else "1",
             packed,
+            "" if finishing is None else finishing.token,
+            str(UPDATE_TTL),
             *lines,
         ]
         keys = [
@@ -684,6 +701,7 @@ class RedisStore(Store):
             f"{self.prefix}:replay:seq",
             f"{self.prefix}:replay:index",
             self._queue_key,
+            self._table_key(chat) if finishing is None else self._update_key(finishing.update_id),
         ]
         if record is not None:
             keys += [
@@ -696,6 +714,8 @@ class RedisStore(Store):
         if not version:
             metrics.cas_conflict()
             return False
+        if finishing is not None:
+            finishing.final = True
         table.version = version
         return True
 

@@ -298,3 +298,55 @@ async def test_a_redelivery_after_the_handling_process_was_killed_is_handled_onc
     # and the dead process's lease can no longer undo it
     await store.release_delivery(dead)
     assert await store.first_delivery(Delivery(press.update_id)) == "done"
+
+
+async def test_a_press_that_saves_its_game_is_claimed_final_by_the_save_itself(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The claim's final write rides with the game's save (no round trip of
+    its own after the handling): the handling never calls `finish_delivery`,
+    and the claim is final — a redelivery is dropped."""
+    h = Harness(store)
+    anna, data = await last_move(h)
+    finished: list[int] = []
+    real = store.finish_delivery
+
+    async def counted(delivery: Delivery) -> None:
+        finished.append(delivery.update_id)
+        await real(delivery)
+
+    monkeypatch.setattr(store, "finish_delivery", counted)
+    press = h.updates.press(anna, anna.id, 1, data)
+    await h.feed(press)
+    assert (await h.table(GROUP)).status == "finished"
+    assert finished == []
+    assert await store.first_delivery(Delivery(press.update_id)) == "done"
+
+
+async def test_a_kill_after_the_save_leaves_the_press_made_and_its_redelivery_dropped(
+    store: Store,
+) -> None:
+    """Killed after the save that carried the press, before it told anyone:
+    the press is in the store, and Telegram's redelivery (to the next
+    process) is dropped as handled, not answered as a stale button; the
+    result is still told by the next process's timers."""
+    h = Harness(store)
+    anna, data = await last_move(h)
+
+    async def killed(*args: object, **kwargs: object) -> None:
+        raise asyncio.CancelledError("the process died right after the save")
+
+    h.app.games.teller.tell = killed  # type: ignore[method-assign]
+    press = h.updates.press(anna, anna.id, 1, data)
+    with pytest.raises(asyncio.CancelledError):
+        await h.feed(press)
+    version = (await h.table(GROUP)).version
+    redelivered = metrics.sample("smuta_updates_redelivered_total")
+    h.restart()
+    answered = len(h.tg.answers())
+    await h.feed(press)
+    assert metrics.sample("smuta_updates_redelivered_total") == redelivered + 1
+    assert len(h.tg.answers()) == answered  # no «old button» alert
+    assert (await h.table(GROUP)).version == version
+    assert await h.tick(ANNOUNCE_GRACE) == 1
+    assert len(await results_posted(h)) == 1

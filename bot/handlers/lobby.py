@@ -8,6 +8,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
+from bot.handlers.presses import Pressed
 from bot.handlers.replies import (
     GROUPS,
     actor_of,
@@ -66,7 +67,7 @@ def lobby_router() -> Router:
         got = await games.seats.leave(message.chat.id, actor_of(message.from_user))
         await ask_or_say(message, games, tr, got, Reply("leave-confirm"))
 
-    @router.callback_query(LeaveCb.filter())
+    @router.callback_query(Pressed(LeaveCb))
     async def leave_button(
         query: CallbackQuery, callback_data: LeaveCb, games: Games, tr: Translator
     ) -> None:
@@ -85,7 +86,7 @@ def lobby_router() -> Router:
             message, games, tr, await games.lobby.go(message.chat.id, actor_of(message.from_user))
         )
 
-    @router.callback_query(RematchCb.filter())
+    @router.callback_query(Pressed(RematchCb))
     async def rematch_button(
         query: CallbackQuery, callback_data: RematchCb, games: Games, tr: Translator
     ) -> None:
@@ -102,7 +103,7 @@ def lobby_router() -> Router:
     # The lobby message's buttons, one handler each (`LobbyCb.action`). Each
     # service call checks, on the record it saves, that the button's lobby
     # (`LobbyCb.game`) is the chat's open one: an older lobby's is refused as old.
-    @router.callback_query(LobbyCb.filter(F.action == "join"))
+    @router.callback_query(Pressed(LobbyCb, F.action == "join"))
     async def join_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
@@ -115,7 +116,7 @@ def lobby_router() -> Router:
             ),
         )
 
-    @router.callback_query(LobbyCb.filter(F.action == "leave"))
+    @router.callback_query(Pressed(LobbyCb, F.action == "leave"))
     async def leave_lobby_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
@@ -125,7 +126,7 @@ def lobby_router() -> Router:
 
         await lobby_press(query, games, tr, leave)
 
-    @router.callback_query(LobbyCb.filter(F.action == "bot"))  # from before levels
+    @router.callback_query(Pressed(LobbyCb, F.action == "bot"))  # from before levels
     async def computer_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
@@ -136,7 +137,7 @@ def lobby_router() -> Router:
             lambda chat, actor: games.lobby.add_computer(chat, actor, game=callback_data.game),
         )
 
-    @router.callback_query(LobbyCb.filter(F.action.in_({f"bot_{level}" for level in LEVELS})))
+    @router.callback_query(Pressed(LobbyCb, F.action.in_({f"bot_{level}" for level in LEVELS})))
     async def level_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
@@ -150,7 +151,7 @@ def lobby_router() -> Router:
             ),
         )
 
-    @router.callback_query(LobbyCb.filter(F.action == "drop"))
+    @router.callback_query(Pressed(LobbyCb, F.action == "drop"))
     async def drop_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
@@ -161,7 +162,7 @@ def lobby_router() -> Router:
             lambda chat, actor: games.lobby.drop_computer(chat, actor, callback_data.game),
         )
 
-    @router.callback_query(LobbyCb.filter(F.action == "go"))
+    @router.callback_query(Pressed(LobbyCb, F.action == "go"))
     async def go_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
@@ -169,7 +170,7 @@ def lobby_router() -> Router:
             query, games, tr, lambda chat, actor: games.lobby.go(chat, actor, callback_data.game)
         )
 
-    @router.callback_query(LobbyCb.filter(F.action == "cancel"))
+    @router.callback_query(Pressed(LobbyCb, F.action == "cancel"))
     async def cancel_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
@@ -180,7 +181,7 @@ def lobby_router() -> Router:
             lambda chat, actor: games.lobby.cancel(chat, actor, callback_data.game),
         )
 
-    @router.callback_query(LobbyCb.filter(F.action.in_({"lang", "time", "clock"})))
+    @router.callback_query(Pressed(LobbyCb, F.action.in_({"lang", "time", "clock"})))
     async def option_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
@@ -193,7 +194,7 @@ def lobby_router() -> Router:
             ),
         )
 
-    @router.callback_query(LobbyCb.filter(F.action.in_(set(MENUS))))
+    @router.callback_query(Pressed(LobbyCb, F.action.in_(set(MENUS))))
     async def menu_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:
@@ -206,7 +207,7 @@ def lobby_router() -> Router:
             ),
         )
 
-    @router.callback_query(LobbyCb.filter(F.action == "hints"))
+    @router.callback_query(Pressed(LobbyCb, F.action == "hints"))
     async def hints_button(
         query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
     ) -> None:

@@ -11,8 +11,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.enums import ChatMemberStatus, ParseMode
-from aiogram.exceptions import AiogramError
+from aiogram.enums import ParseMode
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
 from bot.config import Settings
@@ -157,33 +156,21 @@ def build_app(
         me = await bot.me()
         return me.username or ""
 
-    async def is_admin(chat_id: int, user_id: int) -> bool:
-        """Fails closed: when Telegram cannot say (an error, the network, a
-        reply that cannot be read), the answer is no — only the game's creator
-        may then start or stop it."""
-        try:
-            member = await bot.get_chat_member(chat_id, user_id)
-        except AiogramError as e:  # an API error, or a reply that cannot be read
-            log.warning(
-                "cannot tell whether a user is an admin of %s: %s", chat_id, type(e).__name__
-            )
-            return False
-        return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
-
+    # getChatMember's answers (who is a member, who an admin), kept a while
+    membership = Membership(bot, clock=(clock or SystemClock()).now)
     # one subscriber to the store's saves, for the outboxes and the Mini App alike
     feed: Feed | None
     try:
         feed = feed_for(store)
     except TypeError:  # a store whose saves cannot be heard of (a wrapper): none
         feed = None
-    membership = Membership(bot)
     games = Games(
         store=store,
         messenger=Messenger(bot),
         tr=tr,
         clock=clock or SystemClock(),
         bot_username=username,
-        is_admin=is_admin,
+        is_admin=membership.is_admin,
         is_member=membership.is_member,
         defaults=defaults,
         pace=pace,

@@ -5,6 +5,9 @@
 castle's does: «красный замок»), a name in either language, a word in
 another case or with a typo (rapidfuzz). «замок» alone lists the four
 castles; a query that matches nothing well offers the closest names.
+A query is cut to its first `QUERY_MAX` characters (in its plain form, at a
+word's end) before any matching: the longest name is 19 characters, and a
+4,000-character query costs what a short one does.
 
 Every number the owner may change in `Rules` (hand limit, actions, the deal,
 castle points and cards, card points, Пожар's houses) comes into the texts as
@@ -52,6 +55,7 @@ FUZZY_MIN = 70  # a typo'd name still scores this much (WRatio, 0–100)
 FUZZY_LEAD = 10  # … and this much more than the next topic, or it is a guess
 SUGGEST_MIN = 55  # the closest names offered when nothing matches well
 SUGGESTIONS = 3
+QUERY_MAX = 64  # characters of a query matched: the longest name (19) and room to spare
 
 
 def topic_name(tr: Translator, lang: str, topic: str) -> str:
@@ -83,8 +87,20 @@ def _names(tr: Translator) -> tuple[tuple[str, str], ...]:
     return tuple((_plain(topic_name(tr, lang, topic)), topic) for topic in TOPICS for lang in LANGS)
 
 
+def _query(text: str) -> str:
+    """What of a /card query is matched: its plain form, at most `QUERY_MAX`
+    characters, a word cut short dropped."""
+    plain = _plain(text)
+    if len(plain) <= QUERY_MAX:
+        return plain
+    cut = plain[:QUERY_MAX]
+    if plain[QUERY_MAX] != " " and " " in cut:  # a word cut short: dropped
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip()
+
+
 def lookup(tr: Translator, query: str) -> Lookup:
-    words = _plain(query).split()
+    words = _query(query).split()
     colours = {c for w in words for stem, c in COLOUR_STEMS.items() if w.startswith(stem)}
     rest = " ".join(w for w in words if not any(w.startswith(s) for s in COLOUR_STEMS))
     if not rest:
@@ -129,7 +145,7 @@ def find_card(tr: Translator, query: str) -> str | None:
 
 def card_reply(tr: Translator, lang: str, query: str, rules: Rules = DEFAULT_RULES) -> str:
     """The answer to ``/card <query>``."""
-    if not _plain(query):
+    if not _query(query):
         return tr.t(lang, "card-usage")
     found = lookup(tr, query)
     if found.topic is not None:

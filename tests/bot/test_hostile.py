@@ -67,6 +67,7 @@ from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
 from bot.store.redis import RedisStore
+from bot.telegram.membership import ADMIN_TTL
 from bot.words.keyboards import LangCb, LobbyCb, PromptCb, RematchCb, StopCb
 from bot.words.prompts import choice_depths
 from engine import Event, pending
@@ -1207,8 +1208,10 @@ async def test_only_the_creator_or_an_admin_of_the_chat_stops_a_game(world: Worl
     # her own private chat holds no practice game; someone else's private chat is no place at all
     await refused_press(w, ANNA, ANNA.id, w.stop, confirm, "err-old-game")
     await refused_press(w, ANNA, BORIS.id, w.stop, confirm, "err-bad-button")
-    # an admin of OTHER is no admin here; once an admin of GAME, Дина may stop it
+    # an admin of OTHER is no admin here; once an admin of GAME (and Telegram's
+    # earlier no has run out), Дина may stop it
     w.h.tg.admins.add((GAME, DINA.id))
+    w.h.clock.advance(ADMIN_TTL)
     await w.h.feed(make_update(DINA, GAME, w.stop, confirm))
     assert (await w.h.table(GAME)).status == "finished"
     assert (await w.h.table(LOBBY)).status == "lobby", "the other chat's lobby is untouched"
@@ -1227,6 +1230,7 @@ async def test_only_the_creator_or_an_admin_of_the_chat_changes_a_lobby(world: W
     # the creator may, and so may an admin of this chat
     await w.h.feed(make_update(VERA, LOBBY, w.lobby, LobbyCb(action="time", game=1).pack()))
     w.h.tg.admins.add((LOBBY, DINA.id))
+    w.h.clock.advance(ADMIN_TTL)  # Telegram's earlier no for Дина runs out
     await w.h.feed(make_update(DINA, LOBBY, w.lobby, LobbyCb(action="lang", game=1).pack()))
     lobby = await w.h.table(LOBBY)
     assert lobby.turn_timeout != 90 and lobby.lang == "en"

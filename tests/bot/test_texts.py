@@ -13,13 +13,16 @@ import logging
 import re
 from collections import Counter
 from functools import cache
+from typing import Any
 
 import pytest
 
+import bot.words.help
 from bot.store.models import Seat, Table
 from bot.words.help import (
     CASTLES,
     HOUSE_TYPES,
+    QUERY_MAX,
     SMUTA_TYPES,
     TOPICS,
     card_reply,
@@ -592,6 +595,31 @@ def test_card_lookup_offers_the_closest_names_or_the_castles() -> None:
     assert "Чумовой" in reply and "/cards" in reply
     nothing = card_reply(tr(), "en", "<xyz>")
     assert "&lt;xyz&gt;" in nothing and "/cards" in nothing and "Did you mean" not in nothing
+
+
+def test_a_card_query_is_cut_to_its_bound_before_matching(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 4,000-character /card query: matching sees at most QUERY_MAX
+    characters of it (a word cut short dropped), and the answer is as clear
+    as for a short one."""
+    longest = max(len(topic_name(tr(), lang, t)) for t in TOPICS for lang in LANGS)
+    assert longest + 20 <= QUERY_MAX  # room to spare
+    seen: list[str] = []
+    extract = bot.words.help.process.extract
+
+    def spy(query: str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(query)
+        return extract(query, *args, **kwargs)
+
+    monkeypatch.setattr(bot.words.help.process, "extract", spy)
+    junk = "абв где " * 500  # 4,000 characters that name nothing
+    reply = card_reply(tr(), "ru", junk)
+    assert seen and all(len(q) <= QUERY_MAX for q in seen), [len(q) for q in seen]
+    assert seen[-1] == " ".join(["абв", "где"] * 8), "not cut at a word's end"
+    assert reply == card_reply(tr(), "ru", "абв где " * 8)  # the same clear answer
+    assert "/cards" in reply and "абв где абв" in reply and len(reply) < 300
+    # a long query that begins with a name finds it
+    assert lookup(tr(), "Лорд " + "ж" * 4000).topic == "lord"
+    assert card_reply(tr(), "ru", "🍗" * 4000) == card_reply(tr(), "ru", "")  # nothing to match
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -9,6 +9,7 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
+from bot.handlers.presses import Pressed
 from bot.handlers.replies import (
     GROUPS,
     actor_of,
@@ -37,7 +38,7 @@ def home_router() -> Router:
         text, markup = await games.profiles.show(message.chat.id)
         await respond(message, games, text, markup)
 
-    @router.callback_query(SettingsCb.filter())
+    @router.callback_query(Pressed(SettingsCb))
     async def settings_button(
         query: CallbackQuery, callback_data: SettingsCb, games: Games, tr: Translator
     ) -> None:
@@ -112,7 +113,7 @@ def home_router() -> Router:
         )
         await respond(message, games, tr.t(lang, "forgetme-confirm"), markup)
 
-    @router.callback_query(ForgetCb.filter())
+    @router.callback_query(Pressed(ForgetCb))
     async def forget_button(
         query: CallbackQuery, callback_data: ForgetCb, games: Games, tr: Translator
     ) -> None:

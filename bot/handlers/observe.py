@@ -4,6 +4,7 @@ count of updates in hand that a shutdown waits for.
 `UpdateObserver` is an outer middleware on the dispatcher's ``update``
 observer (registered by `bot.app.build_app`). For each update it
 
+- unpacks a press's callback data, once (`bot.handlers.presses`);
 - sets the log context (`bot.ops.logs`): the game's chat — the group a prompt
   button in a private chat belongs to, else the chat the update came from — the
   update id, and the decision id a prompt button answers;
@@ -27,9 +28,11 @@ from typing import Any
 
 from aiogram import BaseMiddleware
 from aiogram.dispatcher.event.bases import UNHANDLED
+from aiogram.filters.callback_data import CallbackData
 from aiogram.types import TelegramObject, Update
 
 from bot.handlers.ordering import chat_of
+from bot.handlers.presses import PRESS, unpack
 from bot.ops import metrics
 from bot.ops.logs import CHAT_ID, DECISION_ID, UPDATE_ID
 from bot.words.keyboards import PromptCb
@@ -37,17 +40,12 @@ from bot.words.keyboards import PromptCb
 log = logging.getLogger(__name__)
 
 
-def context_of(update: Update) -> tuple[int | None, int | None]:
+def context_of(update: Update, press: CallbackData | None = None) -> tuple[int | None, int | None]:
     """The game's chat id and the decision id of an update, where it names them:
-    a prompt's button names its game's chat; anything else, the chat it came in."""
-    query = update.callback_query
-    if query is not None and query.data and query.data.startswith(f"{PromptCb.__prefix__}:"):
-        try:
-            cb = PromptCb.unpack(query.data)
-        except (ValueError, TypeError):
-            pass  # a garbled button: the router refuses it
-        else:
-            return cb.chat, cb.decision
+    a prompt's button (`press`: its data, unpacked) names its game's chat;
+    anything else, the chat it came in."""
+    if isinstance(press, PromptCb):
+        return press.chat, press.decision
     return chat_of(update), None
 
 
@@ -70,7 +68,10 @@ class UpdateObserver(BaseMiddleware):
             kind = event.event_type
         except Exception:  # an update type this aiogram does not know
             kind = "other"
-        chat_id, decision_id = context_of(event)
+        press = None
+        if event.callback_query is not None:  # unpacked once, for every filter
+            press = data[PRESS] = unpack(event.callback_query.data)
+        chat_id, decision_id = context_of(event, press)
         # Set, not reset afterwards: each update runs in a task of its own (its
         # own copy of the context), and an error must keep the context until
         # aiogram's error middleware, outside this one, has it logged.

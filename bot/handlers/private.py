@@ -10,6 +10,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.handlers.presses import Pressed
 from bot.handlers.replies import (
     HAND_LINK,
     RULES_LINK,
@@ -128,7 +129,7 @@ def private_router() -> Router:
         # a group's game: how to open one, and what can be played here instead
         await say(message, games, tr, Reply("err-group-game-only"))
 
-    @router.callback_query(LangCb.filter())
+    @router.callback_query(Pressed(LangCb))
     async def lang_button(
         query: CallbackQuery, callback_data: LangCb, games: Games, tr: Translator
     ) -> None:
@@ -138,7 +139,7 @@ def private_router() -> Router:
         reply = await games.seats.set_lang(actor_of(query.from_user), callback_data.lang)
         await answer_callback(query, games, tr, reply)
 
-    @router.callback_query(PromptCb.filter())
+    @router.callback_query(Pressed(PromptCb))
     async def prompt_button(
         query: CallbackQuery, callback_data: PromptCb, games: Games, tr: Translator
     ) -> None:
@@ -150,7 +151,7 @@ def private_router() -> Router:
         )
         await answer_callback(query, games, tr, reply)
 
-    @router.callback_query(HintCb.filter())
+    @router.callback_query(Pressed(HintCb))
     async def hint_button(
         query: CallbackQuery, callback_data: HintCb, games: Games, tr: Translator
     ) -> None:
@@ -161,7 +162,7 @@ def private_router() -> Router:
         )
         await answer_callback(query, games, tr, reply)
 
-    @router.callback_query(DetailsCb.filter())
+    @router.callback_query(Pressed(DetailsCb))
     async def details_button(
         query: CallbackQuery, callback_data: DetailsCb, games: Games, tr: Translator
     ) -> None:

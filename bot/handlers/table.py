@@ -7,6 +7,7 @@ from aiogram.enums import ChatMemberStatus
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
+from bot.handlers.presses import Pressed
 from bot.handlers.replies import (
     GROUPS,
     HAND_LINK,
@@ -63,7 +64,7 @@ def table_router() -> Router:
         got = await games.seats.ask_stop(message.chat.id, actor_of(message.from_user))
         await ask_or_say(message, games, tr, got, Reply("stop-confirm"))
 
-    @router.callback_query(StopCb.filter())
+    @router.callback_query(Pressed(StopCb))
     async def stop_button(
         query: CallbackQuery, callback_data: StopCb, games: Games, tr: Translator
     ) -> None:

@@ -6,6 +6,7 @@ import html
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from typing import TypedDict
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -25,7 +26,7 @@ from bot.service.outbox import Outboxes
 from bot.service.profile import Profiles, lobby_home_lines, rules_of
 from bot.service.telling import TABLE, Teller
 from bot.store import UserPrefs
-from bot.store.models import LobbyMenu, Seat, Table
+from bot.store.models import LobbyMenu, Seat, Status, Table
 from bot.words.i18n import Translator, pick_lang
 from bot.words.keyboards import LobbyCb
 from bot.words.names import clean_name
@@ -128,12 +129,6 @@ class Lobby:
         table = await self.store.load(chat_id)
         return table is not None and table.practice and table.status != "finished"
 
-    async def button_is_live(self, chat_id: int, game_no: int) -> bool:
-        """Whether a lobby button of game `game_no` belongs to the chat's open
-        lobby (else it is an old one's)."""
-        table = await self.store.load(chat_id)
-        return table is not None and table.game_no == game_no and table.status == "lobby"
-
     async def practice(self, actor: Actor) -> Reply | None:
         """/practice in the private chat: a table of this person against the
         computer, in this very chat (table, prompts and all), set up with
@@ -230,13 +225,16 @@ class Lobby:
             lang=prefs.lang or pick_lang(actor.lang_code, self.defaults.lang),
         )
 
-    async def join(self, chat_id: int, actor: Actor, game_no: int | None = None) -> Reply:
-        """Take a seat in the chat's lobby (in game `game_no`, when the link
-        that brought the person here names one)."""
+    async def join(
+        self, chat_id: int, actor: Actor, game_no: int | None = None, stale: str = "err-no-lobby"
+    ) -> Reply:
+        """Take a seat in the chat's lobby (in game `game_no`, when the link or
+        the button that brought the person here names one; refused with
+        `stale` when that lobby is gone)."""
         prefs = await self.store.user(actor.user_id)
         table = await self.store.load(chat_id)
         if table is None or table.status != "lobby" or game_no not in (None, table.game_no):
-            return Reply("err-no-lobby", alert=True)
+            return Reply(stale, alert=True)
         if table.practice:
             return Reply("err-practice-solo", alert=True)
         if not prefs.started:
@@ -254,7 +252,7 @@ class Lobby:
             t.seats.append(self.person_seat(actor, prefs))
             return []
 
-        done = await self.records.attempt(chat_id, add, game=game_no, stale="err-no-lobby")
+        done = await self.records.attempt(chat_id, add, game=game_no, stale=stale)
         if isinstance(done, Reply):
             return done
         await self.store.link_user(actor.user_id, chat_id)
@@ -280,20 +278,23 @@ class Lobby:
             await self.store.save_user(prefs)
         return prefs
 
-    async def _manage(self, chat_id: int, actor: Actor, change: Change) -> Changed | Reply:
+    async def _manage(
+        self, chat_id: int, actor: Actor, change: Change, game: int | None
+    ) -> Changed | Reply:
         """`change` to the chat's lobby by `actor`, refused when there is no
-        lobby (err-no-lobby) or they are neither its creator nor an admin
+        lobby (err-no-lobby), or it is not game `game` — a button of an older
+        lobby (err-old-button) — or they are neither its creator nor an admin
         (err-not-creator): checked on the record the change saves."""
-        return await self.records.attempt(
-            chat_id, change, status="lobby", stale="err-no-lobby", manager=actor.user_id
-        )
+        return await self.records.attempt(chat_id, change, **_lobby_of(game), manager=actor.user_id)
 
     def default_level(self, table: Table) -> Level:
         """The level a computer gets when nobody chose one (the "bot" button of
         an old lobby message, a practice table's first opponent): the chat's."""
         return table.level or DEFAULT_LEVEL
 
-    async def add_computer(self, chat_id: int, actor: Actor, level: Level | None = None) -> Reply:
+    async def add_computer(
+        self, chat_id: int, actor: Actor, level: Level | None = None, game: int | None = None
+    ) -> Reply:
         def add(t: Table) -> list[Command]:
             if len(t.seats) >= MAX_SEATS:
                 raise Refusal("err-lobby-full")
@@ -301,7 +302,7 @@ class Lobby:
             t.lobby_menu = None  # seated: back to the first screen (start, settings)
             return []
 
-        done = await self._manage(chat_id, actor, add)
+        done = await self._manage(chat_id, actor, add, game)
         if isinstance(done, Reply):
             return done
         self.outboxes.show(chat_id, LOBBY)
@@ -313,7 +314,7 @@ class Lobby:
         name = self.tr.t(t.lang, "bot-name", n=number, level=self.tr.t(t.lang, f"level-{level}"))
         return Seat(user_id=None, name=name, level=level)
 
-    async def drop_computer(self, chat_id: int, actor: Actor) -> Reply:
+    async def drop_computer(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply:
         """The last computer seat leaves the table (a practice table's «−🤖»)."""
 
         def drop(t: Table) -> list[Command]:
@@ -323,13 +324,15 @@ class Lobby:
             del t.seats[computers[-1]]
             return []
 
-        done = await self._manage(chat_id, actor, drop)
+        done = await self._manage(chat_id, actor, drop, game)
         if isinstance(done, Reply):
             return done
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-computer-dropped")
 
-    async def configure(self, chat_id: int, actor: Actor, what: str) -> Reply:
+    async def configure(
+        self, chat_id: int, actor: Actor, what: str, game: int | None = None
+    ) -> Reply:
         """Lobby settings (creator or admin): the group's language, the timeouts."""
 
         def set_option(t: Table) -> list[Command]:
@@ -346,13 +349,15 @@ class Lobby:
                 ]
             return []
 
-        done = await self._manage(chat_id, actor, set_option)
+        done = await self._manage(chat_id, actor, set_option, game)
         if isinstance(done, Reply):
             return done
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-updated")
 
-    async def open_menu(self, chat_id: int, actor: Actor, button: str) -> Reply:
+    async def open_menu(
+        self, chat_id: int, actor: Actor, button: str, game: int | None = None
+    ) -> Reply:
         """The lobby message's screen a button opens (creator or admin: what
         its buttons change is theirs): the computers' levels, the settings, or
         back to the first one (see `MENUS`)."""
@@ -364,13 +369,13 @@ class Lobby:
             t.lobby_menu = menu
             return []
 
-        done = await self._manage(chat_id, actor, open_)
+        done = await self._manage(chat_id, actor, open_, game)
         if isinstance(done, Reply):
             return done
         self.outboxes.show(chat_id, LOBBY)
         return Reply("ok")
 
-    async def toggle_hints(self, chat_id: int, actor: Actor) -> Reply:
+    async def toggle_hints(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply:
         """Hints on or off for this game — the lobby's creator's choice (the
         chat's /settings only give the default a new lobby starts with)."""
 
@@ -380,18 +385,18 @@ class Lobby:
             t.hints = not t.hints
             return []
 
-        done = await self.records.attempt(chat_id, toggle, status="lobby", stale="err-no-lobby")
+        done = await self.records.attempt(chat_id, toggle, **_lobby_of(game))
         if isinstance(done, Reply):
             return done
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-hints-now-on" if done.table.hints else "lobby-hints-now-off")
 
-    async def cancel(self, chat_id: int, actor: Actor) -> Reply:
+    async def cancel(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply:
         def close(t: Table) -> list[Command]:
             t.status = "finished"
             return []
 
-        done = await self._manage(chat_id, actor, close)
+        done = await self._manage(chat_id, actor, close, game)
         if isinstance(done, Reply):
             return done
         table = done.table
@@ -476,7 +481,7 @@ class Lobby:
         )
 
     # ------------------------------------------------------------------ the start
-    async def go(self, chat_id: int, actor: Actor) -> Reply:
+    async def go(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply:
         seeds: list[int] = []  # drawn once, once the actor may start the game
         started: list[Event] = []
 
@@ -505,7 +510,7 @@ class Lobby:
             started[:] = events
             return []
 
-        done = await self._manage(chat_id, actor, start)
+        done = await self._manage(chat_id, actor, start, game)
         if isinstance(done, Reply):
             return done
         table, ids = done
@@ -554,3 +559,18 @@ class Lobby:
 def _next(values: tuple[int, ...], current: int) -> int:
     later = [v for v in values if v > current]
     return later[0] if later else values[0]
+
+
+class _LobbyCheck(TypedDict):
+    status: Status
+    game: int | None
+    stale: str
+
+
+def _lobby_of(game: int | None) -> _LobbyCheck:
+    """What a change to a lobby checks on the record it saves: a lobby; by a
+    button (`game`: the lobby it was on), that lobby — an older one's button
+    is refused as old (err-old-button), a command finding none err-no-lobby."""
+    if game is None:
+        return {"status": "lobby", "game": None, "stale": "err-no-lobby"}
+    return {"status": "lobby", "game": game, "stale": "err-old-button"}

@@ -82,11 +82,16 @@ class Seats:
         settle(t, events, self.prompts, self.clock.now(), self.defaults, notes, handed=handed)
 
     # ------------------------------------------------------------------ leaving
-    async def leave(self, chat_id: int, actor: Actor) -> Reply | InlineKeyboardMarkup:
+    async def leave(
+        self, chat_id: int, actor: Actor, game: int | None = None
+    ) -> Reply | InlineKeyboardMarkup:
         """/leave: out of the lobby at once; out of a running game only once
         the leaver confirms (the buttons returned), since it cannot be undone
-        but by /back."""
+        but by /back. `game`: the lobby a «Выйти» button was on — out of that
+        lobby only (an older one's button is refused as old)."""
         table = await self.store.load(chat_id)
+        if game is not None and (table is None or table.game_no != game or table.status != "lobby"):
+            return Reply("err-old-button", alert=True)
         if table is None or table.status == "finished":
             return Reply("err-no-game")
         if table.seat_of(actor.user_id) is None:
@@ -103,7 +108,7 @@ class Seats:
                 t.seats.clear()
             return []
 
-        done = await self.records.attempt(chat_id, remove)
+        done = await self.records.attempt(chat_id, remove, game=table.game_no)
         if isinstance(done, Reply):
             return done
         await self.store.link_user(actor.user_id, chat_id, linked=False)

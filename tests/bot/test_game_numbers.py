@@ -11,6 +11,7 @@ from typing import Any, cast
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
+from bot.words.keyboards import LobbyCb
 from tests.bot.harness import FakeClock, Harness, people
 from tests.bot.test_home import finish_quickly
 
@@ -110,3 +111,33 @@ async def forget_counter(store: Store, chat_id: int) -> None:
         redis_store = cast(RedisStore, store)
         client: Any = redis_store._r
         assert await client.hdel(redis_store._history_key(chat_id), "last") == 1
+
+
+async def test_a_lobby_that_expires_unstarted_keeps_its_number_from_the_next_lobby(
+    store: Store,
+) -> None:
+    """A lobby nobody starts goes after `LOBBY_TTL` and was never a game of the
+    history, yet its number was given: the next lobby takes a new one, so the
+    old lobby's buttons and its deep link (shown in the chat, sent on) act on
+    nothing — not on the new lobby."""
+    clock = FakeClock()
+    h = Harness(on_clock(store, clock), clock=clock)
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    await h.say(vera.id, vera, "/start")
+    old_lobby, old_game = await h.open_lobby(GROUP, anna, [boris])
+    await let_expire(h, GROUP, h.store.lobby_ttl)
+
+    await h.say(GROUP, anna, "/newgame")
+    table = await h.table(GROUP)
+    assert table.status == "lobby" and table.game_no == old_game + 1
+    seated = [s.user_id for s in table.seats]
+    # the old lobby's join button and deep link: Вера sits nowhere
+    await h.press(vera, GROUP, old_lobby, LobbyCb(action="join", game=old_game).pack())
+    await h.say(vera.id, vera, f"/start join_{GROUP}_{old_game}")
+    after = await h.table(GROUP)
+    assert [s.user_id for s in after.seats] == seated and vera.id not in seated
+    assert after.version == table.version
+    # and the new lobby's own button seats her
+    lobby = (await h.store.messages(GROUP))["lobby"]
+    await h.press(vera, GROUP, lobby, LobbyCb(action="join", game=table.game_no).pack())
+    assert vera.id in [s.user_id for s in (await h.table(GROUP)).seats]

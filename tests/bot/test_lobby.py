@@ -103,6 +103,47 @@ async def test_an_old_lobby_button_is_refused(store: Store) -> None:
     assert table.version == version and [s.name for s in table.seats] == ["Анна"]
 
 
+@pytest.mark.parametrize("action", ["levels", "bot_normal", "drop", "time", "hints", "go"])
+async def test_a_lobby_button_reads_the_record_once_and_an_old_one_is_refused_as_old(
+    store: Store, monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
+    """Each lobby button checks that its lobby is the chat's open one on the
+    record its change saves: one read of the record, none of its own before
+    — and the button of the lobby before is refused as an old button,
+    changing nothing."""
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    old, old_game = await h.open_lobby(GROUP, anna, [boris])
+    await h.press(anna, GROUP, old, LobbyCb(action="cancel", game=old_game).pack())
+    message, game = await h.open_lobby(GROUP, anna, [boris])
+    await h.press(anna, GROUP, message, LobbyCb(action="bot_easy", game=game).pack())
+    reads: list[int] = []
+    depth = [0]  # (a store's own call of another read is not one more)
+    for name in ("load", "load_with_messages"):
+        real = getattr(store, name)
+
+        async def counted(chat_id: int, real=real) -> object:  # type: ignore[no-untyped-def]
+            if chat_id == GROUP and not depth[0]:
+                reads.append(chat_id)
+            depth[0] += 1
+            try:
+                return await real(chat_id)
+            finally:
+                depth[0] -= 1
+
+        monkeypatch.setattr(store, name, counted)
+    version = (await h.table(GROUP)).version
+    await h.press(anna, GROUP, old, LobbyCb(action=action, game=old_game).pack())
+    assert last_answer(h).show_alert and last_answer(h).text == h.tr.t("ru", "err-old-button")
+    assert (await h.table(GROUP)).version == version
+    reads.clear()
+    await h.press(anna, GROUP, message, LobbyCb(action=action, game=game).pack(), settle=False)
+    assert len(reads) == 1  # the change's own read
+    assert not last_answer(h).show_alert, last_answer(h).text
+    assert (await h.table(GROUP)).version == version + 1
+    await h.settle()
+
+
 async def test_stop_asks_for_confirmation_and_only_the_creator_may(store: Store) -> None:
     h = Harness(store)
     anna, boris = people("Анна", "Борис")

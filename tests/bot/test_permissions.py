@@ -5,7 +5,7 @@ and the lobby or game stays as it was, even for someone who is in fact an admin.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 from aiogram.exceptions import (
@@ -17,7 +17,9 @@ from aiogram.exceptions import (
 from aiogram.methods import AnswerCallbackQuery, GetChatMember, SendMessage
 
 from bot.store import Store
+from bot.store.models import Table
 from bot.words.keyboards import LobbyCb, StopCb
+from engine import Command
 from tests.bot.harness import Harness, people
 
 GROUP = -100818
@@ -88,3 +90,38 @@ async def test_when_telegram_cannot_say_who_is_an_admin_only_the_creator_manages
     h.tg.member_lookup_fails = None
     await h.press(boris, GROUP, confirm, StopCb(game=game, confirm=True).pack())
     assert (await h.table(GROUP)).status == "finished"
+
+
+async def test_a_retry_after_a_lost_race_checks_again_who_may_manage(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Анна, the lobby's creator, presses «start»; between her read and her
+    save another update saves first a change that takes her creatorship away
+    (as her own /forgetme in another process does: creator nobody). The
+    compare-and-set loses, the retry reads the record again — and on that
+    record she may no longer manage the lobby: refused, nothing started."""
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    lobby, game = await h.open_lobby(GROUP, anna, [boris])
+    save = store.save
+    raced: list[int] = []
+
+    async def save_after_another(table: Table, commands: Sequence[Command] = ()) -> bool:
+        if table.chat_id == GROUP and not raced:
+            raced.append(table.version)
+            other = await store.load(GROUP)
+            assert other is not None
+            other.creator_id = 0
+            assert await save(other)
+        return await save(table, commands)
+
+    monkeypatch.setattr(store, "save", save_after_another)
+    before = len(h.tg.requests)
+    await h.press(anna, GROUP, lobby, LobbyCb(action="go", game=game).pack())
+    assert raced, "the press saved nothing: no race was run"
+    answers = [r for r in h.tg.requests[before:] if isinstance(r, AnswerCallbackQuery)]
+    refusal = h.tr.t("ru", "err-not-creator")
+    assert [(a.text, a.show_alert) for a in answers] == [(refusal, True)]
+    table = await h.table(GROUP)
+    assert table.status == "lobby" and table.creator_id == 0
+    assert table.version == raced[0] + 1  # the other update's save only

@@ -45,7 +45,7 @@ from bot.store.memory import MemoryStore
 from bot.store.models import Table
 from bot.words.keyboards import LobbyCb
 from engine import Decision, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness
 

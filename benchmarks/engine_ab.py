@@ -4,7 +4,7 @@
 
 Each tree is a directory holding an `engine/` package (e.g. `git archive <commit>
 engine | tar -x -C /tmp/old`). A complete random 4-player game through the
-public API (`new_game`, `pending`, `apply`, `engine.policy.choose`) is played
+public API (`new_game`, `pending`, `apply`, `engine.ai.easy.choose`) is played
 for each of `--games` seeds, `--reps` times in a row in a fresh process pinned
 to one core, and the fastest time of each seed is kept over all rounds; the two
 trees take turns, round by round. Other work on the machine only ever slows a
@@ -26,7 +26,7 @@ GAME = r"""
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 from engine import GameSetup, new_game, pending, apply
-from engine.policy import choose
+from engine.ai.easy import choose
 
 def game(seed):
     start = time.perf_counter()

@@ -28,9 +28,9 @@ import time
 import timeit
 
 from engine import GameSetup, GameState, apply, new_game, pending, turn
+from engine.ai.easy import choose
 from engine.api import step
 from engine.hidden import copy_state, redeal
-from engine.policy import choose
 
 
 def play_to_end(state: GameState) -> None:

@@ -2,7 +2,7 @@
 
 The levels are measured against it so that *strong* is not tuned only against
 its own family: it shares neither their evaluation (`engine.ai.evaluate`) nor
-their rule player (`engine.ai.rules`). It is as honest as they are: it looks
+their rule player (`engine.ai.heuristic`). It is as honest as they are: it looks
 ahead only in worlds re-dealt from what its seat has seen (`engine.hidden`).
 
 Each option is played on a world; the seat's own questions that follow at once

@@ -69,7 +69,7 @@ from bot.store.models import Seat, Table
 from bot.store.redis import RedisStore
 from bot.words.i18n import Translator
 from engine import Command, GameSetup, apply, new_game, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 
 NAMES = ["Анна Каренина", "Борис Годунов", "Вера Павлова", "Глеб Жеглов", "Дина Рубина", "Егор"]
 TITLE = "Смута по пятницам"

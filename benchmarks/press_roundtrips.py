@@ -24,7 +24,7 @@ from typing import Any
 from redis.asyncio.connection import AbstractConnection
 
 from bot.store.redis import RedisStore
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.harness import Harness, answer_data, people
 
 GROUP = -100321

@@ -54,7 +54,7 @@ from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.prompts import Prompts
 from bot.words.render import Renderer
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness
 from tests.bot.webapp_client import (

@@ -41,10 +41,10 @@ from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from engine.ai.easy import choose as computer_choice
 from engine.api import apply, pending
 from engine.cards import COLOURS, DEFAULT_RULES, Catalog, Colour, Rules, catalog_for
 from engine.core import Event, Game, Option, Refused, run
-from engine.policy import choose as computer_choice
 from engine.state import GameState, House, Player, Side, TurnFrame
 from engine.view import view_for
 

@@ -16,9 +16,9 @@ import traceback
 from collections.abc import Sequence
 from typing import Any
 
+from engine.ai.easy import choose
 from engine.api import GameSetup, apply, new_game, pending
 from engine.invariants import violations
-from engine.policy import choose
 from engine.state import GameState
 
 

@@ -4,7 +4,7 @@
 - `tally` (`tally.py`): a one-ply greedy player with its own count — not the
   levels' `engine.ai.evaluate`, not `benchmarks.greedy`'s;
 - `rulebook` (`rulebook.py`): a rule-based player, no look-ahead, its own rules
-  (not `engine.ai.rules`);
+  (not `engine.ai.heuristic`);
 - `montecarlo` (`montecarlo.py`): a flat Monte-Carlo player: every option gets
   the same share of playouts to the seat's next turn, played by its own quick
   policy on worlds re-dealt for each playout, valued by its own count.

@@ -3,7 +3,7 @@
 It reads only the observation of its seat (`engine.hidden.observe`: its own
 hand, every house on the table, the piles in sight, the sizes of the other
 hands). It plays for points on the table and castles, and hurts whoever leads
-on points; its rules are not `engine.ai.rules`':
+on points; its rules are not `engine.ai.heuristic`':
 
 - a turn: build a castle (the one-time side when its hand has two cards or
   fewer and the castle gives cards — red or orange — else the permanent side);

@@ -20,7 +20,7 @@ from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs, is
 from bot.store.delivery import Claim, Delivery
 from bot.store.delivery import current as current_delivery
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
-from bot.store.packing import pack_log, record_json, unpack_log
+from bot.store.packing import pack_log, record_json, seated_users, unpack_log, without_user
 from engine import Command
 
 T = TypeVar("T")
@@ -152,7 +152,7 @@ class MemoryStore(Store):
         self._timers.pop(chat_id, None)
         self._expires.pop(chat_id, None)
         if rec is not None:
-            for uid in _seated(rec.data):
+            for uid in seated_users(rec.data):
                 self._links.get(uid, set()).discard(chat_id)
 
     async def log(self, chat_id: int) -> list[Command]:
@@ -246,7 +246,7 @@ class MemoryStore(Store):
         _move(self._msgs, old_chat_id, new_chat_id)
         _move(self._timers, old_chat_id, new_chat_id)
         _move(self._expires, old_chat_id, new_chat_id)  # the record keeps its time
-        for uid in _seated(rec.data):
+        for uid in seated_users(rec.data):
             links = self._links.get(uid, set())
             if old_chat_id in links:
                 links.discard(old_chat_id)
@@ -437,7 +437,7 @@ class MemoryStore(Store):
             history = self._history.get(chat, {})
             for field, raw in list(history.items()):
                 if field.startswith("r:"):
-                    scrubbed = _scrub(raw, user_id)
+                    scrubbed = without_user(raw, user_id)
                     if scrubbed is not None:
                         history[field] = scrubbed
 
@@ -589,21 +589,6 @@ def _move(items: dict[int, T], old: int, new: int) -> None:
     items.pop(new, None)
     if old in items:
         items[new] = items.pop(old)
-
-
-def _scrub(raw: str, user_id: int) -> str | None:
-    """A history record with the user's seats nameless, or None if they are not in it."""
-    record = GameRecord.model_validate_json(raw)
-    hit = False
-    for seat in record.seats:
-        if seat.user_id == user_id:
-            seat.user_id, seat.name, hit = None, "", True
-    return record_json(record) if hit else None
-
-
-def _seated(data: str) -> list[int]:
-    table = Table.model_validate_json(data)
-    return sorted({s.user_id for s in table.seats if s.user_id is not None})
 
 
 __all__ = ["MemoryStore"]

@@ -7,6 +7,10 @@ its record without the fields that hold their defaults (the rules, most often).
 A packed log is text (``z:`` and the compressed bytes in base85), so a Redis
 client that decodes responses reads it too; a log kept before packing (plain
 JSON lines) is still read as it is.
+
+Both stores also read and rewrite the JSON they hold with the same two
+functions: who sits in a chat's record (`seated_users`), and a finished
+game's record with a person made nameless (`without_user`, for /forgetme).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ import zlib
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.models import GameRecord
+from bot.store.models import GameRecord, Table
 from engine import Command
 
 _PACKED = "z:"
@@ -66,3 +70,26 @@ def record_json(record: GameRecord) -> str:
 
 
 __all__ = ["pack_log", "record_json", "unpack_log"]
+
+
+# ====================================================================== a stored record
+# read or rewritten where it is kept: both stores use these on the JSON they hold
+
+
+def seated_users(data: str | bytes | None) -> list[int]:
+    """User ids of every seat in a stored chat record (JSON), empty when there is none."""
+    if data is None:
+        return []
+    table = Table.model_validate_json(data)
+    return sorted({s.user_id for s in table.seats if s.user_id is not None})
+
+
+def without_user(raw: str, user_id: int) -> str | None:
+    """A finished game's record (JSON) with the user's seats made nameless
+    (/forgetme), or None when the user sat in none of them."""
+    record = GameRecord.model_validate_json(raw)
+    hit = False
+    for seat in record.seats:
+        if seat.user_id == user_id:
+            seat.user_id, seat.name, hit = None, "", True
+    return record_json(record) if hit else None

@@ -51,7 +51,7 @@ from bot.store import (
 from bot.store.delivery import Claim, Delivery
 from bot.store.delivery import current as current_delivery
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
-from bot.store.packing import pack_log, record_json, unpack_log
+from bot.store.packing import pack_log, record_json, seated_users, unpack_log, without_user
 from engine import Command
 
 # The chat's counter of game numbers (`hist`: its history hash) as `last`:
@@ -775,7 +775,7 @@ class RedisStore(Store):
                     try:
                         await pipe.watch(tk)
                         data = await _a(pipe.hget(tk, "data"))
-                        users = _seated(data)
+                        users = seated_users(data)
                         _multi(pipe)
                         pipe.delete(tk, self._log_key(chat_id), self._msgs_key(chat_id))
                         pipe.zrem(self._deadlines_key, str(chat_id))
@@ -891,7 +891,7 @@ class RedisStore(Store):
                         table = Table.model_validate_json(data)
                         table.chat_id = new_chat_id
                         table.version = int(_str(v))
-                        users = _seated(data)
+                        users = seated_users(data)
                         if users:
                             await pipe.watch(*(self._user_tables_key(u) for u in users))
                         linked = [
@@ -1115,7 +1115,7 @@ class RedisStore(Store):
                 changes = {}
                 for field, value in raw.items():
                     if _str(field).startswith("r:"):
-                        scrubbed = _scrub(_str(value), user_id)
+                        scrubbed = without_user(_str(value), user_id)
                         if scrubbed is not None:
                             changes[_str(field)] = scrubbed
                 if changes:
@@ -1304,24 +1304,6 @@ def _claimed_first(call: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable
 for _name in sorted(Store.__abstractmethods__ - _CLAIM_INSIDE):
     if inspect.iscoroutinefunction(getattr(RedisStore, _name)):
         setattr(RedisStore, _name, _claimed_first(getattr(RedisStore, _name)))
-
-
-def _scrub(raw: str, user_id: int) -> str | None:
-    """A history record with the user's seats nameless, or None if they are not in it."""
-    record = GameRecord.model_validate_json(raw)
-    hit = False
-    for seat in record.seats:
-        if seat.user_id == user_id:
-            seat.user_id, seat.name, hit = None, "", True
-    return record_json(record) if hit else None
-
-
-def _seated(data: Any) -> list[int]:
-    """User ids of every seat in a stored record (JSON), empty when there is none."""
-    if data is None:
-        return []
-    table = Table.model_validate_json(data)
-    return sorted({s.user_id for s in table.seats if s.user_id is not None})
 
 
 __all__ = ["RedisStore"]

@@ -3,7 +3,7 @@
     from engine.ai import LEVELS, decide
     option = decide(state, decision, "normal")
 
-- **easy**: a legal option at random (`engine.policy.choose`), for beginners.
+- **easy**: a legal option at random (`engine.ai.easy.choose`), for beginners.
 - **normal**: a one-ply look-ahead on re-dealt worlds, valued by a material
   count (`engine.ai.lookahead`); a few milliseconds a decision.
 - **strong**: `engine.ai.search`: it searches until a deadline — `stop`, a
@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from engine import policy
+from engine.ai import easy
 from engine.ai.lookahead import normal
 from engine.ai.search import strong
 from engine.core import Decision, Option
@@ -60,7 +60,7 @@ def decide(
         return decision.options[0]
     game = state if isinstance(state, GameState) else GameState.from_json(state)
     if level == "easy":
-        return policy.choose(game.seed, decision)
+        return easy.choose(game.seed, decision)
     player = PLAYERS.get(level)
     if player is None:
         raise ValueError(f"no level {level!r}")

@@ -1,7 +1,7 @@
 """The *normal* level: a one-ply look-ahead on worlds the seat cannot tell apart.
 
 Every option is played on a re-dealt world (`engine.hidden.Observation.world`),
-the game runs on with the rule player (`engine.ai.rules`) to a common horizon,
+the game runs on with the heuristic player (`engine.ai.heuristic`) to a common horizon,
 and the table is valued by a material count (`engine.ai.evaluate.value`):
 
 - a turn action: as the last of the turn — the action, whatever it sets off (a

@@ -1,15 +1,15 @@
-"""Playing a look-ahead on: every answer from the rule player (`engine.ai.rules`),
+"""Playing a look-ahead on: every answer from the heuristic player (`engine.ai.heuristic`),
 up to a horizon. The states given are re-dealt worlds (`engine.hidden`), never
 the real game."""
 
 from __future__ import annotations
 
-from engine.ai import rules
+from engine.ai import heuristic
 from engine.api import playout_step
 from engine.core import Ask, Option
 from engine.state import GameState
 
-#: decisions played on by the rule player after an option, at most
+#: decisions played on by the heuristic player after an option, at most
 SETTLE_CAP = 80
 #: decisions played on to the end of a game, at most
 ENDGAME_CAP = 600
@@ -21,7 +21,7 @@ def settle(state: GameState, ask: Ask | None, seat: int | None = None) -> Ask | 
     for _ in range(SETTLE_CAP):
         if ask is None or ask.kind == "action" or (seat is not None and ask.seat != seat):
             return ask
-        ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+        ask = playout_step(state, heuristic.answer(state, ask.seat, ask.kind, ask.options))
     return ask
 
 
@@ -31,7 +31,7 @@ def play_out_turn(state: GameState, ask: Ask | None, seat: int, cap: int = SETTL
     for _ in range(cap):
         if ask is None or (ask.kind == "action" and ask.seat != seat):
             return
-        ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+        ask = playout_step(state, heuristic.answer(state, ask.seat, ask.kind, ask.options))
 
 
 def play_until_turn_of(state: GameState, ask: Ask | None, seat: int, cap: int) -> int:
@@ -43,7 +43,7 @@ def play_until_turn_of(state: GameState, ask: Ask | None, seat: int, cap: int) -
             return played
         if ask.kind == "action" and ask.seat == seat and state.actions_taken == 0:
             return played
-        ask = playout_step(state, rules.answer(state, ask.seat, ask.kind, ask.options))
+        ask = playout_step(state, heuristic.answer(state, ask.seat, ask.kind, ask.options))
     return cap
 
 

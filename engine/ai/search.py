@@ -11,7 +11,7 @@ for an option whose outcome hangs on a hidden card. Then it searches:
    observation (`engine.hidden`); every candidate meets the same worlds (common
    random numbers: the differences between candidates are not luck).
 3. Rollouts: in each world a candidate is answered and the game played to its
-   end by the rule player (`engine.ai.rules`) for every seat; the real result
+   end by the heuristic player (`engine.ai.heuristic`) for every seat; the real result
    counts (score margin over the best other seat, and a bonus for a win).
 4. Successive halving: after each pass over the worlds drawn so far, the worse
    half of the candidates is dropped and the survivors meet as many new worlds

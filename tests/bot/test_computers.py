@@ -29,9 +29,9 @@ from bot.store.models import Seat
 from bot.words.keyboards import LobbyCb
 from engine import Command, GameSetup, GameState, execute, new_game, pending
 from engine.ai import LEVELS, decide
+from engine.ai.easy import choose
 from engine.ai.search import search
 from engine.hidden import mix, observe
-from engine.policy import choose
 from tests.bot.harness import Harness, answer_data, people
 
 GROUP = -100555

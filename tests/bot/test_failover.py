@@ -28,7 +28,7 @@ from bot.store import StoreUnavailable
 from bot.store.models import Table
 from bot.store.redis import POOL_CONNECTIONS, BlockingSentinelPool, RedisStore
 from engine import Command, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.conftest import _in_ci
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import FakeClock, Harness, answer_data, people

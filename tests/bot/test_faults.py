@@ -47,7 +47,7 @@ from bot.store.models import Table
 from bot.store.redis import RedisStore
 from bot.words.keyboards import PromptCb
 from engine import Command, Decision, pending, replay
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.conftest import REDIS_URL, _client, _reachable
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import (

@@ -14,7 +14,10 @@ import asyncio
 import contextlib
 from typing import Any
 
+import pytest
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 
 from bot.store.redis import RedisStore
 from tests.bot.conftest import REDIS_URL
@@ -72,16 +75,23 @@ class Proxy:
             await self.server.wait_closed()
 
 
+@pytest.mark.parametrize("reconnects", ["redis-py", "feed"])
 async def test_a_stream_catches_up_on_moves_published_while_its_process_was_cut_off(
-    redis_factory: Any,
+    redis_factory: Any, reconnects: str
 ) -> None:
+    """`reconnects`: who connects again — redis-py, within a read (its
+    retries, on by default: `bot.store.feed._Reconnects`), or, with retries
+    off, the feed's reader after the error (`RedisFeed._resubscribe`)."""
     first = app_harness(await redis_factory())  # plays, straight to Redis
     direct: Any = Redis.from_url(REDIS_URL)
     kwargs = direct.connection_pool.connection_kwargs
     proxy = Proxy(kwargs.get("host", "127.0.0.1"), kwargs.get("port", 6379))
     await direct.aclose()
     await proxy.start()
-    client = Redis(host="127.0.0.1", port=proxy.port, db=kwargs.get("db", 0), socket_timeout=5)
+    retry = {} if reconnects == "redis-py" else {"retry": Retry(NoBackoff(), 0)}
+    client = Redis(
+        host="127.0.0.1", port=proxy.port, db=kwargs.get("db", 0), socket_timeout=5, **retry
+    )
     cut_store = RedisStore(client, first.store.prefix)  # type: ignore[attr-defined]
     second = Harness(cut_store, first.tg, first.clock, app=LINKS)
     try:

@@ -34,7 +34,7 @@ from aiogram.types import User
 from bot.store import Store
 from bot.words.keyboards import LobbyCb, PromptCb
 from engine import Command, GameState, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.fake_telegram import text_of
 from tests.bot.harness import (
     MARK,

@@ -29,7 +29,7 @@ from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
 from engine import pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot import test_faults
 from tests.bot.harness import Harness, people
 

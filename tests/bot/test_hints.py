@@ -25,8 +25,8 @@ from bot.words.keyboards import HintCb, LangCb, LobbyCb, StopCb
 from bot.words.prompts import choice_depths
 from engine import Decision, GameSetup, GameState, new_game, pending
 from engine.ai import decide
+from engine.ai.easy import choose
 from engine.ai.hint import Hint, hint
-from engine.policy import choose
 from tests.bot.fake_telegram import person, text_of
 from tests.bot.harness import MARK, Harness, people, public_zones
 

@@ -19,7 +19,7 @@ from bot.store.models import Table
 from bot.store.redis import RedisStore
 from bot.words.keyboards import ForgetCb
 from engine import GameSetup, apply, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from engine.scenario import build
 from tests.bot.fake_telegram import Hold, person
 from tests.bot.harness import MARK, Harness, Witness, answer_data, people

@@ -71,7 +71,7 @@ from bot.telegram.membership import ADMIN_TTL
 from bot.words.keyboards import LangCb, LobbyCb, PromptCb, RematchCb, StopCb
 from bot.words.prompts import choice_depths
 from engine import Event, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from engine.scenario import build
 from tests.bot.conftest import REDIS_URL
 from tests.bot.fake_telegram import BOT_USER, NOW, chat, person

@@ -49,9 +49,9 @@ from bot.words.i18n import LANGS, LOCALES_DIR, Translator
 from bot.words.render import EXTRA, LANDS_ON, SEAT_PARAMS, Renderer, event_key
 from engine import GameSetup, apply, new_game, pending
 from engine.ai import LEVELS
+from engine.ai.easy import choose
 from engine.ai.hint import REASONS as HINT_REASONS
 from engine.cards import COLOURS
-from engine.policy import choose
 from engine.state import End, Side
 
 ROOT = Path(__file__).resolve().parents[2]

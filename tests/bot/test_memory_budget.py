@@ -13,7 +13,7 @@ from bot.store.packing import pack_log, unpack_log
 from bot.store.redis import RedisStore
 from bot.words.keyboards import LobbyCb
 from engine import Command, GameSetup, apply, new_game, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.harness import FakeClock, Harness, people
 from tests.bot.store_keys import entries, keys_of, kind_of
 from tests.bot.test_game_numbers import let_expire, on_clock

@@ -17,7 +17,7 @@ from benchmarks.chat_volume import GROUP, play_game
 from bot.store import Store
 from bot.words.keyboards import LobbyCb
 from engine import pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.fake_telegram import FakeTelegram, person
 from tests.bot.harness import Harness
 

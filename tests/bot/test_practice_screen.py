@@ -35,9 +35,9 @@ from bot.words.keyboards import DetailsCb, PromptCb
 from bot.words.prompts import Prompts
 from bot.words.shape import plain
 from engine import Decision, Event, GameState, pending
+from engine.ai.easy import choose
 from engine.cards import catalog_for
 from engine.core import Option, Refused
-from engine.policy import choose
 from engine.scenario import build, resolve
 from tests.bot.fake_telegram import person
 from tests.bot.harness import (

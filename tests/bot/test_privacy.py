@@ -22,7 +22,7 @@ from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
 from bot.words.keyboards import ForgetCb, LangCb
 from engine import pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, answer_data
 from tests.bot.test_config_and_logs import SENTRY_KEEPING_EVENTS, run_probe

@@ -7,7 +7,7 @@ from aiogram.types import User
 from bot.store import Store
 from bot.words.keyboards import LangCb, PromptCb
 from engine import pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.harness import Harness, group_texts, people, prompts
 
 GROUP = -100999

@@ -28,8 +28,8 @@ from bot.store.memory import MemoryStore
 from bot.words.keyboards import PromptCb, menu_level
 from bot.words.prompts import ASK, level_of
 from engine import DEFAULT_RULES, Decision, pending
+from engine.ai.easy import choose
 from engine.cards import catalog_for
-from engine.policy import choose
 from engine.scenario import build, play
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, answer_data, is_prompt, prompts

@@ -22,7 +22,7 @@ from bot.store.models import Table
 from bot.words.render import LINE_MAX, TABLE_MAX_LINES
 from bot.words.shape import plain, visible_len
 from engine import Decision, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.fake_telegram import person, text_of
 from tests.bot.harness import Harness, decisions_of
 from tests.bot.test_texts import LONG_NAMES

@@ -22,7 +22,7 @@ from bot.store import Store
 from bot.store.models import Table
 from bot.words.keyboards import LobbyCb
 from engine import Decision, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, decisions_of, is_prompt
 

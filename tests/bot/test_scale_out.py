@@ -44,7 +44,7 @@ from bot.words.keyboards import LobbyCb, PromptCb
 from bot.words.render import Renderer
 from engine import Command, pending, replay
 from engine.ai import decide
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.fake_telegram import FakeTelegram, Updates, person
 from tests.bot.harness import FakeClock, Harness, answer_data
 

@@ -28,8 +28,8 @@ from bot.store import Store
 from bot.words.help import rules_args
 from bot.words.keyboards import ForgetCb, LangCb, StopCb
 from engine import Decision, Event, GameState, pending
+from engine.ai.easy import choose
 from engine.cards import catalog_for
-from engine.policy import choose
 from tests.bot.harness import MARK, Harness, answer_data, decisions_of, is_prompt, people
 
 TUTOR = "🎓 "

@@ -23,7 +23,7 @@ from bot.store.models import Seat, Table
 from bot.webapp.payload import Payloads
 from bot.webapp.server import WebApp
 from engine import GameSetup, apply, new_game, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 
 TOKEN = "42:TEST"  # the harness's bot
 PREFIX = "/app"

@@ -14,12 +14,12 @@ import pytest
 
 from engine import Decision, GameSetup, GameState, apply, new_game, pending
 from engine.ai import LEVELS, decide
-from engine.ai.rules import KINDS, RULES
+from engine.ai.easy import choose
+from engine.ai.heuristic import KINDS, RULES
 from engine.api import step
 from engine.cards import catalog_for
 from engine.hidden import copy_state, redeal
 from engine.invariants import violations
-from engine.policy import choose
 from tests.engine.helpers import draw_smuta, play, setup
 
 

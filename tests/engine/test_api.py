@@ -27,9 +27,9 @@ from engine import (
     stop,
     view_for,
 )
+from engine.ai.easy import choose
 from engine.cards import DEFAULT_RULES, catalog_for
 from engine.invariants import violations
-from engine.policy import choose
 from engine.scenario import main as scenario_main
 from tests.engine.helpers import decision, hand, houses, kind, kinds, play, setup, strings
 

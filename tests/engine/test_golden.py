@@ -27,7 +27,7 @@ import json
 from typing import Any
 
 from engine import GameSetup, Rules, apply, new_game, pending
-from engine.policy import choose
+from engine.ai.easy import choose
 
 VARIANTS: tuple[Rules, ...] = (
     Rules(),

@@ -22,11 +22,11 @@ from functools import cache
 
 from engine import Command, Decision, Event, GameSetup, GameState, apply, new_game, pending
 from engine.ai import decide
+from engine.ai.easy import choose
 from engine.cards import catalog_for
 from engine.core import Refused, forget_ask
 from engine.hidden import copy_state, mix, redeal
 from engine.invariants import violations
-from engine.policy import choose
 from engine.view import view_for
 from tests.engine.helpers import play, setup
 

@@ -6,11 +6,11 @@ from collections.abc import Callable
 
 from engine import Decision, GameState
 from engine.ai import LEVELS, Level, decide
+from engine.ai.easy import choose
 from engine.ai.lookahead import best_first, normal
 from engine.ai.search import _last_turn, strong
 from engine.core import Option
 from engine.hidden import mix, observe
-from engine.policy import choose
 from tests.engine.helpers import decision, named, setup
 from tests.engine.test_ai import decisions
 

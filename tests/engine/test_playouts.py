@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from engine import GameSetup, GameState, apply, new_game, pending
+from engine.ai.easy import choose
 from engine.invariants import violations
-from engine.policy import choose
 
 GAMES_PER_CHUNK = 50
 CHUNKS = 8  # 5 player counts x 8 chunks x 50 games = 2,000 games

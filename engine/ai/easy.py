@@ -1,4 +1,4 @@
-"""The computer's policy: always a legal option, at random, seeded.
+"""The easy level (`engine.ai.decide(…, "easy")`): always a legal option, at random, seeded.
 
 It picks uniformly among the kinds of option first (the first part: draw, lay,
 play, …), then uniformly among the options of that kind, so a hand of seven

@@ -1,4 +1,6 @@
-"""A fast rule-based player: a few if-then rules for every kind of decision, no look-ahead.
+"""The heuristic player: a few if-then rules for every kind of decision, no look-ahead.
+
+(Not the game's rules: those are `engine.cards.Rules`.)
 
 It plays the seats of a look-ahead (the other seats' answers, and the seat's own
 answers below the option being weighed), so it must be cheap. It reads the whole
@@ -91,7 +93,7 @@ def _card_value(cat: Catalog, card_id: str) -> float:
 
 
 def choose(state: GameState, decision: Decision) -> Option:
-    """The rule player's answer to `decision` (pending in `state`)."""
+    """The heuristic player's answer to `decision` (pending in `state`)."""
     return answer(state, decision.seat, decision.kind, decision.options)
 
 

@@ -40,8 +40,8 @@ from bot.words.keyboards import (
 )
 from engine import pending
 from tests.bot.harness import Harness, people
-from tests.bot.test_rematch import GROUP as REMATCH_GROUP
-from tests.bot.test_rematch import finished_game
+from tests.bot.helpers.rematches import GROUP as REMATCH_GROUP
+from tests.bot.helpers.rematches import finished_game
 
 GROUP = -100_515
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 import io
 import json
 import logging
-import os
-import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -22,8 +20,8 @@ from bot.ops import logs
 from bot.store.memory import MemoryStore
 from bot.words.keyboards import PromptCb
 from tests.bot.harness import Harness, people
+from tests.bot.helpers.probes import SENTRY_KEEPING_EVENTS, run_probe
 
-ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "123456:AAE-very-secret-token"
 SECRET = "hook-secret_42"
 GROUP = -100246
@@ -159,43 +157,6 @@ def test_text_lines_carry_the_context_and_bind_puts_it_back() -> None:
 
 
 # ====================================================================== Sentry
-#: the start of a probe: a process with Sentry set up as the bot sets it up,
-#: whose events are kept in `events` instead of being sent
-SENTRY_KEEPING_EVENTS = textwrap.dedent(
-    """
-    import json, logging, sys
-    import sentry_sdk
-    from bot.ops import logs
-
-    events = []
-
-    class Keep(sentry_sdk.Transport):
-        def capture_envelope(self, envelope):
-            event = envelope.get_event()
-            if event is not None:
-                events.append(event)
-
-    assert logs.init_sentry("https://public@sentry.example.invalid/1", transport=Keep())
-    logs.setup("INFO", "json")
-    """
-)
-
-
-def run_probe(script: str, *args: str) -> subprocess.CompletedProcess[str]:
-    """`script` in a Python process of its own (Sentry hooks into logging for
-    good), with no SENTRY_* setting of this machine's; fails unless it ends well."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SENTRY")}
-    done = subprocess.run(
-        [sys.executable, "-c", script, *args],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done
 
 
 SENTRY_PROBE = SENTRY_KEEPING_EVENTS + textwrap.dedent(

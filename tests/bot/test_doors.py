@@ -38,7 +38,7 @@ from bot.words.app import AppLinks
 from tests.bot.conftest import REDIS_URL
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, people, until
-from tests.bot.test_scale_out import HOOK_PATH, SECRET, SECRET_HEADER, as_json, webhook_settings
+from tests.bot.helpers.webhooks import HOOK_PATH, SECRET, SECRET_HEADER, as_json, webhook_settings
 from tests.bot.webapp_client import BASE_URL, PREFIX, AppClient, auth, init_data, serving
 
 GROUP = -100778

@@ -30,8 +30,8 @@ from engine import Command, pending
 from engine.scenario import build
 from tests.bot.fake_telegram import Hold, person
 from tests.bot.harness import Harness, answer_data, people
-from tests.bot.test_home import LAST_ACTION, finish_quickly
-from tests.bot.test_scale_out import HOOK_PATH, SECRET_HEADER, as_json, webhook_settings
+from tests.bot.helpers.finishing import LAST_ACTION, finish_quickly
+from tests.bot.helpers.webhooks import HOOK_PATH, SECRET_HEADER, as_json, webhook_settings
 
 GROUP = -100171717
 

@@ -32,8 +32,8 @@ from engine.ai.easy import choose
 from tests.bot.conftest import _in_ci
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import FakeClock, Harness, answer_data, people
+from tests.bot.helpers.health import beating, client_of
 from tests.bot.sentinels import MASTER, SentinelGroup, started, stopped, until
-from tests.bot.test_health import beating, client_of
 
 GROUP = -100_260_001
 

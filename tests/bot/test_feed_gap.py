@@ -22,7 +22,7 @@ from redis.backoff import NoBackoff
 from bot.store.redis import RedisStore
 from tests.bot.conftest import REDIS_URL
 from tests.bot.harness import Harness, until
-from tests.bot.test_webapp import GROUP, LINKS, app_harness, game_of, webapp_of
+from tests.bot.helpers.webapps import GROUP, LINKS, app_harness, game_of, webapp_of
 from tests.bot.webapp_client import serving
 
 

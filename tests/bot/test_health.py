@@ -18,7 +18,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.handlers.observe import UpdateObserver
@@ -30,27 +30,14 @@ from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
 from engine import pending
 from engine.ai.easy import choose
-from tests.bot import test_faults
 from tests.bot.harness import Harness, people
+from tests.bot.helpers import faults
+from tests.bot.helpers.health import beating, client_of, until
 
 GROUP = -100432
 SEED = 20261130
 
-proxied = test_faults.proxied  # a RedisStore through a TCP proxy the test can cut
-
-
-async def until(check: Callable[[], Awaitable[bool]], what: str, timeout: float = 60.0) -> None:
-    """Re-check every 20 ms until true; `timeout` only bounds a wait that never ends."""
-    deadline = time.monotonic() + timeout
-    while not await check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.02)
-
-
-async def client_of(health: Health) -> TestClient[Any, Any]:
-    client: TestClient[Any, Any] = TestClient(TestServer(health.web_app()))
-    await client.start_server()
-    return client
+proxied = faults.proxied  # a RedisStore through a TCP proxy the test can cut
 
 
 @pytest.fixture
@@ -65,10 +52,6 @@ async def serve() -> AsyncIterator[Callable[[Health], Awaitable[TestClient[Any, 
     yield start
     for client in clients:
         await client.close()
-
-
-def beating() -> SimpleNamespace:
-    return SimpleNamespace(last_beat=time.monotonic())
 
 
 # ====================================================================== health and readiness
@@ -123,7 +106,7 @@ async def test_the_container_probe_asks_the_health_port(monkeypatch: pytest.Monk
 
 
 async def test_readyz_fails_while_redis_is_down_and_recovers_after(
-    proxied: tuple[test_faults.TcpProxy, RedisStore],
+    proxied: tuple[faults.TcpProxy, RedisStore],
     serve: Callable[[Health], Awaitable[TestClient[Any, Any]]],
 ) -> None:
     """The real ticker runs throughout (it survives the outage and keeps

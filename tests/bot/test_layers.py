@@ -170,3 +170,55 @@ def test_the_check_catches_a_handler_reading_the_store() -> None:
     source = "async def h(games):\n    return await games.store.load(1)\n"
     assert store_reads(source) == ["2: games.store.load"]
     assert store_reads("async def h(games):\n    return await games.lobby.load(1)\n") == []
+
+
+# ---------------------------------------------------------------------- the tests' own
+TESTS = BOT.parent / "tests"
+
+
+def imported_test_modules(source: str, package: str) -> set[str]:
+    """The test modules (``test_*``) `source` imports — ``from tests.x.test_y
+    import z``, ``import tests.x.test_y``, ``from tests.x import test_y``,
+    ``from .test_y import z`` (relative to `package`)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            names = [base, *(f"{base}.{a.name}" for a in node.names)]
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] == "tests" and name.split(".")[-1].startswith("test_"):
+                found.add(name)
+    return found
+
+
+def test_no_test_module_imports_another() -> None:
+    """What tests share lives in helper modules (tests/bot/harness.py,
+    tests/bot/helpers/, tests/engine/helpers.py …): a test module importing
+    another runs that module's import-time work, ties the two together and
+    collects its fixtures twice."""
+    offenders = {}
+    for path in sorted(TESTS.rglob("*.py")):
+        package = ".".join(path.relative_to(BOT.parent).with_suffix("").parts[:-1])
+        found = imported_test_modules(path.read_text(encoding="utf-8"), package)
+        if found:
+            offenders[str(path.relative_to(BOT.parent))] = sorted(found)
+    assert not offenders, f"test modules imported by others: {offenders}"
+
+
+def test_the_check_catches_a_test_module_imported() -> None:
+    for source in (
+        "from tests.bot.test_home import finish_quickly\n",
+        "from tests.bot import test_faults\n",
+        "import tests.engine.test_ai\n",
+        "from .test_rematch import GROUP\n",
+    ):
+        assert imported_test_modules(source, "tests.bot"), source
+    assert not imported_test_modules("from tests.bot.helpers.finishing import x\n", "tests.bot")
+    assert not imported_test_modules("from tests.bot.harness import until\n", "tests.bot")

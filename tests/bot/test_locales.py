@@ -25,12 +25,9 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, get_args
+from typing import get_args
 
 import pytest
-from fluent.syntax import FluentParser
-from fluent.syntax import ast as fl
-from fluent.syntax.visitor import Visitor
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
 from bot.service import lessons
@@ -45,7 +42,7 @@ from bot.words.help import (
     rules_args,
     topic_name,
 )
-from bot.words.i18n import LANGS, LOCALES_DIR, Translator
+from bot.words.i18n import LANGS, Translator
 from bot.words.render import EXTRA, LANDS_ON, SEAT_PARAMS, Renderer, event_key
 from engine import GameSetup, apply, new_game, pending
 from engine.ai import LEVELS
@@ -53,6 +50,14 @@ from engine.ai.easy import choose
 from engine.ai.hint import REASONS as HINT_REASONS
 from engine.cards import COLOURS
 from engine.state import End, Side
+from tests.bot.helpers.locales import (
+    all_texts,
+    formatted,
+    messages,
+    parsed,
+    samples,
+    translator,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "bot"
@@ -131,8 +136,6 @@ MESSAGE_MAX = 4096
 RULES_MAX = 4000
 COMMAND_DESCRIPTION_MAX = 256
 BUTTON_MAX = 40
-PLURAL_CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})
-NUMBERS = (0, 1, 2, 3, 4, 5, 11, 12, 21, 22, 25, 101)
 
 
 def kebab(key: str) -> str:
@@ -140,61 +143,6 @@ def kebab(key: str) -> str:
 
 
 # ====================================================================== the FTL files
-@dataclass
-class Entry:
-    """One message: the variables it uses and, for selectors, the variant keys."""
-
-    attributes: set[str] = field(default_factory=set)
-    variables: set[str] = field(default_factory=set)
-    selectors: dict[str, set[str]] = field(default_factory=dict)
-
-
-class _Collect(Visitor):
-    def __init__(self, entry: Entry) -> None:
-        super().__init__()
-        self.entry = entry
-
-    def visit_VariableReference(self, node: fl.VariableReference) -> None:
-        self.entry.variables.add(node.id.name)
-
-    def visit_SelectExpression(self, node: fl.SelectExpression) -> None:
-        if isinstance(node.selector, fl.VariableReference):
-            keys = self.entry.selectors.setdefault(node.selector.id.name, set())
-            for variant in node.variants:
-                k = variant.key
-                keys.add(f"#{k.value}" if isinstance(k, fl.NumberLiteral) else k.name)
-        self.generic_visit(node)
-
-
-@cache
-def parsed(lang: str) -> tuple[dict[str, Entry], tuple[str, ...], tuple[str, ...]]:
-    """(entries by id, syntax errors, ids defined twice) of a language's files."""
-    entries: dict[str, Entry] = {}
-    errors: list[str] = []
-    twice: list[str] = []
-    for path in sorted((LOCALES_DIR / lang).glob("*.ftl")):
-        resource = FluentParser().parse(path.read_text(encoding="utf-8"))
-        for item in resource.body:
-            if isinstance(item, fl.Junk):
-                notes = "; ".join(str(a.message) for a in item.annotations)
-                errors.append(f"{path.name}: {notes}: {(item.content or '')[:60]!r}")
-            elif isinstance(item, fl.Message):
-                name = item.id.name
-                if name in entries:
-                    twice.append(name)
-                entry = Entry(attributes={a.id.name for a in item.attributes})
-                _Collect(entry).visit(item)
-                entries[name] = entry
-    return entries, tuple(errors), tuple(twice)
-
-
-def messages(lang: str) -> dict[str, Entry]:
-    return parsed(lang)[0]
-
-
-@cache
-def translator() -> Translator:
-    return Translator()
 
 
 # ====================================================================== keys in bot code
@@ -398,44 +346,6 @@ def required() -> set[str]:
 
 
 # ====================================================================== sample values
-def _numeric(keys: set[str]) -> bool:
-    """A selector on a number: its variants are plural categories or number literals (#0)."""
-    return all(k in PLURAL_CATEGORIES or k.startswith("#") for k in keys)
-
-
-def samples(entry: Entry) -> Iterator[dict[str, Any]]:
-    """Argument sets for a message: plausible values, each selector through its variants."""
-    base: dict[str, Any] = {v: "Иван" for v in entry.variables}
-    choices: dict[str, list[Any]] = {}
-    for var, keys in entry.selectors.items():
-        if _numeric(keys):
-            choices[var] = list(NUMBERS)
-        else:
-            choices[var] = [*sorted(str(k) for k in keys), "unexpected"]
-        base[var] = choices[var][0]
-    yield dict(base)
-    for var, values in choices.items():
-        for value in values:
-            yield {**base, var: value}
-
-
-def formatted(lang: str, key: str, args: dict[str, Any]) -> tuple[str, list[Any]]:
-    bundle = translator().bundles[lang]
-    name, _, attribute = key.partition(".")
-    message = bundle.get_message(name)
-    pattern = message.attributes[attribute] if attribute else message.value
-    assert pattern is not None, f"{lang}: {key} has no value"
-    text, errors = bundle.format_pattern(pattern, args)
-    return str(text), list(errors)
-
-
-def all_texts(lang: str) -> Iterator[tuple[str, str]]:
-    """(key, text) for every message and attribute, formatted with every sample."""
-    for name, entry in sorted(messages(lang).items()):
-        for key in (name, *(f"{name}.{a}" for a in sorted(entry.attributes))):
-            for args in samples(entry):
-                text, _ = formatted(lang, key, args)
-                yield key, text
 
 
 TAG = re.compile(r"<(/?)([a-z]+)(?:\s+href=\"[^\"<>]*\")?\s*>")

@@ -15,9 +15,9 @@ from bot.words.keyboards import LobbyCb
 from engine import Command, GameSetup, apply, new_game, pending
 from engine.ai.easy import choose
 from tests.bot.harness import FakeClock, Harness, people
+from tests.bot.helpers.expiry import let_expire, on_clock
+from tests.bot.helpers.finishing import _finish_game, finish_quickly
 from tests.bot.store_keys import entries, keys_of, kind_of
-from tests.bot.test_game_numbers import let_expire, on_clock
-from tests.bot.test_home import _finish_game, finish_quickly
 
 GROUP = -100515151
 LOBBY_ONLY = -100515152

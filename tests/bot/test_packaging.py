@@ -21,7 +21,7 @@ import pytest
 
 from bot.words.i18n import Translator
 from tests.bot.fake_bot_api import FakeBotAPI
-from tests.bot.test_process import ANNA, LONG, TOKEN, BotProcess, bot_env
+from tests.bot.helpers.processes import ANNA, LONG, TOKEN, BotProcess, bot_env
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "README.md", "engine", "bot", "locales")

@@ -26,7 +26,7 @@ from engine.ai import decide
 from engine.story import scores_by_turn, table_points
 from tests.bot.fake_telegram import text_of
 from tests.bot.harness import Harness, people
-from tests.bot.test_rematch import GROUP, finished_game
+from tests.bot.helpers.rematches import GROUP, finished_game
 
 NAMES = {"ru": ["Анна", "Борис", "Вера", "Глеб", "Дарья", "Егор"], "en": list("ABCDEF")}
 

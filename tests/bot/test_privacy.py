@@ -25,8 +25,8 @@ from engine import pending
 from engine.ai.easy import choose
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, answer_data
-from tests.bot.test_config_and_logs import SENTRY_KEEPING_EVENTS, run_probe
-from tests.bot.test_home import finish_quickly
+from tests.bot.helpers.finishing import finish_quickly
+from tests.bot.helpers.probes import SENTRY_KEEPING_EVENTS, run_probe
 
 ROOT = Path(__file__).resolve().parents[2]
 

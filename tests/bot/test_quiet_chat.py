@@ -25,7 +25,7 @@ from engine import Decision, pending
 from engine.ai.easy import choose
 from tests.bot.fake_telegram import person, text_of
 from tests.bot.harness import Harness, decisions_of
-from tests.bot.test_texts import LONG_NAMES
+from tests.bot.helpers.texts import LONG_NAMES
 
 TABLE_MAX_CHARS = 1200
 

@@ -29,9 +29,9 @@ from bot.store.redis import RedisStore
 from engine import pending
 from tests.bot.conftest import _in_ci
 from tests.bot.harness import Harness, group_texts, people
-from tests.bot.test_faults import GROUP as FAULTS_GROUP
-from tests.bot.test_faults import decider_of, leaf_press
-from tests.bot.test_health import beating, client_of, until
+from tests.bot.helpers.faults import GROUP as FAULTS_GROUP
+from tests.bot.helpers.faults import decider_of, leaf_press
+from tests.bot.helpers.health import beating, client_of, until
 
 GROUP = FAULTS_GROUP  # leaf_press reads this group's prompts
 

@@ -9,7 +9,7 @@ import pytest
 from bot.store.memory import MemoryStore
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, Witness
-from tests.bot.test_home import play_to_the_end
+from tests.bot.helpers.finishing import play_to_the_end
 
 GROUP = -100313
 

@@ -34,7 +34,6 @@ from aiogram.types import InlineKeyboardMarkup, Update, User
 from aiohttp.test_utils import TestClient, TestServer
 
 import bot.words.render
-from bot.config import Settings
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
@@ -47,21 +46,15 @@ from engine.ai import decide
 from engine.ai.easy import choose
 from tests.bot.fake_telegram import FakeTelegram, Updates, person
 from tests.bot.harness import FakeClock, Harness, answer_data
-
-SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
-SECRET = "s3cret_Token-0123456789"
-HOOK_URL = "https://bot.example.com/tg/hook"
-HOOK_PATH = "/tg/hook"
-
+from tests.bot.helpers.webhooks import (
+    HOOK_PATH,
+    SECRET,
+    SECRET_HEADER,
+    as_json,
+    webhook_settings,
+)
 
 # ====================================================================== webhook mode
-def webhook_settings(secret: str | None = SECRET) -> Settings:
-    return Settings(bot_token="42:TEST", webhook_url=HOOK_URL, webhook_secret=secret)
-
-
-def as_json(update: Update) -> dict[str, Any]:
-    """The update as Telegram posts it (``from``, not ``from_user``; no nulls)."""
-    return update.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
 async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:

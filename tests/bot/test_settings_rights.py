@@ -15,7 +15,7 @@ from bot.store.models import ChatProfile
 from bot.words.keyboards import LobbyCb
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness
-from tests.bot.test_home import finish_quickly
+from tests.bot.helpers.finishing import finish_quickly
 
 GROUP = -100424242
 

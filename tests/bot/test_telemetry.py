@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from bot.ops import logs
 from bot.store.redis import RedisStore
 from tests.bot.conftest import REDIS_URL
-from tests.bot.test_config_and_logs import SENTRY_KEEPING_EVENTS, run_probe
+from tests.bot.helpers.probes import SENTRY_KEEPING_EVENTS, run_probe
 
 ANNA, BORIS = 700100200, 700100201
 GROUP = -100424242

@@ -41,6 +41,7 @@ from engine.cards import catalog_for
 from engine.scenario import build, play
 from engine.state import Result
 from tests.bot.harness import Harness, people
+from tests.bot.helpers.texts import LONG_NAMES
 
 TABLE_MAX_CHARS = 1200
 
@@ -72,14 +73,6 @@ def card_of(state: GameState, kind: str, nth: int = 0) -> str:
 
 
 # ====================================================================== the table
-LONG_NAMES = [
-    "Александра Константинопольская 1",
-    "Maximilian-Alexander von Habsbur",
-    "Анна-Мария <Королева> & Ко Смуты",
-    "Елизавета Петровна Романова-Толс",
-    "Christopher Montgomery-Fairweath",
-    "Святослав Всеволодович Черниговс",
-]
 
 
 def crowded_table() -> GameState:
@@ -508,7 +501,7 @@ def test_words_that_read_wrong_are_gone() -> None:
     assert revealed.lower().count("сверху колоды") <= 1
     assert "снова жмите" not in ru.t("ru", "lobby-start-bot-first")
     assert "again" not in ru.t("en", "lobby-start-bot-first")
-    from tests.bot.test_locales import all_texts
+    from tests.bot.helpers.locales import all_texts
 
     quoted = sorted({key for key, text in all_texts("en") if "«" in text or "»" in text})
     assert not quoted, f"«» in English: {quoted}"

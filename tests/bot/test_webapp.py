@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from aiogram.methods import SetChatMenuButton
-from aiogram.types import InlineKeyboardMarkup, User
+from aiogram.types import InlineKeyboardMarkup
 from pydantic import ValidationError
 
 from bot.config import Settings, describe
@@ -29,6 +29,7 @@ from engine import pending, view_for
 from engine.cards import catalog_for
 from tests.bot.fake_telegram import BOT_USER, person
 from tests.bot.harness import Harness, Witness, decisions_of, may_see, people, public_zones
+from tests.bot.helpers.webapps import GROUP, LINKS, app_harness, game_of, webapp_of
 from tests.bot.webapp_client import (
     BASE_URL,
     FULL_NAMES,
@@ -39,25 +40,8 @@ from tests.bot.webapp_client import (
     serving,
 )
 
-GROUP = -100777
-LINKS = AppLinks(BASE_URL)
 #: a card instance id anywhere in a response (in JSON, or marked in a text: ‹h3›)
 CARD_ID = re.compile(r"(?<![A-Za-z0-9_])([hos]\d+)(?![0-9])")
-
-
-def app_harness(store: Store, links: AppLinks = LINKS) -> Harness:
-    return Harness(store, app=links)
-
-
-def webapp_of(h: Harness) -> Any:
-    assert h.app.webapp is not None
-    return h.app.webapp
-
-
-async def game_of(h: Harness, n: int, seed: int = 3) -> list[User]:
-    players = people(*(f"Игрок{i}" for i in range(n)))
-    await h.open_game(GROUP, players[0], players[1:], seed=seed)
-    return players
 
 
 # ====================================================================== who calls

@@ -14,7 +14,7 @@ import aiohttp
 
 from tests.bot.fake_bot_api import FakeBotAPI
 from tests.bot.fake_telegram import person
-from tests.bot.test_process import LONG, TOKEN, BotProcess, _clean, _free_port, bot_env, until
+from tests.bot.helpers.processes import LONG, TOKEN, BotProcess, _clean, _free_port, bot_env, until
 from tests.bot.webapp_client import auth, init_data
 
 APP = "https://smuta.example/app"

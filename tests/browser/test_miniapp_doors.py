@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.bot.fake_telegram import person
 from tests.bot.harness import until
-from tests.browser.test_miniapp import (
+from tests.browser.helpers import (
     GROUP,
     NAMES,
     SCREENSHOTS,

@@ -11,9 +11,9 @@ from engine.ai.search import search
 from engine.cards import catalog_for
 from engine.hidden import observe
 from engine.scenario import resolve
+from tests.engine.decisions import decisions
 from tests.engine.helpers import decision, named, play, setup
-from tests.engine.test_ai import decisions
-from tests.engine.test_honesty import pairs
+from tests.engine.pairs import pairs
 
 
 def never() -> bool:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from benchmarks.holdouts import HOLDOUTS
-from tests.engine.test_ai import _collect
-from tests.engine.test_honesty import pairs
+from tests.engine.decisions import _collect
+from tests.engine.pairs import pairs
 
 
 @pytest.mark.parametrize("name", sorted(HOLDOUTS))

@@ -11,8 +11,8 @@ from engine.ai.lookahead import best_first, normal
 from engine.ai.search import _last_turn, strong
 from engine.core import Option
 from engine.hidden import mix, observe
+from tests.engine.decisions import decisions
 from tests.engine.helpers import decision, named, setup
-from tests.engine.test_ai import decisions
 
 
 def _easy(state: GameState, d: Decision, seed: int) -> Option:

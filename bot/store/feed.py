@@ -11,7 +11,9 @@ Every listener hears every followed chat's versions (`Listener.moved`), that
 another process sent one of a chat's views anew (`Listener.views_moved`: the
 store publishes ``ids:<process>`` when a view's message id changes; with Redis a
 process's own is not told to it), and when moves may have been missed
-(`Listener.gap`: the connection broke).
+(`Listener.gap`: the connection broke — whether the feed's reader saw the
+error and connected again itself, or redis-py's own retries connected again
+within one read, silently re-subscribing: `_Reconnects`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import contextvars
 import logging
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, Protocol, cast
 
 import redis.exceptions
@@ -154,6 +157,7 @@ class RedisFeed(Feed):
         super().__init__()
         self.store = store
         self.pubsub = store.pubsub()
+        self._reconnects = _Reconnects(self.pubsub, self._gap)
         self.channels: dict[str, int] = {}  # channel → chat
         self._confirms: dict[str, list[asyncio.Future[None]]] = {}
         self._reader: asyncio.Task[None] | None = None
@@ -242,6 +246,7 @@ class RedisFeed(Feed):
             with contextlib.suppress(*_BROKEN):
                 await _close(self.pubsub)
                 self.pubsub = self.store.pubsub()
+                self._reconnects = _Reconnects(self.pubsub, self._gap)
                 if self.channels:
                     await self.pubsub.subscribe(*self.channels)
         self._gap()
@@ -256,6 +261,26 @@ class RedisFeed(Feed):
                 await self._reader
         with contextlib.suppress(*_BROKEN):
             await _close(self.pubsub)
+
+
+class _Reconnects:
+    """A pub/sub connection that redis-py connects again by itself: the
+    client's retries (on by default) reconnect within a read and subscribe
+    the same channels again (`PubSub.on_connect`) without raising — but what
+    was published while it was gone is lost, and the feed would not know.
+    Each such reconnection is told to the feed's listeners as a gap. (The
+    first connection is not: redis-py registers the callback after it.)"""
+
+    def __init__(self, pubsub: PubSub, gap: Callable[[], None]) -> None:
+        self.resubscribe = pubsub.on_connect
+        self.gap = gap
+        # (redis-py keeps the callback as a weak method: the feed keeps this)
+        pubsub.on_connect = self.on_connect  # type: ignore[method-assign]
+
+    async def on_connect(self, connection: Any) -> None:
+        await self.resubscribe(connection)
+        log.warning("store feed: Redis pub/sub connected again; followed chats are read again")
+        self.gap()
 
 
 _BROKEN = (

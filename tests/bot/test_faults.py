@@ -60,6 +60,7 @@ from tests.bot.harness import (
     is_prompt,
     people,
     prompts,
+    until,
 )
 
 GROUP = -100555
@@ -223,6 +224,33 @@ async def proxied() -> AsyncIterator[tuple[TcpProxy, RedisStore]]:
         await _delete_prefix(prefix)
 
 
+class Ticks:
+    """The ticks a ticker's loop makes, and what came of each (its `tick`
+    wrapped): what a test waits for instead of a span of time."""
+
+    def __init__(self, ticker: Ticker) -> None:
+        self.started = 0
+        self.ended: list[tuple[int, str]] = []  # (which tick, "ok" or "unavailable")
+        tick = ticker.tick
+
+        async def counted() -> int:
+            self.started += 1
+            which = self.started
+            try:
+                due = await tick()
+            except StoreUnavailable:
+                self.ended.append((which, "unavailable"))
+                raise
+            self.ended.append((which, "ok"))
+            return due
+
+        ticker.tick = counted  # type: ignore[method-assign]
+
+    def ended_after(self, mark: int, outcome: str | None = None) -> bool:
+        """Whether a tick begun after the `mark`-th has ended (with `outcome`)."""
+        return any(i > mark and outcome in (None, o) for i, o in self.ended)
+
+
 @pytest.mark.parametrize("outage", ["closed", "silent"])
 async def test_redis_dropping_mid_game_is_survived_and_the_game_carries_on(
     proxied: tuple[TcpProxy, RedisStore], caplog: pytest.LogCaptureFixture, outage: str
@@ -240,11 +268,12 @@ async def test_redis_dropping_mid_game_is_survived_and_the_game_carries_on(
     unavailable = h.tr.t(h.defaults.lang, "err-unavailable")
     # the timers run for real (a short interval) through the whole outage
     ticker = Ticker(h.app.games, interval=0.01)
+    ticks = Ticks(ticker)
     runner = asyncio.create_task(ticker.run())
     try:
         # bounds a hang (the traceback then shows the step that never ended); no step is timed
         async with asyncio.timeout(300):
-            await asyncio.sleep(0.05)
+            await until(lambda: ticks.ended_after(0, "ok"))  # the loop ticks before the outage
             assert not runner.done()
 
             if outage == "closed":
@@ -269,7 +298,11 @@ async def test_redis_dropping_mid_game_is_survived_and_the_game_carries_on(
             # a timer tick reports the outage (as `Ticker.tick` defines); the loop survives it
             with pytest.raises(StoreUnavailable):
                 await asyncio.wait_for(h.app.ticker.tick(), 10)
-            await asyncio.sleep(0.1 if outage == "closed" else 1.2)
+            # the loop's own tick fails in the outage, and the loop ticks on after it
+            mark = ticks.started
+            await until(lambda: ticks.ended_after(mark, "unavailable") or runner.done(), 60)
+            failed = ticks.started
+            await until(lambda: ticks.started > failed or runner.done(), 60)
             assert not runner.done(), "the timer loop died with the store"
             assert "store unavailable: timers wait" in caplog.text
             internal = h.tr.t(h.defaults.lang, "err-internal")
@@ -299,11 +332,9 @@ async def test_redis_dropping_mid_game_is_survived_and_the_game_carries_on(
             assert answered.deadline is not None
             waiting = pending(answered.state)
             h.clock.advance(answered.deadline - h.clock.now() + 1)
-            for _ in range(500):
-                await asyncio.sleep(0.01)
-                now = await h.table(GROUP)
-                if now.version > answered.version:
-                    break
+            mark = ticks.started
+            await until(lambda: ticks.ended_after(mark, "ok"))  # a tick that saw the deadline
+            await ticker.settled()  # and the timer it fired
             now = await h.table(GROUP)
             assert now.state is not None
             assert now.version > answered.version and pending(now.state) != waiting, (

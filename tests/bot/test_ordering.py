@@ -4,7 +4,9 @@ aiogram runs every update in a task of its own; `bot.handlers.ordering` keeps
 one chat's updates in line. Keyed by the person instead of the chat, two
 people's updates to one group would race — the test below holds the first
 update inside the store until the second has had every chance to run, so it
-fails on that mistake instead of passing by luck.
+fails on that mistake instead of passing by luck. The read held is the
+join's own (made from its task): holding whichever read came first could hold
+/go's instead, and then the join wins even without the chat's line.
 """
 
 from __future__ import annotations
@@ -13,22 +15,25 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from bot.handlers.ordering import ChatOrder
 from bot.store.memory import MemoryStore
 from bot.words.keyboards import LobbyCb
-from tests.bot.harness import Harness, people
+from tests.bot.harness import Harness, people, until
 
 GROUP = -100777
 
 
-def gate_first_read(store: MemoryStore) -> tuple[asyncio.Event, asyncio.Event]:
-    """The store's first read after this waits for `release`; `reached` is set
-    when it begins. Every other read goes through at once."""
+def gate_first_read(
+    store: MemoryStore, task: asyncio.Task[Any]
+) -> tuple[asyncio.Event, asyncio.Event]:
+    """The first record read `task` makes waits for `release`; `reached` is
+    set when it begins. Every other read goes through at once."""
     reached, release = asyncio.Event(), asyncio.Event()
     gated = [False]
 
     def wrap(read: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         async def wrapper(*args: Any, **kwargs: Any) -> Any:
-            if not gated[0]:
+            if not gated[0] and asyncio.current_task() is task:
                 gated[0] = True
                 reached.set()
                 await release.wait()
@@ -48,16 +53,17 @@ async def test_a_join_press_and_another_persons_go_are_handled_in_arrival_order(
     lobby, game = await h.open_lobby(GROUP, anna, [boris])
     await h.say(vera.id, vera, "/start")
 
-    reached, release = gate_first_read(store)
     join = h.updates.press(vera, GROUP, lobby, LobbyCb(action="join", game=game).pack())
     go = h.updates.message(GROUP, anna, "/go")
     feed = h.app.dispatcher.feed_update
     first = asyncio.create_task(feed(h.app.bot, join))
     second = asyncio.create_task(feed(h.app.bot, go))
-    await reached.wait()  # Вера's join is inside the store
-    # give /go every chance to overtake: let the loop run until nothing else is ready
-    for _ in range(200):
-        await asyncio.sleep(0)
+    reached, release = gate_first_read(store, first)
+    await reached.wait()  # Вера's join is inside the store, reading the lobby
+    # /go either waits in the group's line behind the join, or (keyed by
+    # anything but the chat) overtakes it and is handled to the end
+    [order] = [m for m in h.app.dispatcher.update.outer_middleware if isinstance(m, ChatOrder)]
+    await until(lambda: second.done() or order._chats.users(GROUP) == 2)
     assert not second.done(), "/go was handled while the join that came first was still under way"
     release.set()
     await asyncio.gather(first, second)

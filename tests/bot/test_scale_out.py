@@ -74,14 +74,6 @@ async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 10.0
         await asyncio.sleep(0.01)
 
 
-async def settled(tg: FakeTelegram) -> None:
-    """Wait until the bot has sent nothing for a while: background work is done."""
-    count = -1
-    while count != len(tg.requests):
-        count = len(tg.requests)
-        await asyncio.sleep(0.2)
-
-
 async def test_the_webhook_handles_only_updates_that_carry_the_secret() -> None:
     h = Harness(MemoryStore())
     group, forged_group = -100500, -100666
@@ -124,7 +116,7 @@ async def test_the_webhook_handles_only_updates_that_carry_the_secret() -> None:
             assert await post(h.updates.press(vera, group, lobby, join), headers) == 401
         assert await post(h.updates.press(boris, group, lobby, join), right) == 200
         assert (await h.table(group)).seat_of(boris.id) is not None  # handled, then answered
-        await settled(h.tg)
+        await h.settle()  # what the groups are told goes out after the answer
 
     table = await h.table(group)
     assert [s.user_id for s in table.seats] == [anna.id, boris.id]
@@ -151,7 +143,7 @@ async def test_the_webhook_answers_only_at_its_path() -> None:
         update = as_json(h.updates.message(anna.id, anna, "/start"))
         response = await client.post("/", json=update, headers={SECRET_HEADER: SECRET})
         assert response.status == 404
-        await settled(h.tg)
+        await h.settle()  # what the groups are told goes out after the answer
     assert not h.tg.requests
 
 
@@ -214,6 +206,8 @@ class TwoProcesses:
         return self.rng.choice(self.procs).feed(update)
 
     async def after(self, seconds: float, work: Awaitable[Any]) -> None:
+        """`work` a moment after the ticks began: a race on purpose (a late
+        press against the deadline's timer), not a wait for anything."""
         await asyncio.sleep(seconds)
         await work
 

@@ -38,11 +38,25 @@ class SlowTimers:
 async def test_stop_lets_the_tick_under_way_finish_and_ends_the_loop() -> None:
     games: Any = SlowTimers()
     ticker = Ticker(games, interval=0.01)
+    # the loop, told to stop, waits for the timers firing (`settled`): once it
+    # is there — or has ended without it — the test looks
+    settling = asyncio.Event()
+    settled = ticker.settled
+
+    async def watched() -> None:
+        settling.set()
+        await settled()
+
+    ticker.settled = watched  # type: ignore[method-assign]
     running = asyncio.create_task(ticker.run())
     await asyncio.wait_for(games.started.wait(), 5)
     ticker.stop()
-    await asyncio.sleep(0.05)
+    stopping = asyncio.create_task(settling.wait())
+    await asyncio.wait({running, stopping}, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
     assert not running.done(), "the loop left a timer half-fired"
+    assert settling.is_set(), "the loop did not stop when told"
+    assert games.finished == [], "(the timer is still held)"
     games.release.set()
     await asyncio.wait_for(running, 5)
     assert games.fired == games.finished == [-100], "no timer fired again after stop"
@@ -67,7 +81,7 @@ class CancellationTakenForAnOutage:
             raise RuntimeError("the test is over")
         self.calling.set()
         try:
-            await asyncio.sleep(3600)
+            await asyncio.Event().wait()  # a call that never answers, until cancelled
         except asyncio.CancelledError:
             raise StoreUnavailable("timed out") from None
         return []

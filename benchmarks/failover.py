@@ -46,7 +46,7 @@ from benchmarks.press_roundtrips import COUNTING, SENT, count_roundtrips
 from bot.ops import metrics
 from bot.store.redis import RedisStore
 from engine import pending
-from engine.policy import choose
+from engine.ai.easy import choose
 from tests.bot.harness import Harness, answer_data, people
 from tests.bot.sentinels import MASTER, SentinelGroup, installed, started, stopped
 

@@ -58,10 +58,11 @@ def settle(
     handed: int | None = None,
     answered: Answered | None = None,
 ) -> None:
-    """After the engine moved: the turn's log lines, each person's story,
-    the game's end, the timer (set at `now`). `handed`: the seat just handed
-    to the computer or back to its player; `answered`: the decision the move
-    answered. `prompts` words the lines (its `render` the group's)."""
+    """Updates the record after a move ("settles" it before the save): the
+    turn's log lines, each person's story, the game's end, the timer (set at
+    `now`). `handed`: the seat just handed to the computer or back to its
+    player; `answered`: the decision the move answered. `prompts` words the
+    lines (its `render` the group's)."""
     state = t.state
     assert state is not None
     render = prompts.render

@@ -107,7 +107,8 @@ class Post:
 
 @dataclass
 class Said:
-    """A reply to a command in the group (the replies' lane)."""
+    """A queued reply to someone's command in the group (what the bot said
+    back; it goes in the replies' lane, after the game's own messages)."""
 
     text: str
     markup: InlineKeyboardMarkup | None
@@ -126,12 +127,14 @@ class Show:
 @dataclass
 class Repost:
     view: str
-    ring: bool = False  # a quiet view's new message rings all the same
+    ring: bool = False  # notify with sound: a quiet view's new message rings all the same
     new_message = True
 
 
 @dataclass
 class Fix:
+    """An edit in place: the view's message set to `text` (fixed, not reposted)."""
+
     view: str
     text: str
     markup: InlineKeyboardMarkup | None = None
@@ -158,12 +161,12 @@ Op = Post | Show | Repost | Fix | Close | DropButtons
 
 @dataclass
 class Known:
-    """What an outbox knows of a chat: the newest record it saw, the message
+    """An outbox's cache of one chat: the newest record it saw, the message
     ids of its views, and the newest version the feed spoke of."""
 
     table: Table | None
     ids: dict[str, int]
-    heard: int = 0
+    heard: int = 0  # the newest version the feed (the store's pub/sub) announced
     stale: bool = False  # read again before the next use
     following: bool = False  # the feed tells this process of other processes' saves
     closed: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # view → last close

@@ -51,7 +51,8 @@ class _ToldAlready(Exception):
 
 
 class Teller:
-    """After a change is saved: what everyone is told."""
+    """The notifier: after a change is saved, sends what it means to each
+    person (prompts, at once) and to the group (its views, through its outbox)."""
 
     def __init__(
         self,

@@ -94,6 +94,9 @@ def default_queue_limit(workers: int) -> int:
 
 
 class Thinker:
+    """The computers' worker pool: runs their moves and people's hints
+    (`engine.ai`) in worker processes, a bounded number at once."""
+
     def __init__(
         self,
         workers: int | None = None,

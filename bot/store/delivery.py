@@ -132,7 +132,8 @@ class Delivery:
             self._outcome.exception()  # retrieved: it is raised where it matters
 
     async def settle(self, claim: Callable[[Delivery], Awaitable[Claim]]) -> None:
-        """Make the claim with `claim` when nobody has; wait for it when someone
+        """Claim the update once for every read racing for it ("settle" who
+        holds it): make the claim with `claim` when nobody has; wait for it when someone
         is making it. Raises `Redelivered` when it was lost."""
         if self.take():
             try:

@@ -42,10 +42,10 @@ class Seat(BaseModel):
     # question of their prompt message, the decision it asks (None: closed),
     # what they were told since it closed (heads the next one), and the lines
     # of a message closed by the move just made (for its last edit)
-    story: list[str] = Field(default_factory=list)
-    asked: int | None = None
-    news: list[str] = Field(default_factory=list)
-    closing: list[str] | None = None
+    story: list[str] = Field(default_factory=list)  # the open prompt message's lines
+    asked: int | None = None  # the decision id the prompt message asks (None: none open)
+    news: list[str] = Field(default_factory=list)  # lines told since, for the next prompt
+    closing: list[str] | None = None  # the just-closed prompt message's lines, for its last edit
     # a practice game (`bot.words.digest`): what the person saw since their
     # prompt message last began (its turns, a line each, head the next one);
     # the lines of those turns in full, and the lines that sum them up

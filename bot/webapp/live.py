@@ -42,8 +42,8 @@ class Viewer:
 
 
 class Hub:
-    """A process's viewers by chat, and the newest record of each followed
-    chat, read once per move for all of them."""
+    """The Mini App's fan-out: a process's live viewers by chat, and the newest
+    record of each followed chat, read once per move for all of them."""
 
     def __init__(self, store: Store, feed: Feed) -> None:
         self.store = store

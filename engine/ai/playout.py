@@ -16,8 +16,9 @@ ENDGAME_CAP = 600
 
 
 def settle(state: GameState, ask: Ask | None, seat: int | None = None) -> Ask | None:
-    """Play on from `ask` up to the next turn action or the end — or, given `seat`, up
-    to the first question to another seat. Returns the question it stopped at."""
+    """Fast-forward ("settle" the position): play on from `ask` up to the next
+    turn action or the end — or, given `seat`, up to the first question to
+    another seat. Returns the question it stopped at."""
     for _ in range(SETTLE_CAP):
         if ask is None or ask.kind == "action" or (seat is not None and ask.seat != seat):
             return ask

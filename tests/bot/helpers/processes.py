@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from tests.bot.fake_bot_api import user
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # the repository
 
 
 TOKEN = "123456:TEST"

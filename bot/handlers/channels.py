@@ -17,6 +17,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.handlers.inline import Inline
 from bot.handlers.replies import GROUPS, say
 from bot.service.games import Games, Reply
 from bot.words.i18n import Translator
@@ -28,7 +29,7 @@ ACTING = ("newgame", "join", "leave", "go", "stop", "back", "notify")
 def channel_router() -> Router:
     router = Router(name="channels")
 
-    @router.message(F.chat.type.in_(GROUPS), F.sender_chat, Command(*ACTING))
+    @router.message(Inline(F.chat.type.in_(GROUPS)), Inline(F.sender_chat), Command(*ACTING))
     async def as_a_channel(message: Message, games: Games, tr: Translator) -> None:
         await say(message, games, tr, Reply("err-channel-sender"))
 

@@ -9,6 +9,7 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
+from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
 from bot.handlers.replies import (
     GROUPS,
@@ -33,7 +34,7 @@ def home_router() -> Router:
     router = Router(name="home")
 
     # ------------------------------------------------------------------ the group
-    @router.message(F.chat.type.in_(GROUPS), Command("settings"))
+    @router.message(Inline(F.chat.type.in_(GROUPS)), Command("settings"))
     async def settings(message: Message, games: Games) -> None:
         text, markup = await games.profiles.show(message.chat.id)
         await respond(message, games, text, markup)
@@ -50,19 +51,19 @@ def home_router() -> Router:
         )
         await answer_callback(query, games, tr, reply)
 
-    @router.message(F.chat.type.in_(GROUPS), Command("top"))
+    @router.message(Inline(F.chat.type.in_(GROUPS)), Command("top"))
     async def top(message: Message, games: Games) -> None:
         assert message.from_user is not None
         lang = await lang_here(message, games)
         text = await games.ratings.top(message.chat.id, lang, actor_of(message.from_user))
         await respond(message, games, text)
 
-    @router.message(F.chat.type.in_(GROUPS), Command("history"))
+    @router.message(Inline(F.chat.type.in_(GROUPS)), Command("history"))
     async def history(message: Message, games: Games) -> None:
         lang = await lang_here(message, games)
         await respond(message, games, await games.history.history(message.chat.id, lang))
 
-    @router.message(F.chat.type.in_(GROUPS), Command("notify"))
+    @router.message(Inline(F.chat.type.in_(GROUPS)), Command("notify"))
     async def notify(
         message: Message, command: CommandObject, games: Games, tr: Translator
     ) -> None:
@@ -73,13 +74,13 @@ def home_router() -> Router:
         )
         await say(message, games, tr, reply)
 
-    @router.message(F.chat.type.in_(GROUPS), Command(*PRIVATE_ONLY))
+    @router.message(Inline(F.chat.type.in_(GROUPS)), Command(*PRIVATE_ONLY))
     async def private_only(message: Message, games: Games, tr: Translator) -> None:
         link = await games.links.private_chat()
         await say(message, games, tr, Reply("err-private-only", url=link))
 
     # ------------------------------------------------------------------ the private chat
-    @router.message(~F.chat.type.in_(GROUPS), Command("stats"))
+    @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("stats"))
     async def stats(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
         lang = await user_lang(games, message.from_user)
@@ -89,7 +90,7 @@ def home_router() -> Router:
         else:
             await respond(message, games, got)
 
-    @router.message(~F.chat.type.in_(GROUPS), Command("replay"))
+    @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("replay"))
     async def replay(
         message: Message, command: CommandObject, games: Games, tr: Translator
     ) -> None:
@@ -102,7 +103,7 @@ def home_router() -> Router:
         reply = await games.history.replay(actor_of(message.from_user), lang, int(arg))
         await say(message, games, tr, reply)
 
-    @router.message(~F.chat.type.in_(GROUPS), Command("forgetme"))
+    @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("forgetme"))
     async def forgetme(message: Message, games: Games, tr: Translator) -> None:
         """Asks first: what it deletes cannot be brought back."""
         assert message.from_user is not None
@@ -130,7 +131,7 @@ def home_router() -> Router:
         games.outboxes.unanswered.release()
         await message.edit_text(tr.t(lang, reply.key))  # the question, answered: no buttons
 
-    @router.message(~F.chat.type.in_(GROUPS), Command(*GROUP_ONLY))
+    @router.message(~Inline(F.chat.type.in_(GROUPS)), Command(*GROUP_ONLY))
     async def group_only(message: Message, games: Games, tr: Translator) -> None:
         await say(message, games, tr, Reply("err-group-only"))
 

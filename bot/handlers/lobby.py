@@ -8,6 +8,7 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
+from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
 from bot.handlers.replies import (
     GROUPS,
@@ -44,7 +45,7 @@ async def lobby_press(
 
 def lobby_router() -> Router:
     router = Router(name="lobby")
-    router.message.filter(F.chat.type.in_(GROUPS))
+    router.message.filter(Inline(F.chat.type.in_(GROUPS)))
 
     @router.message(Command("newgame"))
     async def new_game(message: Message, games: Games, tr: Translator) -> None:

@@ -10,6 +10,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
+from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
 from bot.handlers.replies import (
     HAND_LINK,
@@ -57,7 +58,7 @@ async def open_app(
 
 def private_router() -> Router:
     router = Router(name="private")
-    router.message.filter(F.chat.type == ChatType.PRIVATE)
+    router.message.filter(Inline(F.chat.type == ChatType.PRIVATE))
 
     @router.message(CommandStart())
     async def start(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:

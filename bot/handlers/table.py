@@ -7,6 +7,7 @@ from aiogram.enums import ChatMemberStatus
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
+from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
 from bot.handlers.replies import (
     GROUPS,
@@ -30,12 +31,12 @@ FULL = frozenset({"full", "полный", "весь", "подробно"})
 def table_router() -> Router:
     router = Router(name="table")
 
-    @router.message(F.migrate_to_chat_id)
+    @router.message(Inline(F.migrate_to_chat_id))
     async def migrated(message: Message, games: Games) -> None:
         assert message.migrate_to_chat_id is not None
         await games.migrate(message.chat.id, message.migrate_to_chat_id)
 
-    @router.my_chat_member(F.chat.type.in_(GROUPS))
+    @router.my_chat_member(Inline(F.chat.type.in_(GROUPS)))
     async def membership(event: ChatMemberUpdated, games: Games) -> None:
         """The bot was removed from a group (or the group was deleted): the
         game there cannot go on where nobody sees the table."""
@@ -81,7 +82,7 @@ def table_router() -> Router:
         if reply.key == "stop-done-short":
             games.outboxes.drop_buttons(chat_id, message_id)
 
-    @router.message(F.chat.type.in_(GROUPS), Command("hand", "lang"))
+    @router.message(Inline(F.chat.type.in_(GROUPS)), Command("hand", "lang"))
     async def private_only(
         message: Message, command: CommandObject, games: Games, tr: Translator
     ) -> None:

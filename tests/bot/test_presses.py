@@ -64,3 +64,26 @@ async def test_a_lobby_press_is_unpacked_once_whichever_handler_takes_it(
     await h.press(anna, GROUP, message, data)
     assert unpacked == [data]
     assert (await h.table(GROUP)).hints
+
+
+def test_no_handler_filter_hops_to_a_thread() -> None:
+    """aiogram runs a filter that is not a coroutine (a bare ``F…``) in a
+    worker thread, for every handler it is tried on: each of the bot's is
+    checked on the event loop (`Pressed`, `Inline`, aiogram's own filters)."""
+    from bot.store.memory import MemoryStore
+
+    dispatcher = Harness(MemoryStore()).app.dispatcher
+    checked = 0
+    routers = [dispatcher]
+    while routers:
+        router = routers.pop()
+        routers.extend(router.sub_routers)
+        for observer in router.observers.values():
+            for handler in observer.handlers:
+                for f in handler.filters or ():
+                    assert f.awaitable, f"{router.name}: {handler.callback.__name__} {f.callback!r}"
+                    checked += 1
+            for f in observer._handler.filters or ():
+                assert f.awaitable, f"{router.name}: {f.callback!r}"
+                checked += 1
+    assert checked > 30

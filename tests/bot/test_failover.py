@@ -132,6 +132,8 @@ async def test_a_killed_primary_loses_no_move_a_person_was_told_and_no_version_r
     web = await client_of(health)
     told: list[Command] = []  # every move a person was answered as made
     before_waits = metrics.sample("smuta_redis_wait_timeouts_total")
+    for store in stores:  # room for a replica slowed by a loaded machine, while it is up
+        store.wait_ms = 2000
     try:
         await procs[0].open_game(GROUP, users[0], list(users[1:]), seed=20261202)
         for i in range(6):  # mid-game, the two processes taking turns
@@ -149,6 +151,8 @@ async def test_a_killed_primary_loses_no_move_a_person_was_told_and_no_version_r
         message = (await stores[1].messages(GROUP))[f"prompt:{decision.seat}"]
         data = answer_data(before, decision, choose(7, decision))
 
+        for store in stores:  # the promoted replica has none: each save's WAIT runs out
+            store.wait_ms = 100
         group.kill("primary")
         killed_at = time.monotonic()
         # a press now: answered plainly that nothing was saved

@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
+from magic_filter import MagicFilter
 
 from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
@@ -29,18 +30,58 @@ from engine.ai import LEVELS, Level
 LEVEL_OF: dict[str, Level] = {level: level for level in LEVELS}
 
 
-async def lobby_press(
-    query: CallbackQuery,
-    games: Games,
-    tr: Translator,
-    act: Callable[[int, Actor], Awaitable[Reply]],
-) -> None:
-    """A lobby button pressed: `act` on the chat whose lobby it is, by the
-    presser, and its answer."""
-    chat_id = await table_of(query, games, tr)
-    if chat_id is None:
-        return
-    await answer_callback(query, games, tr, await act(chat_id, actor_of(query.from_user)))
+#: what a lobby button does: on `Games`, in the chat whose lobby it is, by the presser
+LobbyAct = Callable[[Games, int, Actor, LobbyCb], Awaitable[Reply]]
+
+
+async def _leave(games: Games, chat: int, actor: Actor, cb: LobbyCb) -> Reply:
+    left = await games.seats.leave(chat, actor, cb.game)
+    return left if isinstance(left, Reply) else Reply("err-old-button", alert=True)
+
+
+#: the lobby message's buttons: which actions each serves, and what it does
+LOBBY_BUTTONS: list[tuple[MagicFilter, LobbyAct]] = [
+    (
+        F.action == "join",
+        lambda g, chat, actor, cb: g.lobby.join(chat, actor, cb.game, stale="err-old-button"),
+    ),
+    (F.action == "leave", _leave),
+    # "bot": a lobby message from before levels (the chat's default level)
+    (F.action == "bot", lambda g, chat, actor, cb: g.lobby.add_computer(chat, actor, game=cb.game)),
+    (
+        F.action.in_({f"bot_{level}" for level in LEVELS}),
+        lambda g, chat, actor, cb: g.lobby.add_computer(
+            chat, actor, LEVEL_OF[cb.action.removeprefix("bot_")], game=cb.game
+        ),
+    ),
+    (F.action == "drop", lambda g, chat, actor, cb: g.lobby.drop_computer(chat, actor, cb.game)),
+    (F.action == "go", lambda g, chat, actor, cb: g.lobby.go(chat, actor, cb.game)),
+    (F.action == "cancel", lambda g, chat, actor, cb: g.lobby.cancel(chat, actor, cb.game)),
+    (
+        F.action.in_({"lang", "time", "clock"}),
+        lambda g, chat, actor, cb: g.lobby.configure(chat, actor, cb.action, cb.game),
+    ),
+    (
+        F.action.in_(set(MENUS)),
+        lambda g, chat, actor, cb: g.lobby.open_menu(chat, actor, cb.action, cb.game),
+    ),
+    (F.action == "hints", lambda g, chat, actor, cb: g.lobby.toggle_hints(chat, actor, cb.game)),
+]
+
+
+def lobby_button(act: LobbyAct) -> Callable[..., Awaitable[None]]:
+    """The handler of a lobby button: `act`, and its answer to the presser."""
+
+    async def pressed(
+        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
+    ) -> None:
+        chat_id = await table_of(query, games, tr)
+        if chat_id is None:
+            return
+        reply = await act(games, chat_id, actor_of(query.from_user), callback_data)
+        await answer_callback(query, games, tr, reply)
+
+    return pressed
 
 
 def lobby_router() -> Router:
@@ -101,125 +142,12 @@ def lobby_router() -> Router:
         )
         await answer_callback(query, games, tr, reply)
 
-    # The lobby message's buttons, one handler each (`LobbyCb.action`). Each
-    # service call checks, on the record it saves, that the button's lobby
-    # (`LobbyCb.game`) is the chat's open one: an older lobby's is refused as old.
-    @router.callback_query(Pressed(LobbyCb, F.action == "join"))
-    async def join_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        await lobby_press(
-            query,
-            games,
-            tr,
-            lambda chat, actor: games.lobby.join(
-                chat, actor, callback_data.game, stale="err-old-button"
-            ),
-        )
-
-    @router.callback_query(Pressed(LobbyCb, F.action == "leave"))
-    async def leave_lobby_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        async def leave(chat: int, actor: Actor) -> Reply:
-            left = await games.seats.leave(chat, actor, callback_data.game)
-            return left if isinstance(left, Reply) else Reply("err-old-button", alert=True)
-
-        await lobby_press(query, games, tr, leave)
-
-    @router.callback_query(Pressed(LobbyCb, F.action == "bot"))  # from before levels
-    async def computer_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        await lobby_press(
-            query,
-            games,
-            tr,
-            lambda chat, actor: games.lobby.add_computer(chat, actor, game=callback_data.game),
-        )
-
-    @router.callback_query(Pressed(LobbyCb, F.action.in_({f"bot_{level}" for level in LEVELS})))
-    async def level_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        level = LEVEL_OF[callback_data.action.removeprefix("bot_")]
-        await lobby_press(
-            query,
-            games,
-            tr,
-            lambda chat, actor: games.lobby.add_computer(
-                chat, actor, level, game=callback_data.game
-            ),
-        )
-
-    @router.callback_query(Pressed(LobbyCb, F.action == "drop"))
-    async def drop_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        await lobby_press(
-            query,
-            games,
-            tr,
-            lambda chat, actor: games.lobby.drop_computer(chat, actor, callback_data.game),
-        )
-
-    @router.callback_query(Pressed(LobbyCb, F.action == "go"))
-    async def go_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        await lobby_press(
-            query, games, tr, lambda chat, actor: games.lobby.go(chat, actor, callback_data.game)
-        )
-
-    @router.callback_query(Pressed(LobbyCb, F.action == "cancel"))
-    async def cancel_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        await lobby_press(
-            query,
-            games,
-            tr,
-            lambda chat, actor: games.lobby.cancel(chat, actor, callback_data.game),
-        )
-
-    @router.callback_query(Pressed(LobbyCb, F.action.in_({"lang", "time", "clock"})))
-    async def option_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        await lobby_press(
-            query,
-            games,
-            tr,
-            lambda chat, actor: games.lobby.configure(
-                chat, actor, callback_data.action, callback_data.game
-            ),
-        )
-
-    @router.callback_query(Pressed(LobbyCb, F.action.in_(set(MENUS))))
-    async def menu_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        await lobby_press(
-            query,
-            games,
-            tr,
-            lambda chat, actor: games.lobby.open_menu(
-                chat, actor, callback_data.action, callback_data.game
-            ),
-        )
-
-    @router.callback_query(Pressed(LobbyCb, F.action == "hints"))
-    async def hints_button(
-        query: CallbackQuery, callback_data: LobbyCb, games: Games, tr: Translator
-    ) -> None:
-        await lobby_press(
-            query,
-            games,
-            tr,
-            lambda chat, actor: games.lobby.toggle_hints(chat, actor, callback_data.game),
-        )
-
-    # (a lobby button of an action this bot does not know: help's catch-all
-    # answers it as a bad button)
+    # The lobby message's buttons, one handler each (`LobbyCb.action`, see
+    # `LOBBY_BUTTONS`). Each service call checks, on the record it saves, that
+    # the button's lobby (`LobbyCb.game`) is the chat's open one: an older
+    # lobby's is refused as old. A lobby button of an action this bot does
+    # not know falls to help's catch-all: a bad button.
+    for rule, act in LOBBY_BUTTONS:
+        router.callback_query(Pressed(LobbyCb, rule))(lobby_button(act))
 
     return router

@@ -80,9 +80,20 @@ def unlaid_end(state: GameState, decision: Decision, option: Option) -> bool:
     return any(o[0] == "lay" and o[2] == me and cards[o[1]].points > 0 for o in decision.options)
 
 
-#: habits counted per seat: discards (any card thrown away by a turn action), and
-#: last turns ended with a scoring card layable (`unlaid_end`)
-HABITS = ("discards", "unlaid_ends")
+def lay_left(state: GameState, decision: Decision, option: Option) -> bool:
+    """Ending a turn, any turn, with a scoring house card that could be laid into
+    one's own row (mid-game this may be a plan: a card kept for a house to come)."""
+    if option != ("end",) or decision.kind != "action":
+        return False
+    cards = catalog_for(state.rules).cards
+    me = str(decision.seat)
+    return any(o[0] == "lay" and o[2] == me and cards[o[1]].points > 0 for o in decision.options)
+
+
+#: habits counted per seat: discards (any card thrown away by a turn action), last
+#: turns ended with a scoring card layable (`unlaid_end`), and any turn so ended
+#: (`lay_left`)
+HABITS = ("discards", "unlaid_ends", "ends_with_lay")
 
 
 def play_game(
@@ -102,6 +113,8 @@ def play_game(
             habits[d.seat]["discards"] += 1
         if unlaid_end(state, d, option):
             habits[d.seat]["unlaid_ends"] += 1
+        if lay_left(state, d, option):
+            habits[d.seat]["ends_with_lay"] += 1
         apply(state, d.seat, d.id, option)
     result = state.result
     assert result is not None

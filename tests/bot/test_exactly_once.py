@@ -18,7 +18,6 @@ from aiohttp.test_utils import TestClient, TestServer
 
 import bot.service.ratings
 from bot.ops import metrics
-from bot.service.profile import SettingsCb
 from bot.service.ratings import Analysis
 from bot.service.telling import ANNOUNCE_GRACE
 from bot.store import Store
@@ -26,6 +25,7 @@ from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
 from bot.store.models import GameRecord
 from bot.webhook import make_web_app
+from bot.words.keyboards import SettingsCb
 from engine import Command, pending
 from engine.scenario import build
 from tests.bot.fake_telegram import Hold, person

@@ -22,9 +22,8 @@ from bot.handlers.replies import (
     user_lang,
 )
 from bot.service.games import Games, Reply
-from bot.service.profile import SettingsCb
 from bot.words.i18n import Translator
-from bot.words.keyboards import ForgetCb, yes_no_keyboard
+from bot.words.keyboards import ForgetCb, SettingsCb, yes_no_keyboard
 
 GROUP_ONLY = ("settings", "top", "history", "notify")
 PRIVATE_ONLY = ("stats", "replay", "forgetme")
@@ -128,7 +127,7 @@ def home_router() -> Router:
         else:
             reply = Reply("forgetme-kept")
         await query.answer()
-        games.outboxes.unanswered.release()
+        games.outboxes.unanswered.release(query.id)
         await message.edit_text(tr.t(lang, reply.key))  # the question, answered: no buttons
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command(*GROUP_ONLY))

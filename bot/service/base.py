@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol, TypeVar
 
+from bot.service.outcome import Effect
 from bot.store import Store
 from bot.store.models import Lang, Status, Table
 from engine import Command, Event
@@ -31,22 +32,20 @@ class Actor:
     lang_code: str | None = None
 
 
-Then = Callable[[], Awaitable[None]]
-
-
 @dataclass(frozen=True)
 class Reply:
     """A short answer to the person who acted (a callback alert or a chat reply).
 
-    `then`: what to do once they have their answer — telling everyone else of
-    the move — so a press is answered before anything else is sent."""
+    `effects`: what is carried out once they have their answer — telling
+    everyone else of the move (`bot.service.outcome`) — so a press is answered
+    before anything else is sent."""
 
     key: str
     alert: bool = False
     url: str | None = None
     text: str | None = None  # a text already in the reader's language (a hint), not a key
     lang: Lang | None = None  # the reader's language when the service knows it
-    then: Then | None = None
+    effects: tuple[Effect, ...] = ()
 
 
 class Refusal(Exception):

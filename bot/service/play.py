@@ -7,6 +7,7 @@ import logging
 from bot.ops import metrics
 from bot.service.base import Actor, Defaults, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import clear_timer, set_deadline, settle
+from bot.service.outcome import Edit, Tell
 from bot.service.telling import Teller, prompt_ids
 from bot.service.thinking import Thinker
 from bot.store import StoreFull
@@ -81,11 +82,8 @@ class Play:
             path = decision.options[cb.option][:depth]
             text = self.prompts.text(lang, table, state, decision, path)
             markup = self.prompts.markup(lang, table, state, decision, cb.option, depth)
-
-            async def open_level() -> None:
-                await self.messenger.edit(actor.user_id, message_id, text, markup)
-
-            return Reply("ok", then=open_level)  # the press is answered first
+            # the press is answered first
+            return Reply("ok", effects=(Edit(actor.user_id, message_id, text, markup),))
         option = decision.options[cb.option]
         # the pressed message is the prompt answered, also when its id was never
         # kept (the process that sent it died before it could keep it)
@@ -114,11 +112,8 @@ class Play:
         path = decision.options[cb.option][:depth]
         text = self.prompts.text(lang, table, state, decision, path, full=cb.full)
         markup = self.prompts.markup(lang, table, state, decision, cb.option, cb.depth, cb.full)
-
-        async def show() -> None:
-            await self.messenger.edit(actor.user_id, message_id, text, markup)
-
-        return Reply("ok", then=show)  # the press is answered first
+        # the press is answered first
+        return Reply("ok", effects=(Edit(actor.user_id, message_id, text, markup),))
 
     async def choose(
         self, actor: Actor, chat_id: int, game_no: int, decision_id: int, option: int
@@ -169,7 +164,7 @@ class Play:
         human: bool,
         loaded: tuple[Table, dict[str, int]] | None = None,
     ) -> Reply:
-        """Answer the pending decision; the Reply's `then` tells everyone."""
+        """Answer the pending decision; the Reply's effect tells everyone."""
         events: list[Event] = []
         answered: list[Decision] = []
 
@@ -202,11 +197,7 @@ class Play:
         if isinstance(done, Reply):
             return done
         table, ids = done
-
-        async def tell() -> None:
-            await self.teller.tell(table, ids, events, answered=(answered[0], option, False))
-
-        return Reply("ok", then=tell)
+        return Reply("ok", effects=(Tell(table, ids, events, (answered[0], option, False)),))
 
     async def hint(self, actor: Actor, cb: HintCb) -> Reply:
         """«💡 Подсказка»: what the strong level would choose (the normal level's

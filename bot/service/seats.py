@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from functools import partial
-
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.ops import logs
 from bot.service.base import (
@@ -25,17 +21,18 @@ from bot.service.base import (
 from bot.service.bookkeeping import clear_timer, settle
 from bot.service.lobby import CANCELLED, LOBBY, Lobby
 from bot.service.outbox import Outboxes
+from bot.service.outcome import Notice, Tell, TellEnd
 from bot.service.telling import Teller, prompt_ids
 from bot.store.models import MAX_RETURNS, Lang, Table
 from bot.words.i18n import Translator
-from bot.words.keyboards import LeaveCb, StopCb
+from bot.words.keyboards import LeaveCb, StopCb, yes_no_keyboard
 from bot.words.render import Renderer
+from bot.words.screen import Keyboard
 from engine import Command, Event, pending, set_computer, stop
 
 log = logging.getLogger(__name__)
 
 #: what a stopped game's players read, in a reader's language
-Notice = Callable[[str], str]
 
 
 def _close(t: Table) -> list[Command]:
@@ -82,9 +79,7 @@ class Seats:
         settle(t, events, self.prompts, self.clock.now(), self.defaults, notes, handed=handed)
 
     # ------------------------------------------------------------------ leaving
-    async def leave(
-        self, chat_id: int, actor: Actor, game: int | None = None
-    ) -> Reply | InlineKeyboardMarkup:
+    async def leave(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply | Keyboard:
         """/leave: out of the lobby at once; out of a running game only once
         the leaver confirms (the buttons returned), since it cannot be undone
         but by /back. `game`: the lobby a «Выйти» button was on — out of that
@@ -115,14 +110,12 @@ class Seats:
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-left")
 
-    def _confirm_leaving(self, table: Table, actor: Actor) -> InlineKeyboardMarkup:
-        def button(key: str, confirm: bool) -> InlineKeyboardButton:
+    def _confirm_leaving(self, table: Table, actor: Actor) -> Keyboard:
+        def button(key: str, confirm: bool) -> tuple[str, str]:
             data = LeaveCb(game=table.game_no, user=actor.user_id, confirm=confirm)
-            return InlineKeyboardButton(text=self.tr.t(table.lang, key), callback_data=data.pack())
+            return self.tr.t(table.lang, key), data.pack()
 
-        return InlineKeyboardMarkup(
-            inline_keyboard=[[button("btn-leave-yes", True), button("btn-leave-no", False)]]
-        )
+        return yes_no_keyboard(button("btn-leave-yes", True), button("btn-leave-no", False))
 
     async def confirm_leave(self, chat_id: int, actor: Actor, cb: LeaveCb) -> Reply:
         """A press on /leave's confirmation: only the one who asked may answer."""
@@ -155,18 +148,12 @@ class Seats:
         table, ids = done
         if not table.humans:
             table, ids = await self._end(chat_id)
-            everyone_left = partial(
-                self._tell_end, table, ids, lambda lang: self.tr.t(lang, "stop-everyone-left")
-            )
-            return Reply("game-left-last", then=everyone_left)
-
-        async def tell() -> None:
-            await self.teller.tell(table, ids, events, answered=None)
-
-        return Reply("game-left", then=tell)
+            everyone_left = TellEnd(table, ids, Notice("stop-everyone-left"))
+            return Reply("game-left-last", effects=(everyone_left,))
+        return Reply("game-left", effects=(Tell(table, ids, events),))
 
     # ------------------------------------------------------------------ stopping
-    async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | InlineKeyboardMarkup:
+    async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | Keyboard:
         """/stop: a running game, once its creator or an admin confirms (the
         buttons returned); a lobby — a group's or a practice table's — closes
         at once, as its «❌» button would."""
@@ -179,19 +166,9 @@ class Seats:
         if not await self.records.may_manage(table, actor.user_id):
             return Reply("err-not-creator")
         t = self.tr.t
-        return InlineKeyboardMarkup(
-            inline_keyboard=[
-                [
-                    InlineKeyboardButton(
-                        text=t(table.lang, "btn-stop-yes"),
-                        callback_data=StopCb(game=table.game_no, confirm=True).pack(),
-                    ),
-                    InlineKeyboardButton(
-                        text=t(table.lang, "btn-stop-no"),
-                        callback_data=StopCb(game=table.game_no, confirm=False).pack(),
-                    ),
-                ]
-            ]
+        return yes_no_keyboard(
+            (t(table.lang, "btn-stop-yes"), StopCb(game=table.game_no, confirm=True).pack()),
+            (t(table.lang, "btn-stop-no"), StopCb(game=table.game_no, confirm=False).pack()),
         )
 
     async def stop(self, chat_id: int, actor: Actor, game_no: int) -> Reply:
@@ -203,17 +180,8 @@ class Seats:
         if isinstance(done, Reply):
             return done
         table, ids = await self._ended(done)
-        seat = table.seat_of(actor.user_id)
-
-        def notice(lang: str) -> str:
-            who = (
-                self.render.name(lang, table, seat)
-                if seat is not None
-                else self.render.person(lang, actor.name)
-            )
-            return self.tr.t(lang, "stop-done", player=who)
-
-        return Reply("stop-done-short", then=partial(self._tell_end, table, ids, notice))
+        notice = Notice("stop-done", table.seat_of(actor.user_id), actor.name)
+        return Reply("stop-done-short", effects=(TellEnd(table, ids, notice),))
 
     async def removed_from_group(self, chat_id: int) -> None:
         """The bot was removed from the group: its lobby or game ends (no
@@ -224,7 +192,7 @@ class Seats:
         if table is None or table.status == "finished":
             return
         log.info("removed from %s: its game ends", chat_id)
-        await self._stop(table, lambda lang: self.tr.t(lang, "stop-removed"), group=False)
+        await self._stop(table, Notice("stop-removed"), group=False)
 
     async def _stop(self, table: Table, notice: Notice, group: bool = True) -> Table:
         """End the chat's lobby or game where it stands: a game keeps the score
@@ -234,7 +202,7 @@ class Seats:
         written to (`group` False). A practice table's player reads it once,
         in its chat."""
         table, ids = await self._end(table.chat_id)
-        await self._tell_end(table, ids, notice, group)
+        await self.tell_end(TellEnd(table, ids, notice, group))
         return table
 
     async def _end(self, chat_id: int) -> Changed:
@@ -248,18 +216,27 @@ class Seats:
             await self.store.link_user(user_id, done.table.chat_id, linked=False)
         return done
 
-    async def _tell_end(
-        self, table: Table, ids: dict[str, int], notice: Notice, group: bool = True
-    ) -> None:
+    def notice_text(self, lang: str, table: Table, notice: Notice) -> str:
+        if notice.seat is not None:
+            who = self.render.name(lang, table, notice.seat)
+        elif notice.name is not None:
+            who = self.render.person(lang, notice.name)
+        else:
+            return self.tr.t(lang, notice.key)
+        return self.tr.t(lang, notice.key, player=who)
+
+    async def tell_end(self, end: TellEnd) -> None:
         """`_stop`'s telling half: the prompts closed, the group and everyone
         seated told."""
+        table, ids, notice, group = end.table, end.ids, end.notice, end.group
         await self._close_prompts(table, ids)
 
         def told(lang: str) -> str:
+            said = self.notice_text(lang, table, notice)
             state = table.state
             if state is None or state.result is None:
-                return notice(lang)
-            return notice(lang) + "\n\n" + self.render.result(table, state, lang, stopped=True)
+                return said
+            return said + "\n\n" + self.render.result(table, state, lang, stopped=True)
 
         if group:
             self.outboxes.post(table.chat_id, told(table.lang))

@@ -21,7 +21,7 @@ import html
 import re
 from typing import Any
 
-from bot.store.models import Table
+from bot.service.viewing import Table
 from bot.words.help import TOPICS, card_text
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.keyboards import Option, menu_level

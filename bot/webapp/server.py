@@ -45,12 +45,11 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from bot.handlers.courier import carry_out
 from bot.ops.http import BadBody, bounded_json, harden
 from bot.service.base import Actor, Reply
 from bot.service.games import Games
-from bot.store import StoreUnavailable
-from bot.store.feed import Feed, feed_for
-from bot.store.models import Table
+from bot.service.viewing import Feed, StoreUnavailable, Table
 from bot.webapp.auth import Caller, Denied, caller_of
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import Hub, Viewer
@@ -182,7 +181,7 @@ class WebApp:
         self.clock = clock
         self.payloads = Payloads(tr, games.render, games.prompts)
         # the process's feed when it has one; else one of its own
-        self.hub = Hub(games.store, feed if feed is not None else feed_for(games.store))
+        self.hub = Hub(games.viewing.table, feed if feed is not None else games.viewing.feed())
         self.answers = RateLimit(ANSWER_BURST, ANSWERS_PER_SECOND)
         self.reads = RateLimit(READ_BURST, READS_PER_SECOND)
         self.max_streams = max_streams
@@ -333,12 +332,9 @@ class WebApp:
         caller = self._reader(request)
         lang = self._lang(caller)
         games = []
-        for chat_id in sorted(await self.games.store.user_tables(caller.user_id)):
-            table = await self.games.store.load(chat_id)
-            if table is None or table.seat_of(caller.user_id) is None:
-                continue
+        for table in await self.games.viewing.seated_tables(caller.user_id):
             title = table.title or self.tr.t(lang, "practice-title")
-            games.append({"chat": chat_id, "title": title, "status": table.status})
+            games.append({"chat": table.chat_id, "title": title, "status": table.status})
         words = self.payloads.words(lang)
         return secure(web.json_response({"ok": True, "games": games, "words": words}))
 
@@ -370,7 +366,7 @@ class WebApp:
     async def state(self, request: web.Request) -> web.StreamResponse:
         caller = self._reader(request)
         chat_id = self._chat(request)
-        table = await self.games.store.load(chat_id)
+        table = await self.games.viewing.table(chat_id)
         access = await self._access(caller, table, chat_id)
         assert table is not None
         body = self._with_now(self._payload(table, access))
@@ -387,7 +383,7 @@ class WebApp:
     async def card(self, request: web.Request) -> web.StreamResponse:
         caller = self._reader(request)
         chat_id = self._chat(request)
-        table = await self.games.store.load(chat_id)
+        table = await self.games.viewing.table(chat_id)
         access = await self._access(caller, table, chat_id)
         assert table is not None
         found = self.payloads.card(access.lang, table, request.query.get("topic", ""))
@@ -423,7 +419,7 @@ class WebApp:
     async def _seat_lang(self, caller: Caller, chat_id: int) -> str:
         """The language the prompt in the chat speaks to the caller (their
         seat's), else theirs."""
-        table = await self.games.store.load(chat_id)
+        table = await self.games.viewing.table(chat_id)
         seat = table.seat_of(caller.user_id) if table is not None else None
         if table is None or seat is None:
             return self._lang(caller)
@@ -431,15 +427,11 @@ class WebApp:
 
     def _tell(self, reply: Reply) -> None:
         """Tell everyone of the move after the caller has their answer (as a
-        press's callback is answered before the move is told)."""
-        then = reply.then
-        if then is None:
+        press's callback is answered before the move is told): the reply's
+        effects, carried out by the same courier as a button's."""
+        if not reply.effects:
             return
-
-        async def tell() -> None:
-            await then()
-
-        task = asyncio.create_task(tell(), name="webapp answer told")
+        task = asyncio.create_task(carry_out(self.games, reply.effects), name="webapp answer told")
         self._tasks.add(task)
         task.add_done_callback(self._told)
 
@@ -453,7 +445,7 @@ class WebApp:
     async def events(self, request: web.Request) -> web.StreamResponse:
         caller = self._reader(request)
         chat_id = self._chat(request)
-        table = await self.games.store.load(chat_id)
+        table = await self.games.viewing.table(chat_id)
         access = await self._access(caller, table, chat_id)
         user = caller.user_id
         # a user's new stream takes the place of their oldest: only a new user's

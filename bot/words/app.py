@@ -15,14 +15,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from aiogram.types import (
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    MenuButtonWebApp,
-    WebAppInfo,
-)
-
 from bot.words.i18n import Translator
+from bot.words.screen import Button, Keyboard
 
 #: the /start payload that asks for the app's button for a chat
 START_PREFIX = "app_"
@@ -47,18 +41,16 @@ class AppLinks:
         """The page, opened on the chat's game (None: on the person's games)."""
         return f"{self.base_url}/" if chat_id is None else f"{self.base_url}/?chat={chat_id}"
 
-    def button(self, tr: Translator, lang: str, chat_id: int) -> InlineKeyboardButton:
+    def button(self, tr: Translator, lang: str, chat_id: int) -> Button:
         """«🃏 Стол»: the app on the chat's game (private chats only)."""
-        return InlineKeyboardButton(
-            text=tr.t(lang, "btn-app"), web_app=WebAppInfo(url=self.url(chat_id))
-        )
+        return Button(tr.t(lang, "btn-app"), app=self.url(chat_id))
 
-    def markup(self, tr: Translator, lang: str, chat_id: int) -> InlineKeyboardMarkup:
-        return InlineKeyboardMarkup(inline_keyboard=[[self.button(tr, lang, chat_id)]])
+    def markup(self, tr: Translator, lang: str, chat_id: int) -> Keyboard:
+        return ((self.button(tr, lang, chat_id),),)
 
-    def menu_button(self, tr: Translator, lang: str) -> MenuButtonWebApp:
+    def menu_button(self, tr: Translator, lang: str) -> Button:
         """The private chat's menu button: the app on the person's games."""
-        return MenuButtonWebApp(text=tr.t(lang, "btn-app"), web_app=WebAppInfo(url=self.url()))
+        return Button(tr.t(lang, "btn-app"), app=self.url())
 
     def group_url(self, chat_id: int) -> str | None:
         """The link a group's table carries (None until the username is known)."""
@@ -68,21 +60,17 @@ class AppLinks:
             return f"https://t.me/{self.username}/{self.short_name}?startapp={chat_id}"
         return f"https://t.me/{self.username}?start={START_PREFIX}{chat_id}"
 
-    def group_markup(self, tr: Translator, lang: str, chat_id: int) -> InlineKeyboardMarkup | None:
+    def group_markup(self, tr: Translator, lang: str, chat_id: int) -> Keyboard | None:
         url = self.group_url(chat_id)
         if url is None:
             return None
-        return InlineKeyboardMarkup(
-            inline_keyboard=[[InlineKeyboardButton(text=tr.t(lang, "btn-app"), url=url)]]
-        )
+        return ((Button(tr.t(lang, "btn-app"), url=url),),)
 
 
 def with_app(
-    markup: InlineKeyboardMarkup, app: AppLinks | None, tr: Translator, lang: str, chat_id: int
-) -> InlineKeyboardMarkup:
-    """`markup` with the «🃏 Стол» button as its last row (unchanged without the app)."""
+    keys: Keyboard, app: AppLinks | None, tr: Translator, lang: str, chat_id: int
+) -> Keyboard:
+    """`keys` with the «🃏 Стол» button as its last row (unchanged without the app)."""
     if app is None:
-        return markup
-    return InlineKeyboardMarkup(
-        inline_keyboard=[*markup.inline_keyboard, [app.button(tr, lang, chat_id)]]
-    )
+        return keys
+    return (*keys, (app.button(tr, lang, chat_id),))

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol, TypeVar
 
-from bot.service.outcome import Effect
+from bot.service.outcome import Answered, Effect
 from bot.store import Store
 from bot.store.models import Lang, Status, Table
 from engine import Command, Event
@@ -85,15 +85,28 @@ class Defaults:
     computer_pause: float = 1.5
 
 
-Change = Callable[[Table], list[Command]]
+class Moved(NamedTuple):
+    """What a change did, when it moved the game: the commands the game's log
+    keeps, the engine's events the move is told by, and the decision it
+    answered (its prompt shows the choice)."""
+
+    commands: list[Command]
+    events: list[Event]
+    answered: Answered | None = None
+
+
+#: a change of a record: the commands it keeps in the game's log, or what it moved
+Change = Callable[[Table], list[Command] | Moved]
 
 
 class Changed(NamedTuple):
-    """A change saved: the record as saved, and the chat's message ids (read
-    in the same round trip as the record)."""
+    """A change saved: the record as saved, the chat's message ids (read in
+    the same round trip as the record), and the events of the move it made."""
 
     table: Table
     ids: dict[str, int]
+    events: list[Event]
+    answered: Answered | None
 
 
 #: a seat handed to the computer or back: the note that says why (left, away,
@@ -120,14 +133,19 @@ class Records:
     """The chats' records: the compare-and-set change, and who may manage a chat's game."""
 
     def __init__(
-        self, store: Store, clock: Clock, is_admin: IsAdmin, is_member: IsMember = nobody
+        self,
+        store: Store,
+        clock: Clock,
+        is_admin: IsAdmin,
+        is_member: IsMember = nobody,
+        saved: Callable[[Table], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.is_admin = is_admin
         self.is_member = is_member  # a member of the group (Telegram's word, kept a while)
         #: told of every record saved here (the groups' outboxes render from it)
-        self.saved: Callable[[Table], None] | None = None
+        self.saved = saved
 
     async def change(
         self,
@@ -168,13 +186,14 @@ class Records:
                 raise Refusal(stale)
             if manager is not None and not await self.may_manage(table, manager):
                 raise Refusal("err-not-creator")
-            commands = change(table)
+            made = change(table)
+            moved = made if isinstance(made, Moved) else Moved(made, [])
             table.updated_at = self.clock.now()
-            if not await self.store.save(table, commands):
+            if not await self.store.save(table, moved.commands):
                 return None
             if self.saved is not None:
                 self.saved(table)
-            return Changed(table, ids)
+            return Changed(table, ids, moved.events, moved.answered)
 
         return await until_saved(attempt, chat_id)
 

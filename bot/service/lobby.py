@@ -14,6 +14,7 @@ from bot.service.base import (
     Changed,
     Defaults,
     Links,
+    Moved,
     Records,
     Refusal,
     Reply,
@@ -30,7 +31,7 @@ from bot.words.i18n import Translator, pick_lang
 from bot.words.keyboards import LobbyCb
 from bot.words.names import clean_name
 from bot.words.screen import Button, Keyboard, keyboard
-from engine import Command, Event, GameSetup, new_game
+from engine import Command, GameSetup, new_game
 from engine.ai import LEVELS, Level
 
 log = logging.getLogger(__name__)
@@ -65,11 +66,12 @@ class Lobby:
         links: Links,
         seeds: random.Random | None = None,
         profiles: Profiles | None = None,
+        on_open: Callable[[Table], Awaitable[object]] | None = None,
     ) -> None:
         self.records = records
         self.profiles = profiles
         # called once a lobby is open and shown (starts the /notify calls; must not wait for them)
-        self.on_open: Callable[[Table], Awaitable[object]] | None = None
+        self.on_open = on_open
         self.store = records.store
         self.teller = teller
         self.render = teller.render
@@ -481,9 +483,8 @@ class Lobby:
     # ------------------------------------------------------------------ the start
     async def go(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply:
         seeds: list[int] = []  # drawn once, once the actor may start the game
-        started: list[Event] = []
 
-        def start(t: Table) -> list[Command]:
+        def start(t: Table) -> Moved:
             if not seeds:
                 seeds.append(self.seeds.randrange(2**63))
             seed = seeds[0]
@@ -505,13 +506,12 @@ class Lobby:
             settle(t, events, self.prompts, self.records.clock.now(), self.defaults)
             if t.closed_log:  # «Игра началась…» heads the first table, whoever moves first
                 t.turn_log, t.closed_log = t.closed_log + t.turn_log, None
-            started[:] = events
-            return []
+            return Moved([], events)
 
         done = await self._manage(chat_id, actor, start, game)
         if isinstance(done, Reply):
             return done
-        table, ids = done
+        table, ids, started, _ = done
         self.outboxes.fix(
             chat_id,
             LOBBY,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot.ops import metrics
-from bot.service.base import Actor, Defaults, Records, Refusal, Reply, noted
+from bot.service.base import Actor, Defaults, Moved, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import clear_timer, set_deadline, settle
 from bot.service.outcome import Edit, Tell
 from bot.service.telling import Teller, prompt_ids
@@ -165,10 +165,8 @@ class Play:
         loaded: tuple[Table, dict[str, int]] | None = None,
     ) -> Reply:
         """Answer the pending decision; the Reply's effect tells everyone."""
-        events: list[Event] = []
-        answered: list[Decision] = []
 
-        def act(t: Table) -> list[Command]:
+        def act(t: Table) -> Moved:
             state = t.state
             if t.status != "playing" or state is None:
                 raise Refusal("err-old-game")
@@ -181,23 +179,14 @@ class Play:
                 raise Refusal(f"err-{r.reason.replace('_', '-')}") from None
             if human:
                 t.seats[seat].strikes = 0
-            events[:] = got
-            answered[:] = [decision]
-            settle(
-                t,
-                got,
-                self.prompts,
-                self.clock.now(),
-                self.defaults,
-                answered=(decision, option, False),
-            )
-            return [Command(seat=seat, decision=decision_id, option=option)]
+            answered = (decision, option, False)
+            settle(t, got, self.prompts, self.clock.now(), self.defaults, answered=answered)
+            return Moved([Command(seat=seat, decision=decision_id, option=option)], got, answered)
 
         done = await self.records.attempt(chat_id, act, loaded)
         if isinstance(done, Reply):
             return done
-        table, ids = done
-        return Reply("ok", effects=(Tell(table, ids, events, (answered[0], option, False)),))
+        return Reply("ok", effects=(Tell(done.table, done.ids, done.events, done.answered),))
 
     async def hint(self, actor: Actor, cb: HintCb) -> Reply:
         """«💡 Подсказка»: what the strong level would choose (the normal level's
@@ -308,9 +297,8 @@ class Play:
         level = table.seats[seat].computer_level() if computer else "normal"
         # a person's deadline never waits for the computers' searches
         option = await self.thinker.decide(state, decision, level, urgent=not computer)
-        events: list[Event] = []
 
-        def act(t: Table) -> list[Command]:
+        def act(t: Table) -> Moved:
             st = t.state
             if st is None or t.status != "playing":
                 raise Refusal("err-old-game")
@@ -334,7 +322,6 @@ class Play:
                     notes.append(self.tr.t(t.lang, "log-away", player=who))
             got += apply(st, seat, decision.id, option)
             commands.append(Command(seat=seat, decision=decision.id, option=option))
-            events[:] = got
             # a person's prompt shows what the timer chose (a computer seat has
             # none); an away seat: its note says it
             answered = None if computer else (decision, option, True)
@@ -347,14 +334,14 @@ class Play:
                 notes,
                 answered=answered,
             )
-            return commands
+            return Moved(commands, got)
 
         try:
-            table, ids = await self.records.change(table.chat_id, act)
+            done = await self.records.change(table.chat_id, act)
         except Refusal:
             return
         metrics.computer_moved("computer" if computer else "timeout")
-        await self.teller.tell(table, ids, events, answered=(decision, option, True))
+        await self.teller.tell(done.table, done.ids, done.events, answered=(decision, option, True))
 
     async def _remind(self, table: Table, decision: Decision) -> None:
         seat = table.seats[decision.seat]

@@ -13,6 +13,7 @@ from bot.service.base import (
     Changed,
     Conflict,
     Defaults,
+    Moved,
     Records,
     Refusal,
     Reply,
@@ -129,28 +130,25 @@ class Seats:
         return await self._leave_game(chat_id, actor)
 
     async def _leave_game(self, chat_id: int, actor: Actor) -> Reply:
-        events: list[Event] = []
-
-        def leave(t: Table) -> list[Command]:
+        def leave(t: Table) -> Moved:
             seat = t.seat_of(actor.user_id)
             if seat is None or t.state is None or t.status != "playing":
                 raise Refusal("err-not-seated")
             t.seats[seat].left = True
-            events[:] = set_computer(t.state, seat, True)
+            events = set_computer(t.state, seat, True)
             if t.humans:
                 note = self.tr.t(t.lang, "log-left", player=self.render.name(t.lang, t, seat))
                 self._settle(t, noted(events), [note], seat)
-            return [Command(seat=seat, computer=True)]
+            return Moved([Command(seat=seat, computer=True)], events)
 
         done = await self.records.attempt(chat_id, leave)
         if isinstance(done, Reply):
             return done
-        table, ids = done
-        if not table.humans:
-            table, ids = await self._end(chat_id)
-            everyone_left = TellEnd(table, ids, Notice("stop-everyone-left"))
+        if not done.table.humans:
+            ended = await self._end(chat_id)
+            everyone_left = TellEnd(ended.table, ended.ids, Notice("stop-everyone-left"))
             return Reply("game-left-last", effects=(everyone_left,))
-        return Reply("game-left", effects=(Tell(table, ids, events),))
+        return Reply("game-left", effects=(Tell(done.table, done.ids, done.events),))
 
     # ------------------------------------------------------------------ stopping
     async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | Keyboard:
@@ -179,9 +177,9 @@ class Seats:
         )
         if isinstance(done, Reply):
             return done
-        table, ids = await self._ended(done)
-        notice = Notice("stop-done", table.seat_of(actor.user_id), actor.name)
-        return Reply("stop-done-short", effects=(TellEnd(table, ids, notice),))
+        ended = await self._ended(done)
+        notice = Notice("stop-done", ended.table.seat_of(actor.user_id), actor.name)
+        return Reply("stop-done-short", effects=(TellEnd(ended.table, ended.ids, notice),))
 
     async def removed_from_group(self, chat_id: int) -> None:
         """The bot was removed from the group: its lobby or game ends (no
@@ -201,9 +199,9 @@ class Seats:
         in their own language — and so does the group, unless it cannot be
         written to (`group` False). A practice table's player reads it once,
         in its chat."""
-        table, ids = await self._end(table.chat_id)
-        await self.tell_end(TellEnd(table, ids, notice, group))
-        return table
+        ended = await self._end(table.chat_id)
+        await self.tell_end(TellEnd(ended.table, ended.ids, notice, group))
+        return ended.table
 
     async def _end(self, chat_id: int) -> Changed:
         """`_stop`'s saving half (a press is answered between the halves):
@@ -284,11 +282,8 @@ class Seats:
             seat = table.seat_of_person(actor.user_id)
             if seat is None or not (table.seats[seat].away or table.seats[seat].left):
                 continue
-            events: list[Event] = []
 
-            def come_back(
-                t: Table, seat: int = seat, events: list[Event] = events
-            ) -> list[Command]:
+            def come_back(t: Table, seat: int = seat) -> Moved:
                 if t.state is None or t.status != "playing":
                     raise Refusal("err-no-game")
                 s = t.seats[seat]
@@ -299,17 +294,17 @@ class Seats:
                 s.away = s.left = False
                 s.strikes = 0
                 s.returns += 1
-                events[:] = set_computer(t.state, seat, False)
+                events = set_computer(t.state, seat, False)
                 note = self.tr.t(t.lang, "log-back", player=self.render.name(t.lang, t, seat))
                 self._settle(t, noted(events), [note], seat)
-                return [Command(seat=seat, computer=False)]
+                return Moved([Command(seat=seat, computer=False)], events)
 
             try:
-                table, ids = await self.records.change(chat_id, come_back)
+                done = await self.records.change(chat_id, come_back)
             except Refusal as r:
                 too_often = too_often or r.key == "back-too-often"
                 continue
-            await self.teller.tell(table, ids, events, answered=None)
+            await self.teller.tell(done.table, done.ids, done.events, answered=None)
             returned = True
         if returned:
             return Reply("back-done")

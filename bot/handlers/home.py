@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
 
 from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
@@ -22,12 +22,38 @@ from bot.handlers.replies import (
     user_lang,
 )
 from bot.service.games import Games, Reply
+from bot.service.history import HISTORY_LINES
 from bot.service.profile import SettingsCb
 from bot.words.i18n import Translator
 from bot.words.keyboards import ForgetCb, yes_no_keyboard
 
 GROUP_ONLY = ("settings", "top", "history", "notify")
 PRIVATE_ONLY = ("stats", "replay", "forgetme")
+
+
+#: replay buttons under /history: a row holds this many
+REPLAYS_A_ROW = 3
+
+
+async def replay_buttons(
+    games: Games, tr: Translator, lang: str, chat_id: int
+) -> InlineKeyboardMarkup | None:
+    """Under /history: a button a game that opens its replay in the Mini App
+    (the app lets in only those who played it); None without the app."""
+    app = games.app
+    if app is None:
+        return None
+    await app.know_username()
+    buttons = []
+    for record in await games.store.history(chat_id, HISTORY_LINES):
+        url = app.replay_link(record.number)
+        if url is not None:
+            text = tr.t(lang, "btn-replay", number=record.number)
+            buttons.append(InlineKeyboardButton(text=text, url=url))
+    if not buttons:
+        return None
+    rows = [buttons[i : i + REPLAYS_A_ROW] for i in range(0, len(buttons), REPLAYS_A_ROW)]
+    return InlineKeyboardMarkup(inline_keyboard=rows)
 
 
 def home_router() -> Router:
@@ -59,9 +85,10 @@ def home_router() -> Router:
         await respond(message, games, text)
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("history"))
-    async def history(message: Message, games: Games) -> None:
+    async def history(message: Message, games: Games, tr: Translator) -> None:
         lang = await lang_here(message, games)
-        await respond(message, games, await games.history.history(message.chat.id, lang))
+        text = await games.history.history(message.chat.id, lang)
+        await respond(message, games, text, await replay_buttons(games, tr, lang, message.chat.id))
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("notify"))
     async def notify(
@@ -102,6 +129,14 @@ def home_router() -> Router:
         lang = await user_lang(games, message.from_user)
         reply = await games.history.replay(actor_of(message.from_user), lang, int(arg))
         await say(message, games, tr, reply)
+        if reply is None and games.app is not None:  # the file went: the game in the app too
+            number = int(arg)
+            button = games.app.replay_button(tr, lang, number)
+            await message.answer(
+                tr.t(lang, "replay-open", number=number),
+                reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
+                disable_notification=True,
+            )
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("forgetme"))
     async def forgetme(message: Message, games: Games, tr: Translator) -> None:

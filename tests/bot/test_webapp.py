@@ -472,15 +472,18 @@ async def test_a_store_that_cannot_be_reached_is_answered_not_raised(store: Stor
         assert status == 200, "and answered again once it is back"
 
 
-def test_a_six_player_state_stays_under_16_kb() -> None:
+def test_a_six_player_state_stays_under_18_kb() -> None:
     """Every seat's and a spectator's state at every decision of random
-    6-player games (crowded tables, long names) fits the app's budget of 16 KB."""
+    6-player games (crowded tables, long names) fits the app's budget of 18 KB
+    (16 KB until issue 27 gave each card type, house, hand and score an
+    accessible name in words; the game's story is bounded on its own:
+    `STORY_TURNS`)."""
     tr = Translator()
     render = Renderer(tr)
     payloads = Payloads(tr, render, Prompts(render, tr))
     states = crowded_states(payloads, range(3), FULL_NAMES, random.Random(6))
     largest = max(len(body) for _, body in states)
-    assert largest <= 16 * 1024, f"{largest} bytes"
+    assert largest <= 18 * 1024, f"{largest} bytes"
 
 
 def test_the_apps_settings_are_checked_when_they_load() -> None:

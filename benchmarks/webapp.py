@@ -67,7 +67,7 @@ from tests.bot.webapp_client import (
     serving,
 )
 from tests.browser.conftest import ARGS, CHROMIUM
-from tests.browser.test_miniapp import (
+from tests.browser.helpers import (
     GROUP,
     LIGHT,
     NAMES,

@@ -22,7 +22,6 @@ from bot.handlers.replies import (
     user_lang,
 )
 from bot.service.games import Games, Reply
-from bot.service.history import HISTORY_LINES
 from bot.service.profile import SettingsCb
 from bot.words.i18n import Translator
 from bot.words.keyboards import ForgetCb, yes_no_keyboard
@@ -45,10 +44,10 @@ async def replay_buttons(
         return None
     await app.know_username()
     buttons = []
-    for record in await games.store.history(chat_id, HISTORY_LINES):
-        url = app.replay_link(record.number)
+    for number in await games.history.numbers(chat_id):
+        url = app.replay_link(number)
         if url is not None:
-            text = tr.t(lang, "btn-replay", number=record.number)
+            text = tr.t(lang, "btn-replay", number=number)
             buttons.append(InlineKeyboardButton(text=text, url=url))
     if not buttons:
         return None

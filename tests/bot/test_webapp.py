@@ -29,7 +29,7 @@ from engine import pending, view_for
 from engine.cards import catalog_for
 from tests.bot.fake_telegram import BOT_USER, person
 from tests.bot.harness import Harness, Witness, decisions_of, may_see, people, public_zones
-from tests.bot.helpers.webapps import GROUP, LINKS, app_harness, game_of, webapp_of
+from tests.bot.helpers.webapps import CARD_ID, GROUP, LINKS, app_harness, game_of, webapp_of
 from tests.bot.webapp_client import (
     BASE_URL,
     FULL_NAMES,
@@ -41,7 +41,6 @@ from tests.bot.webapp_client import (
 )
 
 #: a card instance id anywhere in a response (in JSON, or marked in a text: ‹h3›)
-CARD_ID = re.compile(r"(?<![A-Za-z0-9_])([hos]\d+)(?![0-9])")
 
 
 # ====================================================================== who calls

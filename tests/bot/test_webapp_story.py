@@ -20,8 +20,8 @@ from engine import Event, execute, new_game, pending, replay, view_for
 from engine.cards import catalog_for
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, Witness, cards_named, people, public_zones
-from tests.bot.test_home import play_to_the_end
-from tests.bot.test_webapp import CARD_ID, GROUP, app_harness, game_of, webapp_of
+from tests.bot.helpers.finishing import play_to_the_end
+from tests.bot.helpers.webapps import CARD_ID, GROUP, app_harness, game_of, webapp_of
 from tests.bot.webapp_client import BASE_URL, PREFIX, serving
 
 LINKS = AppLinks(BASE_URL, username="smuta_bot")

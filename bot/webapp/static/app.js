@@ -417,24 +417,26 @@ document.addEventListener("DOMContentLoaded", function () {
     return box;
   }
 
+  // the log, newest turn first; the turns since the viewer's own last one
+  // (never their own) are marked, under a heading of their own: words, not
+  // only a colour
   function drawLog() {
     var log = $("log");
     var parts = [el("h2", "", words["app-log"])];
     if (state.story) {
       var turns = state.story.turns;
-      var fresh = turns.filter(function (t) { return t.new; });
-      var rest = turns.filter(function (t) { return !t.new; });
       if (!turns.length) { log.hidden = true; return; }
-      if (fresh.length) {
-        parts.push(el("h3", "new", words["app-log-new"]));
-        var list = el("ol", "turns new");
-        fresh.forEach(function (t) { list.appendChild(turnBox(t)); });
-        parts.push(list);
-        if (rest.length) parts.push(el("h3", "", words["app-log-earlier"]));
-      }
-      var older = el("ol", "turns");
-      rest.forEach(function (t) { older.appendChild(turnBox(t)); });
-      parts.push(older);
+      var list = null, marked = null, seenNew = false;
+      turns.forEach(function (t) {
+        if (list === null || marked !== t.new) {
+          if (t.new) { parts.push(el("h3", "new", words["app-log-new"])); seenNew = true; }
+          else if (seenNew) parts.push(el("h3", "", words["app-log-earlier"]));
+          list = el("ol", "turns" + (t.new ? " new" : ""));
+          parts.push(list);
+          marked = t.new;
+        }
+        list.appendChild(turnBox(t));
+      });
     } else {
       if (!state.log || !state.log.length) { log.hidden = true; return; }
       var plainList = el("ul", "lines");

@@ -37,11 +37,19 @@ standard errors (paired over the worlds both met): among options the rollouts
 cannot tell apart, the winner of a few noisy worlds is luck, and it was that
 luck that had the old strong throw cards away and end turns with cards unlaid.
 
-**No bad habits**: a discard is chosen over the best other candidate only when
-the search shows it ahead by `discard_gain` standard errors (a card thrown away
-is lost; a tie keeps it); and on the seat's last turn (the game deck empty) it
-never ends the turn while a card that scores can still be laid into its own
-row — laid, it counts; kept, it counts nothing.
+**No bad habits**: the search never turns a one-ply choice that keeps its cards
+into a discard (`search_discards` off): the rollouts play the seat's own later
+answers by the heuristic player, not by strong, so a line that keeps a card is
+valued by what the heuristic would do with it — a Шут laid replays the смута the
+heuristic ranks first, where strong would choose — and a discard that dodges
+such a choice looked "ahead" by several standard errors for a gain that is not
+there (BENCHMARKS.md, issue 28: 0.18–0.33 discards a game against normal's
+0.04–0.15). Where the one-ply count itself leads with a discard, the search
+weighs it against the best option that keeps the card, and the discard stands
+only when ahead by `discard_gain` standard errors (a card thrown away is lost; a
+tie keeps it). On the seat's last turn (the game deck empty) it never ends the
+turn while a card that scores can still be laid into its own row — laid, it
+counts; kept, it counts nothing.
 
 Rollouts to the seat's next turn through the middle of the game were tried
 (`midgame=True`) and did not measure better (BENCHMARKS.md).
@@ -81,6 +89,10 @@ class StrongConfig:
     max_worlds: int = 128  # worlds a candidate meets, at most
     settled: float = 2.5  # two left: done once the leader is this many standard errors ahead
     discard_gain: float = 2.0  # a discard beats the best other only this many SEs ahead
+    # may the search choose a discard where the one-ply leader keeps its cards? (off:
+    # the rollouts' own-seat answers are the heuristic's, and a discard's "gain" there
+    # was the heuristic's mistake dodged; on: the old strong, for before/after lines)
+    search_discards: bool = False
     # the search's leader replaces the one-ply leader only this many SEs ahead of it: among
     # options the rollouts cannot tell apart, the winner of a few noisy worlds is luck
     overrule: float = 0.5
@@ -147,6 +159,8 @@ def search(
     best_value = first[0][0]
     candidates = [i for v, i in first[: config.candidates] if v >= best_value - config.margin]
     incumbent = first[0][1]  # the one-ply leader: while it is alive, the search must beat it
+    if not config.search_discards and not _is_discard(options[incumbent]):
+        candidates = [i for i in candidates if not _is_discard(options[i])]
     if candidates and _is_discard(options[candidates[0]]):
         # a discard leads: the best option that keeps the card is weighed against it
         keep = next((i for _, i in first if not _is_discard(options[i])), None)

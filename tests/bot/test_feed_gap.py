@@ -4,24 +4,34 @@ subscriber that is gone. When it connects again, every listener is told
 (`Listener.gap`) and reads again, so a Mini App stream open on that process
 still reaches the newest move, though no message of it ever arrived.
 
+The same holds for the group's outbox: a process trusts what its outbox knows
+of a group (the record, the message ids) only while its feed tells it of every
+other save, so after a gap it reads again before its next edit, and the group
+is told every move once — no closed turn's lines overwritten, no older table
+left live.
+
 The break is real: the second process reaches Redis through a TCP proxy of
 the test's own, which cuts every connection (and refuses new ones) while the
-first process plays a move, then lets connections through again."""
+first process plays, then lets connections through again."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from aiogram.types import User
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from bot.store.models import Table
 from bot.store.redis import RedisStore
+from engine import pending
 from tests.bot.conftest import REDIS_URL
-from tests.bot.harness import Harness, until
+from tests.bot.harness import Harness, answer_data, people, until
 from tests.bot.helpers.webapps import GROUP, LINKS, app_harness, game_of, webapp_of
 from tests.bot.webapp_client import serving
 
@@ -75,14 +85,12 @@ class Proxy:
             await self.server.wait_closed()
 
 
-@pytest.mark.parametrize("reconnects", ["redis-py", "feed"])
-async def test_a_stream_catches_up_on_moves_published_while_its_process_was_cut_off(
-    redis_factory: Any, reconnects: str
-) -> None:
-    """`reconnects`: who connects again — redis-py, within a read (its
+@contextlib.asynccontextmanager
+async def through_proxy(prefix: str, reconnects: str) -> AsyncIterator[tuple[Proxy, RedisStore]]:
+    """A second process's store on the key `prefix`, reaching Redis through a
+    `Proxy`. `reconnects`: who connects again — redis-py, within a read (its
     retries, on by default: `bot.store.feed._Reconnects`), or, with retries
     off, the feed's reader after the error (`RedisFeed._resubscribe`)."""
-    first = app_harness(await redis_factory())  # plays, straight to Redis
     direct: Any = Redis.from_url(REDIS_URL)
     kwargs = direct.connection_pool.connection_kwargs
     proxy = Proxy(kwargs.get("host", "127.0.0.1"), kwargs.get("port", 6379))
@@ -92,9 +100,24 @@ async def test_a_stream_catches_up_on_moves_published_while_its_process_was_cut_
     client = Redis(
         host="127.0.0.1", port=proxy.port, db=kwargs.get("db", 0), socket_timeout=5, **retry
     )
-    cut_store = RedisStore(client, first.store.prefix)  # type: ignore[attr-defined]
-    second = Harness(cut_store, first.tg, first.clock, app=LINKS)
+    store = RedisStore(client, prefix)
     try:
+        yield proxy, store
+    finally:
+        await store.close()
+        await client.aclose()
+        await proxy.close()
+
+
+@pytest.mark.parametrize("reconnects", ["redis-py", "feed"])
+async def test_a_stream_catches_up_on_moves_published_while_its_process_was_cut_off(
+    redis_factory: Any, reconnects: str
+) -> None:
+    """`reconnects`: who connects again (`through_proxy`)."""
+    first = app_harness(await redis_factory())  # plays, straight to Redis
+    prefix = first.store.prefix  # type: ignore[attr-defined]
+    async with through_proxy(prefix, reconnects) as (proxy, cut_store):
+        second = Harness(cut_store, first.tg, first.clock, app=LINKS)
         users = await game_of(first, 2)
         table = await first.table(GROUP)
         async with (
@@ -116,7 +139,108 @@ async def test_a_stream_catches_up_on_moves_published_while_its_process_was_cut_
             while version < newest.version:  # (each event bounded: EVENT_TIMEOUT)
                 _, version, _ = await stream.next()
             assert version == newest.version
-    finally:
-        await cut_store.close()
-        await client.aclose()
-        await proxy.close()
+
+
+# ====================================================================== the group's outbox
+OUTBOX_GROUP = -100_262_600
+
+
+class Gaps:
+    """A listener on a process's feed that only notes that a gap was told
+    (after the outboxes, which listened first)."""
+
+    def __init__(self) -> None:
+        self.told = asyncio.Event()
+
+    def moved(self, chat_id: int, version: int) -> None:
+        return None
+
+    def views_moved(self, chat_id: int) -> None:
+        return None
+
+    def gap(self) -> None:
+        self.told.set()
+
+
+async def move(h: Harness, users: dict[int, User]) -> Table:
+    """The decider presses the first option's button; the record saved."""
+    table = await h.table(OUTBOX_GROUP)
+    assert table.state is not None
+    decision = pending(table.state)
+    assert decision is not None
+    user_id = table.seats[decision.seat].user_id
+    assert user_id is not None
+    message = (await h.store.messages(OUTBOX_GROUP))[f"prompt:{decision.seat}"]
+    data = answer_data(table, decision, decision.options[0])
+    await h.press(users[user_id], user_id, message, data)
+    return await h.table(OUTBOX_GROUP)
+
+
+@pytest.mark.parametrize("reconnects", ["redis-py", "feed"])
+async def test_a_group_is_told_every_move_made_while_its_process_was_cut_off(
+    redis_factory: Any, reconnects: str
+) -> None:
+    """Two processes play one group's game; the second trusts what its outbox
+    knows of the group (record, message ids) while the feed tells it of no
+    other save. It is cut off from Redis while the first plays moves — a turn
+    closes (its lines go into the table's message for good, the table comes
+    anew) — and sends the table anew (/table: the old one points down). Its
+    feed connects again and tells of the gap; the second process then takes
+    /table and a move. The group ends up told everything once: every closed
+    turn's lines in its messages once each (none overwritten, none twice), one
+    table — the newest — and every older one pointing down or holding closed
+    lines. (Without the outbox's catch-up on the gap the second process edits
+    the message the turn closed into, and shows a record older than the
+    group's.)"""
+    first = Harness(await redis_factory())  # straight to Redis
+    tg, chat = first.tg, OUTBOX_GROUP
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    users = {u.id: u for u in (anna, boris, vera)}
+    closed: list[str] = []  # every closed turn's lines, in order
+
+    def played(table: Table) -> Table:
+        closed.extend(table.closed_log or [])
+        return table
+
+    prefix = first.store.prefix  # type: ignore[attr-defined]
+    async with through_proxy(prefix, reconnects) as (proxy, cut_store):
+        second = Harness(cut_store, first.tg, first.clock)
+        await first.open_game(chat, anna, [boris, vera], seed=5)
+        # the second process moves: its outbox shows the group's table and follows
+        # the group on its feed; once following, it trusts what it read last
+        played(await move(second, users))
+        outboxes = second.app.games.outboxes
+        await until(lambda: outboxes._known[chat].following)
+        outboxes.show(chat, "table")
+        await second.settle()
+        assert outboxes._known[chat].fresh, "the second process trusts what it knows"
+        gaps = Gaps()
+        assert second.app.feed is not None
+        second.app.feed.listen(gaps)
+
+        proxy.cut()
+        while played(await move(first, users)).closed_log is None:
+            pass  # until a turn closes
+        played(await move(first, users))  # a move in the new turn: its table edited
+        await first.say(chat, anna, "/table")
+        # its pub/sub connection tried again while cut off (and was refused)
+        await until(lambda: proxy.refused > 0)
+        gaps.told.clear()
+        proxy.restore()
+        await asyncio.wait_for(gaps.told.wait(), 15)
+
+        await second.say(chat, boris, "/table")
+        played(await move(second, users))
+        await first.settle()
+        await second.settle()
+
+    newest = await first.table(chat)
+    ids = await first.store.messages(chat)
+    group = {m: text for (c, m), text in tg.texts.items() if c == chat}
+    title = first.tr.t(newest.lang, "table-title", turn=0).rsplit(" ", 1)[0]
+    tables = [m for m, text in group.items() if text.startswith(title)]
+    assert tables == [ids["table"]], "one live table, no older one left showing"
+    assert group[ids["table"]] == first.app.games.teller.table_text(newest)
+    log_lines = set(closed)
+    told = [line for text in group.values() for line in text.split("\n") if line in log_lines]
+    assert sorted(told) == sorted(closed), "every closed turn's lines told once"

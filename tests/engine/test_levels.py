@@ -1,14 +1,15 @@
-"""Each level is played by its own player, and normal has dropped two bad habits."""
+"""Each level is played by its own player, and normal and strong have dropped bad habits."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from engine import Decision, GameState
 from engine.ai import LEVELS, Level, decide
 from engine.ai.easy import choose
 from engine.ai.lookahead import best_first, normal
-from engine.ai.search import _last_turn, strong
+from engine.ai.search import STRONG, _last_turn, strong
 from engine.core import Option
 from engine.hidden import mix, observe
 from tests.engine.decisions import decisions
@@ -155,3 +156,64 @@ def test_an_end_the_search_chose_on_the_last_turn_becomes_a_lay_that_scores() ->
     # not on the last turn: the search's end stands (a card kept may still be laid later)
     state.final_turns = None
     assert _last_turn(observe(state, d.seat), d.kind, d.options, ("end",), order) == ("end",)
+
+
+def test_strong_lays_its_card_rather_than_discard_it_to_dodge_a_rollout_s_choice() -> None:
+    # From an arena game (seed 991008): its last turn, a Слуга (a point, laid) and a Шут
+    # in hand, every смута in the discard. The rollouts lay the Шут after the Слуга and
+    # replay the смута the heuristic ranks first; a discarded Слуга makes the graveyard
+    # non-empty, so the heuristic's Шут replays Новая Эпоха and brings it back: the
+    # search saw that as a gain of points and threw the card away. Strong itself would
+    # choose the Шут's смута (or none): laying the Слуга loses nothing.
+    state = setup(
+        players=[
+            {
+                "hand": ["jester.green", "servant.green.orange"],
+                "houses": [
+                    {"colour": "green", "cards": ["page.green", "lady.green", "knight.green"]},
+                    {"colour": "orange", "cards": ["priest.orange", "lord.orange"]},
+                ],
+            },
+            {
+                "hand": ["lady.red"],
+                "houses": [
+                    {"colour": "red", "cards": ["page.red", "knight.red", "treasurer.red"]},
+                    {"colour": "blue", "cards": ["lord.blue", "treasurer.blue"]},
+                ],
+            },
+            {
+                "hand": ["page.blue"],
+                "houses": [
+                    {"colour": "blue", "cards": ["spy.blue", "lady.blue", "priest.blue"]},
+                    {"colour": "orange", "cards": ["page.orange", "knight.orange"]},
+                ],
+            },
+        ],
+        smuta_discard=[
+            "feast",
+            "poison",
+            "fire",
+            "drought",
+            "conspiracy",
+            "campaign",
+            "betrayal",
+            "new_era",
+            "thrones",
+            "inquisition",
+            "grail",
+            "reformation",
+            "pestilence",
+            "earthquake",
+        ],
+    )
+    d = decision(state)
+    assert state.final_turns is not None and ("end",) not in d.options
+    obs = observe(state, d.seat)
+    seed = mix(state.seed, d.id, d.seat, LEVELS.index("strong"))
+    assert named(state, decide(state, d, "strong"))[:2] == ("lay", "servant.green.orange")
+    # the old strong, whose search could pick a discard over a lay, threw it away
+    old = replace(STRONG, search_discards=True)
+    assert named(state, strong(obs, d.kind, d.options, seed, old))[:2] == (
+        "discard",
+        "servant.green.orange",
+    )

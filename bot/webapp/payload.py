@@ -252,7 +252,9 @@ class Payloads:
                 key = f"house:{h.colour}:{h.castle or ''}"
                 cards.label(key, lambda h=h: self.house_label(lang, h.colour, h.castle))  # type: ignore[misc]
             castles = each * sum(1 for h in p.houses if h.castle is not None)
-            score = {"total": p.points, "cards": p.points - castles, "castles": castles}
+            label = t(
+                lang, "app-score-label", total=p.points, cards=p.points - castles, castles=castles
+            )
             players.append(
                 {
                     "seat": p.seat,
@@ -260,8 +262,8 @@ class Payloads:
                     "bot": p.computer or s.user_id is None,
                     "hand": p.hand_size,
                     "points": p.points,
-                    "score": [score["cards"], score["castles"]],
-                    "score_label": plain(t(lang, "app-score-label", **score)),
+                    "score": [p.points - castles, castles],
+                    "score_label": plain(label),
                     "houses": [
                         {"colour": h.colour, "castle": h.castle, "cards": list(map(card, h.cards))}
                         for h in p.houses

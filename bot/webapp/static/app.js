@@ -2,16 +2,19 @@
 // (api/state, then live through api/events), answers the decision with a tap
 // (api/answer). Every text comes from the server; it is shown with
 // textContent, never as HTML.
-// Runs once the page and Telegram's script are loaded (boot.js ran first and
-// may have asked for the state already).
-document.addEventListener("DOMContentLoaded", function () {
+// Runs at the end of the page, once it is parsed. When boot.js has already
+// asked for the state (Telegram put the initData in the address), the table
+// is drawn as soon as the state comes, without waiting for Telegram's script;
+// that script's part (ready, expand, the theme's changes) is done once it has
+// run (DOMContentLoaded). Else (a reload: the initData only in Telegram's
+// script) everything waits for it.
+(function () {
   "use strict";
 
   var boot = window.smuta || {};
-  var tg = window.Telegram && window.Telegram.WebApp;
-  var initData = (tg && tg.initData) || boot.initData || "";
-  var chat = boot.chat ||
-    (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) || null;
+  var tg = null;  // Telegram.WebApp, once its script has run
+  var initData = boot.initData || "";
+  var chat = boot.chat || null;
   var words = {};
   var state = null;
   var level = 0;        // the decision's menu level shown
@@ -51,13 +54,20 @@ document.addEventListener("DOMContentLoaded", function () {
     box.hidden = !text;
   }
 
-  function start() {
-    applyTheme();
-    if (tg) {
-      tg.onEvent("themeChanged", applyTheme);
-      tg.ready();
-      tg.expand();
+  function withTelegram() {
+    tg = window.Telegram && window.Telegram.WebApp;
+    if (!tg) return;
+    if (!initData) initData = tg.initData || "";
+    if (!chat && !boot.replay) {
+      chat = (tg.initDataUnsafe && tg.initDataUnsafe.start_param) || null;
     }
+    applyTheme();
+    tg.onEvent("themeChanged", applyTheme);
+    tg.ready();
+    tg.expand();
+  }
+
+  function start() {
     var replayAt = boot.replay;
     var param = /^r(\d+)_(\d+)$/.exec(chat || "");
     if (!replayAt && param) { replayAt = [param[1], param[2]]; chat = null; }
@@ -273,9 +283,12 @@ document.addEventListener("DOMContentLoaded", function () {
       if (c[3].length > 1) alt = EMOJI[c[3][1]];
     }
     b.appendChild(shown("cn", name));
-    if (alt) b.appendChild(shown("alt", alt));
-    if (kind === "house") b.appendChild(shown("pts", String(c[4])));
-    if (kind === "order") b.appendChild(shown("tag", words["app-order-tag"]));
+    var meta = el("span", "meta");
+    meta.setAttribute("aria-hidden", "true");
+    if (alt) meta.appendChild(el("span", "alt", alt));
+    if (kind === "house") meta.appendChild(el("span", "pts", String(c[4])));
+    if (kind === "order") meta.appendChild(el("span", "tag", words["app-order-tag"]));
+    b.appendChild(meta);
     var label = c[5];
     if (extra) label += ", " + extra;
     b.appendChild(hidden(label));
@@ -586,5 +599,10 @@ document.addEventListener("DOMContentLoaded", function () {
     }
   });
 
-  start();
-});
+  if (boot.first) {
+    start();
+    document.addEventListener("DOMContentLoaded", withTelegram);
+  } else {
+    document.addEventListener("DOMContentLoaded", function () { withTelegram(); start(); });
+  }
+})();

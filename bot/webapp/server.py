@@ -114,6 +114,7 @@ ANSWER_FIELDS = ("chat", "game", "decision", "option")
 
 
 PayloadKey = tuple[int, int | None, str]  # chat, seat, language
+StoryKey = tuple[int, int, float, str]  # chat, game, when its record was made, language
 Made = tuple[int, float, int]  # the game, when its record was made, the record's version
 
 
@@ -207,7 +208,8 @@ class WebApp:
         self.open_streams = 0
         self._members: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
         self._payloads: OrderedDict[PayloadKey, tuple[Made, bytes]] = OrderedDict()
-        self._stories: OrderedDict[tuple[int, int, float, str], Story] = OrderedDict()
+        self._stories: OrderedDict[StoryKey, Story] = OrderedDict()
+        self._story_locks: dict[StoryKey, asyncio.Lock] = {}
         self._replays: OrderedDict[tuple[int, str], bytes] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
@@ -363,26 +365,38 @@ class WebApp:
     async def _story(self, table: Table, lang: str) -> Story | None:
         """The game's public story up to the record's state, rebuilt from its
         command log and kept (None when the log does not rebuild the record's
-        state: then the record's own last lines stand in)."""
+        state: then the record's own last lines stand in). The streams of a
+        chat that ask for the same move at once read its log once."""
         state = table.state
         if state is None or table.setup is None:
             return None
         key = (table.chat_id, table.game_no, table.created_at, lang)
+        lock = self._story_locks.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                return await self._story_now(key, table, state.version)
+        finally:
+            if not lock.locked() and key not in self._stories:
+                self._story_locks.pop(key, None)
+
+    async def _story_now(self, key: StoryKey, table: Table, version: int) -> Story | None:
+        assert table.setup is not None
         story = self._stories.get(key)
-        if story is None or story.broken or story.version > state.version:
+        if story is None or story.broken or story.version > version:
             story = None
-        if story is None or story.version < state.version:
+        if story is None or story.version < version:
             commands = await self.games.store.log(table.chat_id)
             if story is None or story.applied > len(commands):
-                story = Story(self.games.render, lang, table, table.setup)
-            story.extend(table, commands, until=state.version)
-        if story.version != state.version:
+                story = Story(self.games.render, key[3], table, table.setup)
+            story.extend(table, commands, until=version)
+        if story.version != version:
             self._stories.pop(key, None)
             return None
         self._stories[key] = story
         self._stories.move_to_end(key)
         while len(self._stories) > STORIES_KEPT:
-            self._stories.popitem(last=False)
+            gone, _ = self._stories.popitem(last=False)
+            self._story_locks.pop(gone, None)
         return story
 
     async def _payload(self, table: Table, access: Access) -> bytes:

@@ -321,6 +321,15 @@ async def test_a_move_saved_by_another_process_reaches_this_ones_viewers(
             hub = webapp_of(second).hub
             await hub.idle()  # the reads each new viewer asks for
             loads = hub.loads
+            # the game's log (its story) is read once a move too, not once a viewer
+            logs = [0]
+            real_log = second.store.log
+
+            async def counted_log(chat_id: int) -> Any:
+                logs[0] += 1
+                return await real_log(chat_id)
+
+            second.store.log = counted_log  # type: ignore[method-assign]
             decision = await first.decision(GROUP)
             assert decision is not None
             await first.answer(users[decision.seat], GROUP, decision.options[0])
@@ -331,6 +340,7 @@ async def test_a_move_saved_by_another_process_reaches_this_ones_viewers(
                     _, version, _ = await stream.next()
             moves = newest.version - table.version
             assert hub.loads - loads <= moves, "one read per move for all the viewers"
+            assert 1 <= logs[0] <= moves, "one log read per move for all the viewers"
 
 
 # ====================================================================== where it opens

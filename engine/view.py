@@ -71,7 +71,8 @@ def view_for(state: GameState, seat: int | None) -> View:
             ],
             points=g.points(i),
             computer=p.computer,
-            known=[c for c in p.hand if seat in state.known.get(c, ())]
+            # sorted: the hand's order is no business of the viewer's
+            known=sorted(c for c in p.hand if seat in state.known.get(c, ()))
             if seat is not None and seat != i and state.known
             else [],
         )

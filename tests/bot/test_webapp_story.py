@@ -97,9 +97,9 @@ async def test_each_seat_sees_on_the_rows_what_it_knows_of_other_hands(store: St
                 _, body = await app.state(user, GROUP)
                 for row in body["state"]["players"]:
                     hand = state.players[row["seat"]].hand
-                    knows = [
+                    knows = sorted(
                         c for c in hand if seat in state.known.get(c, ()) and row["seat"] != seat
-                    ]
+                    )
                     assert row["known"] == knows
                     shown_any = shown_any or bool(knows)
                     # the score as cards + castles

@@ -8,12 +8,15 @@ loopback ports (real ``redis-server`` and ``redis-sentinel``,
 `tests.bot.sentinels`: ``down-after-milliseconds`` 1000) and plays a group
 game of three people through the real dispatcher (`tests.bot.harness`).
 
-`recover`: a bot process on the sentinels (``from_sentinels``, timeouts 2 s,
-WAIT 1 100 ms) plays a few moves, then the primary is killed with SIGKILL and
+`recover`: a bot process on the sentinels (``from_sentinels``, timeouts 2 s —
+`--timeout`; WAIT 1 100 ms) plays a few moves, then the primary is killed with SIGKILL and
 the person whose turn it is presses the same button again every 50 ms until
 one press is answered as made. Prints one JSON line a run: seconds from the
 kill to that press (`answered_s`) and to the sentinels naming the replica
 primary (`promoted_s`), the presses refused meanwhile; then the spread.
+`--down-after`, `--failover-timeout`, `--timeout 5` and `--compose` give the
+setting of deploy/docker-compose.ha.yml (5000, 30000, the bot's own store
+timeouts, its Redis servers' AOF and maxmemory).
 
 `wait`: the cost of acknowledged-means-replicated, one press at a time (each
 answering a decision at once), on one group of servers, three stores side by
@@ -48,7 +51,15 @@ from bot.store.redis import RedisStore
 from engine import pending
 from engine.ai.easy import choose
 from tests.bot.harness import Harness, answer_data, people
-from tests.bot.sentinels import MASTER, SentinelGroup, installed, started, stopped
+from tests.bot.sentinels import (
+    DOWN_AFTER_MS,
+    FAILOVER_TIMEOUT_MS,
+    MASTER,
+    SentinelGroup,
+    installed,
+    started,
+    stopped,
+)
 
 GROUP = -100_260_900
 
@@ -74,9 +85,9 @@ async def _press(h: Harness, chat: int, users: list[User], salt: int) -> bool:
     return bool(answered) and not any(a.show_alert for a in answered)
 
 
-async def recover_once(run: int) -> dict[str, Any]:
-    group = await started()
-    store = RedisStore.from_sentinels(group.sentinels, MASTER, timeout=2.0, wait_ms=100)
+async def recover_once(run: int, args: argparse.Namespace) -> dict[str, Any]:
+    group = await started(args.down_after, args.failover_timeout, args.compose)
+    store = RedisStore.from_sentinels(group.sentinels, MASTER, timeout=args.timeout, wait_ms=100)
     try:
         h = Harness(store)
         users = people("Анна", "Борис", "Вера")
@@ -117,10 +128,17 @@ async def recover_once(run: int) -> dict[str, Any]:
         stopped(group)
 
 
-async def recover(runs: int) -> None:
+async def recover(runs: int, args: argparse.Namespace) -> None:
+    settings = {
+        "down_after_ms": args.down_after,
+        "failover_timeout_ms": args.failover_timeout,
+        "store_timeout_s": args.timeout,
+        "compose_redis": args.compose,
+    }
+    print(json.dumps(settings), flush=True)
     results = []
     for run in range(runs):
-        result = await recover_once(run)
+        result = await recover_once(run, args)
         results.append(result)
         print(json.dumps(result), flush=True)
     answered = [r["answered_s"] for r in results]
@@ -243,6 +261,29 @@ def main() -> None:
     sub = parser.add_subparsers(dest="what", required=True)
     rec = sub.add_parser("recover", help="seconds from a killed primary to an answered press")
     rec.add_argument("--runs", type=int, default=5)
+    rec.add_argument(
+        "--down-after",
+        type=int,
+        default=DOWN_AFTER_MS,
+        help="the sentinels' down-after-milliseconds (deploy/docker-compose.ha.yml: 5000)",
+    )
+    rec.add_argument(
+        "--failover-timeout",
+        type=int,
+        default=FAILOVER_TIMEOUT_MS,
+        help="the sentinels' failover-timeout (the compose file: 30000)",
+    )
+    rec.add_argument(
+        "--timeout",
+        type=float,
+        default=2.0,
+        help="the store's timeouts, s (the bot's own, bot.app.make_store: 5)",
+    )
+    rec.add_argument(
+        "--compose",
+        action="store_true",
+        help="the Redis servers as the compose file runs them (AOF everysec, maxmemory 256mb)",
+    )
     cost = sub.add_parser("wait", help="what WAIT costs a press, side by side")
     cost.add_argument("--presses", type=int, default=150)
     cost.add_argument("--rounds", type=int, default=3)
@@ -251,7 +292,7 @@ def main() -> None:
     if not installed():
         raise SystemExit("redis-server and redis-sentinel are needed")
     if args.what == "recover":
-        asyncio.run(recover(args.runs))
+        asyncio.run(recover(args.runs, args))
     else:
         asyncio.run(wait_cost(args.presses, args.rounds, args.down))
 

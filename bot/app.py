@@ -27,6 +27,7 @@ from bot.store.delivery import lease_for
 from bot.store.feed import Feed, feed_for
 from bot.store.memory import MemoryStore
 from bot.telegram.call_policy import CallPolicy, install
+from bot.telegram.markup import menu_button_of
 from bot.telegram.membership import Membership
 from bot.telegram.messenger import Messenger
 from bot.telegram.pace import Pace
@@ -232,6 +233,6 @@ async def register_menu_button(bot: Bot, app_links: AppLinks, tr: Translator, la
     """The Mini App as every private chat's menu button (until /start sets the
     person's own, in their language). Optional, like the commands menu."""
     try:
-        await bot.set_chat_menu_button(menu_button=app_links.menu_button(tr, lang))
+        await bot.set_chat_menu_button(menu_button=menu_button_of(app_links.menu_button(tr, lang)))
     except Exception as e:  # any refusal of an optional call
         log.warning("could not set the menu button: %s", e)

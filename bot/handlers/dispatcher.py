@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiogram import BaseMiddleware, Bot, Dispatcher
-from aiogram.types import ErrorEvent, TelegramObject
+from aiogram.types import CallbackQuery, ErrorEvent, TelegramObject
 
 from bot.handlers.admission import Admission
 from bot.handlers.channels import channel_router
@@ -38,12 +38,13 @@ async def answer_first(
 ) -> Any:
     """A press is held from its handler's start until it is answered (or the
     handler ends): the outboxes wait for its answer to go first."""
+    assert isinstance(event, CallbackQuery)
     unanswered = data["games"].outboxes.unanswered
-    press = unanswered.hold()
+    unanswered.hold(event.id)
     try:
         return await handler(event, data)
     finally:
-        unanswered.release(press)
+        unanswered.release(event.id)
 
 
 def build_dispatcher(

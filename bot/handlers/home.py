@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
@@ -22,9 +22,9 @@ from bot.handlers.replies import (
     user_lang,
 )
 from bot.service.games import Games, Reply
-from bot.service.profile import SettingsCb
 from bot.words.i18n import Translator
-from bot.words.keyboards import ForgetCb, yes_no_keyboard
+from bot.words.keyboards import ForgetCb, SettingsCb, yes_no_keyboard
+from bot.words.screen import Button, Keyboard, rows
 
 GROUP_ONLY = ("settings", "top", "history", "notify")
 PRIVATE_ONLY = ("stats", "replay", "forgetme")
@@ -34,9 +34,7 @@ PRIVATE_ONLY = ("stats", "replay", "forgetme")
 REPLAYS_A_ROW = 3
 
 
-async def replay_buttons(
-    games: Games, tr: Translator, lang: str, chat_id: int
-) -> InlineKeyboardMarkup | None:
+async def replay_buttons(games: Games, tr: Translator, lang: str, chat_id: int) -> Keyboard | None:
     """Under /history: a button a game that opens its replay in the Mini App
     (the app lets in only those who played it); None without the app."""
     app = games.app
@@ -48,11 +46,8 @@ async def replay_buttons(
         url = app.replay_link(number)
         if url is not None:
             text = tr.t(lang, "btn-replay", number=number)
-            buttons.append(InlineKeyboardButton(text=text, url=url))
-    if not buttons:
-        return None
-    rows = [buttons[i : i + REPLAYS_A_ROW] for i in range(0, len(buttons), REPLAYS_A_ROW)]
-    return InlineKeyboardMarkup(inline_keyboard=rows)
+            buttons.append(Button(text, url=url))
+    return rows(buttons, REPLAYS_A_ROW) if buttons else None
 
 
 def home_router() -> Router:
@@ -131,11 +126,7 @@ def home_router() -> Router:
         if reply is None and games.app is not None:  # the file went: the game in the app too
             number = int(arg)
             button = games.app.replay_button(tr, lang, number)
-            await message.answer(
-                tr.t(lang, "replay-open", number=number),
-                reply_markup=InlineKeyboardMarkup(inline_keyboard=[[button]]),
-                disable_notification=True,
-            )
+            await respond(message, games, tr.t(lang, "replay-open", number=number), ((button,),))
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("forgetme"))
     async def forgetme(message: Message, games: Games, tr: Translator) -> None:
@@ -162,7 +153,7 @@ def home_router() -> Router:
         else:
             reply = Reply("forgetme-kept")
         await query.answer()
-        games.outboxes.unanswered.release()
+        games.outboxes.unanswered.release(query.id)
         await message.edit_text(tr.t(lang, reply.key))  # the question, answered: no buttons
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command(*GROUP_ONLY))

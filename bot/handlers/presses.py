@@ -19,7 +19,6 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery
 from magic_filter import MagicFilter
 
-from bot.service.profile import SettingsCb
 from bot.words.keyboards import (
     DetailsCb,
     ForgetCb,
@@ -29,6 +28,7 @@ from bot.words.keyboards import (
     LobbyCb,
     PromptCb,
     RematchCb,
+    SettingsCb,
     StopCb,
 )
 

@@ -8,7 +8,7 @@ from aiogram import F, Router
 from aiogram.enums import ChatType
 from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.types import CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message
+from aiogram.types import CallbackQuery, Message
 
 from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
@@ -22,9 +22,11 @@ from bot.handlers.replies import (
     user_lang,
 )
 from bot.service.games import Games, Reply
+from bot.telegram.markup import markup_of, menu_button_of
 from bot.words.app import START_PREFIX, AppLinks, parse_replay
 from bot.words.i18n import LANGS, Translator
 from bot.words.keyboards import DetailsCb, HintCb, LangCb, PromptCb
+from bot.words.screen import Button, keyboard
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +41,7 @@ async def open_app(
     assert message.from_user is not None and message.bot is not None
     try:
         await message.bot.set_chat_menu_button(
-            chat_id=message.chat.id, menu_button=app.menu_button(tr, lang)
+            chat_id=message.chat.id, menu_button=menu_button_of(app.menu_button(tr, lang))
         )
     except TelegramAPIError as e:
         log.warning("could not set the menu button: %s", e)
@@ -48,9 +50,7 @@ async def open_app(
         number, move = replay
         await message.answer(
             tr.t(lang, "replay-open", number=number),
-            reply_markup=InlineKeyboardMarkup(
-                inline_keyboard=[[app.replay_button(tr, lang, number, move)]]
-            ),
+            reply_markup=markup_of(keyboard([app.replay_button(tr, lang, number, move)])),
             disable_notification=True,
         )
         return
@@ -63,7 +63,7 @@ async def open_app(
         seated = await games.seats.sits_at(chat_id, message.from_user.id)
         text = tr.t(lang, "app-open" if seated else "app-open-watch")
         await message.answer(
-            text, reply_markup=app.markup(tr, lang, chat_id), disable_notification=True
+            text, reply_markup=markup_of(app.markup(tr, lang, chat_id)), disable_notification=True
         )
 
 
@@ -114,16 +114,16 @@ def private_router() -> Router:
     async def lang(message: Message, games: Games, tr: Translator) -> None:
         assert message.from_user is not None
         current = await user_lang(games, message.from_user)
-        markup = InlineKeyboardMarkup(
-            inline_keyboard=[
+        markup = keyboard(
+            *[
                 [
-                    InlineKeyboardButton(text="🇷🇺 Русский", callback_data=LangCb(lang="ru").pack()),
-                    InlineKeyboardButton(text="🇬🇧 English", callback_data=LangCb(lang="en").pack()),
+                    Button("🇷🇺 Русский", data=LangCb(lang="ru").pack()),
+                    Button("🇬🇧 English", data=LangCb(lang="en").pack()),
                 ]
             ]
         )
         await message.answer(
-            tr.t(current, "lang-choose"), reply_markup=markup, disable_notification=True
+            tr.t(current, "lang-choose"), reply_markup=markup_of(markup), disable_notification=True
         )
 
     @router.message(Command("practice"))

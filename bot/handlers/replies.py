@@ -2,8 +2,9 @@
 the group or private chat a button belongs to — and nothing else.
 
 A person is answered first (the callback's answer, the reply), and only then
-is everyone else told of the move (`Reply.then`). What a group reads goes
-through its outbox, so no handler waits for a group's pace.
+is everyone else told of the move (the reply's effects, carried out by
+`bot.handlers.courier`). What a group reads goes through its outbox, so no
+handler waits for a group's pace.
 """
 
 from __future__ import annotations
@@ -11,17 +12,14 @@ from __future__ import annotations
 import logging
 
 from aiogram.enums import ChatType
-from aiogram.types import (
-    CallbackQuery,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    Message,
-    User,
-)
+from aiogram.types import CallbackQuery, Message, User
 
+from bot.handlers.courier import carry_out
 from bot.service.games import Actor, Games, Reply
+from bot.telegram.markup import markup_of
 from bot.words.help import rules_parts, rules_short
 from bot.words.i18n import Translator
+from bot.words.screen import Button, Keyboard, keyboard
 from engine import Rules
 
 log = logging.getLogger(__name__)
@@ -45,7 +43,7 @@ async def chat_lang(games: Games, chat_id: int) -> str:
 
 
 async def respond(
-    message: Message, games: Games, text: str, markup: InlineKeyboardMarkup | None = None
+    message: Message, games: Games, text: str, markup: Keyboard | None = None
 ) -> None:
     """Answer a message in its chat: in a group through the replies' lane of
     the group's outbox (as a reply to it: after the game's own messages,
@@ -56,14 +54,14 @@ async def respond(
             message.chat.id, text, markup, reply_to=message.message_id, user_id=user_id
         )
     else:  # the person has just written here: no sound
-        await message.answer(text, reply_markup=markup, disable_notification=True)
+        await message.answer(text, reply_markup=markup_of(markup), disable_notification=True)
 
 
 async def ask_or_say(
     message: Message,
     games: Games,
     tr: Translator,
-    got: Reply | InlineKeyboardMarkup,
+    got: Reply | Keyboard,
     question: Reply,
 ) -> None:
     """A command that asks first (/leave, /stop): its question with the yes/no
@@ -82,15 +80,11 @@ async def say(message: Message, games: Games, tr: Translator, reply: Reply | Non
         lang = await lang_here(message, games)
         markup = None
         if reply.url:
-            markup = InlineKeyboardMarkup(
-                inline_keyboard=[
-                    [InlineKeyboardButton(text=tr.t(lang, "btn-open-bot"), url=reply.url)]
-                ]
-            )
+            markup = keyboard(*[[Button(tr.t(lang, "btn-open-bot"), url=reply.url)]])
         text = reply.text if reply.text is not None else tr.t(lang, reply.key)
         await respond(message, games, text, markup)
-    if reply is not None and reply.then is not None:
-        await reply.then()
+    if reply is not None:
+        await carry_out(games, reply.effects)
 
 
 async def group_of(query: CallbackQuery, games: Games, tr: Translator) -> int | None:
@@ -133,9 +127,8 @@ async def answer_callback(query: CallbackQuery, games: Games, tr: Translator, re
     else:
         lang = reply.lang or await user_lang(games, query.from_user)
         await query.answer(text=tr.t(lang, reply.key)[:200], show_alert=reply.alert)
-    games.outboxes.unanswered.release()
-    if reply.then is not None:
-        await reply.then()
+    games.outboxes.unanswered.release(query.id)
+    await carry_out(games, reply.effects)
 
 
 async def rules_here(message: Message, games: Games) -> Rules:
@@ -154,8 +147,8 @@ async def send_rules(message: Message, games: Games, tr: Translator, rules: Rule
     lang = await lang_here(message, games)
     if message.chat.type in GROUPS:
         link = await games.links.deep_link(f"{RULES_LINK}{message.chat.id}")
-        button = InlineKeyboardButton(text=tr.t(lang, "btn-rules-full"), url=link)
-        markup = InlineKeyboardMarkup(inline_keyboard=[[button]])
+        button = Button(tr.t(lang, "btn-rules-full"), url=link)
+        markup = keyboard(*[[button]])
         await respond(message, games, rules_short(tr, lang, rules), markup)
         return
     for part in rules_parts(tr, lang, rules):

@@ -13,37 +13,30 @@ stream of new presses never starves a group.
 from __future__ import annotations
 
 import asyncio
-from contextvars import ContextVar
 
 #: how long an outbox waits at most for the presses in hand to be answered
 ANSWER_WAIT = 1.0
 
-#: the press the running handler holds (set by `Unanswered.hold`)
-_PRESS: ContextVar[asyncio.Future[None] | None] = ContextVar("unanswered_press", default=None)
-
 
 class Unanswered:
+    """The presses in hand, by their callback query's id."""
+
     def __init__(self, wait: float = ANSWER_WAIT) -> None:
         self.wait = wait
-        self._held: set[asyncio.Future[None]] = set()
+        self._held: dict[str, asyncio.Future[None]] = {}
 
-    def hold(self) -> asyncio.Future[None]:
-        """A press starts being handled (in this task's context)."""
-        press: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._held.add(press)
-        press.add_done_callback(self._held.discard)
-        _PRESS.set(press)
-        return press
+    def hold(self, press_id: str) -> None:
+        """The press `press_id` starts being handled."""
+        self._held[press_id] = asyncio.get_running_loop().create_future()
 
-    @staticmethod
-    def release(press: asyncio.Future[None] | None = None) -> None:
-        """`press` (by default the running handler's) is answered or done."""
-        press = press if press is not None else _PRESS.get()
+    def release(self, press_id: str) -> None:
+        """The press `press_id` is answered, or its handling is over."""
+        press = self._held.pop(press_id, None)
         if press is not None and not press.done():
             press.set_result(None)
 
     async def answered(self) -> None:
         """Until the presses held now are answered, `wait` seconds at most."""
-        held = [p for p in self._held if not p.done()]
+        held = [p for p in self._held.values() if not p.done()]
         if held:
             await asyncio.wait(held, timeout=self.wait)

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Protocol, TypeVar
 
+from bot.service.outcome import Answered, Effect
 from bot.store import Store
 from bot.store.models import Lang, Status, Table
 from engine import Command, Event
@@ -31,22 +32,20 @@ class Actor:
     lang_code: str | None = None
 
 
-Then = Callable[[], Awaitable[None]]
-
-
 @dataclass(frozen=True)
 class Reply:
     """A short answer to the person who acted (a callback alert or a chat reply).
 
-    `then`: what to do once they have their answer — telling everyone else of
-    the move — so a press is answered before anything else is sent."""
+    `effects`: what is carried out once they have their answer — telling
+    everyone else of the move (`bot.service.outcome`) — so a press is answered
+    before anything else is sent."""
 
     key: str
     alert: bool = False
     url: str | None = None
     text: str | None = None  # a text already in the reader's language (a hint), not a key
     lang: Lang | None = None  # the reader's language when the service knows it
-    then: Then | None = None
+    effects: tuple[Effect, ...] = ()
 
 
 class Refusal(Exception):
@@ -86,15 +85,28 @@ class Defaults:
     computer_pause: float = 1.5
 
 
-Change = Callable[[Table], list[Command]]
+class Moved(NamedTuple):
+    """What a change did, when it moved the game: the commands the game's log
+    keeps, the engine's events the move is told by, and the decision it
+    answered (its prompt shows the choice)."""
+
+    commands: list[Command]
+    events: list[Event]
+    answered: Answered | None = None
+
+
+#: a change of a record: the commands it keeps in the game's log, or what it moved
+Change = Callable[[Table], list[Command] | Moved]
 
 
 class Changed(NamedTuple):
-    """A change saved: the record as saved, and the chat's message ids (read
-    in the same round trip as the record)."""
+    """A change saved: the record as saved, the chat's message ids (read in
+    the same round trip as the record), and the events of the move it made."""
 
     table: Table
     ids: dict[str, int]
+    events: list[Event]
+    answered: Answered | None
 
 
 #: a seat handed to the computer or back: the note that says why (left, away,
@@ -169,13 +181,14 @@ class Records:
                 raise Refusal(stale)
             if manager is not None and not await self.may_manage(table, manager):
                 raise Refusal("err-not-creator")
-            commands = change(table)
+            made = change(table)
+            moved = made if isinstance(made, Moved) else Moved(made, [])
             table.updated_at = self.clock.now()
-            if not await self.store.save(table, commands):
+            if not await self.store.save(table, moved.commands):
                 return None
             if self.saved is not None:
                 self.saved(table)
-            return Changed(table, ids)
+            return Changed(table, ids, moved.events, moved.answered)
 
         return await until_saved(attempt, chat_id)
 

@@ -18,11 +18,12 @@ from collections.abc import Callable
 
 from bot.service import lessons
 from bot.service.base import Defaults
+from bot.service.outcome import Answered
 from bot.store.models import Seat, Table
 from bot.words import reasons
 from bot.words.digest import turn_head
 from bot.words.prompts import Prompts
-from engine import Decision, Event, GameState, pending
+from engine import Event, GameState, pending
 
 KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps (a group's: then closed)
 # how long after a move its process may still be telling it; a prompt still
@@ -33,9 +34,6 @@ STORY_MAX = 20  # lines a person's story keeps (the oldest give way to «…»)
 #: (its «Подробнее»), and the events they come from, kept at most
 DETAILS_MAX = 80
 SEEN_MAX = 200
-
-#: a decision answered: the decision, the option, whether the timer chose it
-Answered = tuple[Decision, tuple[str, ...], bool]
 
 
 def clipped(lines: list[str], most: int = STORY_MAX) -> list[str]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from bot.service.base import Actor, Defaults, Records, Refusal, Reply, noted
+from bot.service.base import Actor, Defaults, Moved, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import settle
 from bot.service.lobby import LOBBY
 from bot.service.outbox import Outboxes
@@ -68,10 +68,9 @@ class Forgetting:
         return Reply("forgetme-done")
 
     async def forget_seat(self, chat_id: int, user_id: int) -> None:
-        events: list[Event] = []
-        dropped: list[str] = []
+        dropped: set[str] = set()  # the chat's message ids the seat had
 
-        def forget(t: Table) -> list[Command]:
+        def forget(t: Table) -> Moved:
             seat = t.seat_of_person(user_id)
             named = seat is not None or user_id in t.invited or t.creator_id == user_id
             if not named:
@@ -80,8 +79,9 @@ class Forgetting:
             if t.creator_id == user_id:
                 t.creator_id = 0  # nobody: admins may still manage the game
             commands: list[Command] = []
+            events: list[Event] = []
             if seat is None:
-                return commands
+                return Moved(commands, events)
             s = t.seats[seat]
             word = self.tr.t(t.lang, "history-forgotten")
             cleaned = clean_name(s.name)
@@ -89,13 +89,13 @@ class Forgetting:
             if t.status == "lobby":
                 del t.seats[seat]
             else:
-                dropped.extend([f"prompt:{seat}", f"shown:{seat}"])
+                dropped.update({f"prompt:{seat}", f"shown:{seat}"})
                 s.user_id, s.name, s.forgotten = None, "", True
                 s.story, s.news, s.closing, s.asked = [], [], None, None
                 s.seen, s.details, s.digest = [], [], []
                 if t.status == "playing" and t.state is not None and not s.left:
                     s.left, s.away = True, False
-                    events[:] = set_computer(t.state, seat, True)
+                    events = set_computer(t.state, seat, True)
                     now = self.records.clock.now()
                     settle(t, noted(events), self.prompts, now, self.defaults, [], handed=seat)
                     commands.append(Command(seat=seat, computer=True))
@@ -105,10 +105,10 @@ class Forgetting:
             )
             for field in Table.model_fields:
                 setattr(t, field, getattr(kept, field))
-            return commands
+            return Moved(commands, events)
 
         try:
-            table, ids = await self.records.change(chat_id, forget)
+            table, ids, events, _ = await self.records.change(chat_id, forget)
         except Refusal:
             return
         await self.store.set_messages(

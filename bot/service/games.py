@@ -64,6 +64,7 @@ from bot.service.seats import Seats
 from bot.service.telling import Teller
 from bot.service.thinking import Thinker
 from bot.service.tutor import Tutor
+from bot.service.viewing import Viewing
 from bot.store import Store
 from bot.store.feed import Feed
 from bot.telegram.messenger import Messenger
@@ -157,6 +158,7 @@ class Games:
         )
         self.rematch = Rematch(store, self.lobby, messenger, self.render, tr, self.links)
         self.forgetting = Forgetting(self.records, self.teller, self.outboxes, tr, self.defaults)
+        self.viewing = Viewing(store, feed)  # what the Mini App reads
 
     @property
     def seeds(self) -> random.Random:

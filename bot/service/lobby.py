@@ -8,14 +8,13 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypedDict
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.service.base import (
     Actor,
     Change,
     Changed,
     Defaults,
     Links,
+    Moved,
     Records,
     Refusal,
     Reply,
@@ -23,6 +22,7 @@ from bot.service.base import (
 )
 from bot.service.bookkeeping import settle
 from bot.service.outbox import Outboxes
+from bot.service.outcome import Tell
 from bot.service.profile import Profiles, lobby_home_lines, rules_of
 from bot.service.telling import TABLE, Teller
 from bot.store import UserPrefs
@@ -30,7 +30,8 @@ from bot.store.models import LobbyMenu, Seat, Status, Table
 from bot.words.i18n import Translator, pick_lang
 from bot.words.keyboards import LobbyCb
 from bot.words.names import clean_name
-from engine import Command, Event, GameSetup, new_game
+from bot.words.screen import Button, Keyboard, keyboard
+from engine import Command, GameSetup, new_game
 from engine.ai import LEVELS, Level
 
 log = logging.getLogger(__name__)
@@ -407,7 +408,7 @@ class Lobby:
         return Reply(CANCELLED)
 
     # ------------------------------------------------------------------ the lobby's message
-    def lobby_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:
+    def lobby_view(self, table: Table) -> tuple[str, Keyboard | None] | None:
         if table.status != "lobby":
             return None
         return self._lobby_text(table), self._lobby_keyboard(table)
@@ -442,14 +443,12 @@ class Lobby:
             lines.append(t(lang, "lobby-levels-short"))
         return "\n".join(lines)
 
-    def _lobby_keyboard(self, table: Table) -> InlineKeyboardMarkup:
+    def _lobby_keyboard(self, table: Table) -> Keyboard:
         t = self.tr.t
         lang = table.lang
 
-        def button(key: str, action: str) -> InlineKeyboardButton:
-            return InlineKeyboardButton(
-                text=t(lang, key), callback_data=LobbyCb(action=action, game=table.game_no).pack()
-            )
+        def button(key: str, action: str) -> Button:
+            return Button(t(lang, key), data=LobbyCb(action=action, game=table.game_no).pack())
 
         # a group's people join from every screen; the first screen is short,
         # the levels and the settings are a tap away (and back)
@@ -460,19 +459,19 @@ class Lobby:
         hints = button("btn-hints-on" if table.hints else "btn-hints-off", "hints")
         if table.lobby_menu == "levels":
             levels = [button(f"btn-add-{level}", f"bot_{level}") for level in LEVELS]
-            return InlineKeyboardMarkup(inline_keyboard=[*people, levels, back])
+            return keyboard(*[*people, levels, back])
         if table.lobby_menu == "settings":
             if table.practice:
                 clock = "btn-clock-off" if table.timed else "btn-clock-on"
                 options = [button(clock, "clock")]
             else:
                 options = [button("btn-lang", "lang"), button("btn-time", "time")]
-            return InlineKeyboardMarkup(inline_keyboard=[*people, options, [hints], back])
+            return keyboard(*[*people, options, [hints], back])
         computers = [button("btn-computers", "levels")]
         if any(s.user_id is None for s in table.seats):  # «Выйти» is for a person's own seat
             computers.append(button("btn-drop-computer", "drop"))
-        return InlineKeyboardMarkup(
-            inline_keyboard=[
+        return keyboard(
+            *[
                 *people,
                 computers,
                 [button("btn-go", "go"), button("btn-settings", "settings")],
@@ -483,9 +482,8 @@ class Lobby:
     # ------------------------------------------------------------------ the start
     async def go(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply:
         seeds: list[int] = []  # drawn once, once the actor may start the game
-        started: list[Event] = []
 
-        def start(t: Table) -> list[Command]:
+        def start(t: Table) -> Moved:
             if not seeds:
                 seeds.append(self.seeds.randrange(2**63))
             seed = seeds[0]
@@ -507,13 +505,12 @@ class Lobby:
             settle(t, events, self.prompts, self.records.clock.now(), self.defaults)
             if t.closed_log:  # «Игра началась…» heads the first table, whoever moves first
                 t.turn_log, t.closed_log = t.closed_log + t.turn_log, None
-            started[:] = events
-            return []
+            return Moved([], events)
 
         done = await self._manage(chat_id, actor, start, game)
         if isinstance(done, Reply):
             return done
-        table, ids = done
+        table, ids, started, _ = done
         self.outboxes.fix(
             chat_id,
             LOBBY,
@@ -524,10 +521,7 @@ class Lobby:
             ),
         )
 
-        async def tell() -> None:
-            await self.teller.tell(table, ids, started, answered=None, new_game_started=True)
-
-        return Reply("game-started", then=tell)
+        return Reply("game-started", effects=(Tell(table, ids, started, new_game_started=True),))
 
     async def repost(self, chat_id: int, full: bool = False, photo: bool = False) -> Reply | None:
         """/table: the lobby or the game's table as a new message at the bottom;

@@ -20,8 +20,6 @@ import asyncio
 import contextlib
 import logging
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.ops import logs
 from bot.service.base import Actor, Links, Records, Refusal, Reply
 from bot.service.outbox import Outboxes
@@ -30,6 +28,7 @@ from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.i18n import Translator
 from bot.words.render import Renderer
+from bot.words.screen import Button, keyboard
 from engine import Command
 
 log = logging.getLogger(__name__)
@@ -131,9 +130,7 @@ class Notify:
             text = self.tr.t(
                 lang, "notify-lobby", chat=self.render.header(lang, table).removeprefix("💬 ")
             )
-            markup = InlineKeyboardMarkup(
-                inline_keyboard=[[InlineKeyboardButton(text=self.tr.t(lang, "btn-join"), url=link)]]
-            )
+            markup = keyboard(*[[Button(self.tr.t(lang, "btn-join"), url=link)]])
             try:
                 await self.messenger.send(user_id, text, markup)
             except Unreachable:

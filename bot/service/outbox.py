@@ -61,8 +61,6 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from aiogram.types import InlineKeyboardMarkup
-
 from bot.ops import metrics
 from bot.service.answering import Unanswered
 from bot.store import Store, StoreUnavailable
@@ -70,16 +68,17 @@ from bot.store.feed import Feed
 from bot.store.models import Table
 from bot.telegram.messenger import EDITED, GONE, Messenger, Undelivered, Unreachable
 from bot.telegram.pace import Pace
+from bot.words.screen import Keyboard
 
 log = logging.getLogger(__name__)
 
 #: a view's text and buttons for a record, or None when the record has none to show
-View = Callable[[Table], tuple[str, InlineKeyboardMarkup | None] | None]
+View = Callable[[Table], tuple[str, Keyboard | None] | None]
 #: a closed turn's lines as the text of one message: (text, whether every line is in it)
 LogText = Callable[[list[str]], tuple[str, bool]]
 
 #: a message's text and buttons as last shown
-Shown = tuple[str, InlineKeyboardMarkup | None]
+Shown = tuple[str, Keyboard | None]
 #: a picture being drawn off the event loop (`bot.service.pictures`): its PNG,
 #: or None when it could not be drawn (the text then goes alone)
 Drawing = asyncio.Future[bytes | None]
@@ -98,7 +97,7 @@ CAPTION_MAX = 1024  # Telegram's limit for a photo's caption
 @dataclass
 class Post:
     text: str
-    markup: InlineKeyboardMarkup | None = None
+    markup: Keyboard | None = None
     reply_to: int | None = None
     quiet: bool = False
     picture: Drawing | None = None  # the text goes as this picture's caption
@@ -111,7 +110,7 @@ class Said:
     back; it goes in the replies' lane, after the game's own messages)."""
 
     text: str
-    markup: InlineKeyboardMarkup | None
+    markup: Keyboard | None
     reply_to: int | None
     user_id: int | None
     picture: Drawing | None = None  # the text goes as this picture's caption
@@ -137,7 +136,7 @@ class Fix:
 
     view: str
     text: str
-    markup: InlineKeyboardMarkup | None = None
+    markup: Keyboard | None = None
     or_post: bool = False  # no message to fix (or it is gone): post the text instead
     new_message = False
 
@@ -175,10 +174,10 @@ class Known:
     #: to the same is not sent (Telegram refuses it, and it spends the pace)
     shown: dict[int, Shown] = field(default_factory=dict)
 
-    def showing(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> bool:
+    def showing(self, message_id: int, text: str, markup: Keyboard | None) -> bool:
         return self.shown.get(message_id) == (text, markup)
 
-    def showed(self, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> None:
+    def showed(self, message_id: int, text: str, markup: Keyboard | None) -> None:
         self.shown.pop(message_id, None)  # the most recent last
         self.shown[message_id] = (text, markup)
         while len(self.shown) > SHOWN_KEPT:
@@ -358,7 +357,7 @@ class Outboxes:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         reply_to: int | None = None,
         quiet: bool = False,
         picture: Drawing | None = None,
@@ -371,7 +370,7 @@ class Outboxes:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         reply_to: int | None = None,
         user_id: int | None = None,
         picture: Drawing | None = None,
@@ -398,7 +397,7 @@ class Outboxes:
         chat_id: int,
         view: str,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         or_post: bool = False,
     ) -> None:
         self._box(chat_id).put(Fix(view, text, markup, or_post))
@@ -654,7 +653,7 @@ class Outboxes:
         chat_id: int,
         message_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
     ) -> bool:
         """Edit a message to `text` and `markup` — not sent when it shows just
         that already (True: it does); False when the message is gone."""
@@ -671,7 +670,7 @@ class Outboxes:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         reply_to: int | None = None,
         quiet: bool = False,
     ) -> int | None:
@@ -692,7 +691,7 @@ class Outboxes:
         chat_id: int,
         picture: Drawing,
         caption: str,
-        markup: InlineKeyboardMarkup | None,
+        markup: Keyboard | None,
         quiet: bool,
     ) -> int | None:
         """The picture with `caption` — waited for at most `PICTURE_WAIT`

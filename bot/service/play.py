@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 
 from bot.ops import metrics
-from bot.service.base import Actor, Defaults, Records, Refusal, Reply, noted
+from bot.service.base import Actor, Defaults, Moved, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import clear_timer, set_deadline, settle
+from bot.service.outcome import Edit, Tell
 from bot.service.telling import Teller, prompt_ids
 from bot.service.thinking import Thinker
 from bot.store import StoreFull
@@ -81,11 +82,8 @@ class Play:
             path = decision.options[cb.option][:depth]
             text = self.prompts.text(lang, table, state, decision, path)
             markup = self.prompts.markup(lang, table, state, decision, cb.option, depth)
-
-            async def open_level() -> None:
-                await self.messenger.edit(actor.user_id, message_id, text, markup)
-
-            return Reply("ok", then=open_level)  # the press is answered first
+            # the press is answered first
+            return Reply("ok", effects=(Edit(actor.user_id, message_id, text, markup),))
         option = decision.options[cb.option]
         # the pressed message is the prompt answered, also when its id was never
         # kept (the process that sent it died before it could keep it)
@@ -114,11 +112,8 @@ class Play:
         path = decision.options[cb.option][:depth]
         text = self.prompts.text(lang, table, state, decision, path, full=cb.full)
         markup = self.prompts.markup(lang, table, state, decision, cb.option, cb.depth, cb.full)
-
-        async def show() -> None:
-            await self.messenger.edit(actor.user_id, message_id, text, markup)
-
-        return Reply("ok", then=show)  # the press is answered first
+        # the press is answered first
+        return Reply("ok", effects=(Edit(actor.user_id, message_id, text, markup),))
 
     async def choose(
         self, actor: Actor, chat_id: int, game_no: int, decision_id: int, option: int
@@ -169,11 +164,9 @@ class Play:
         human: bool,
         loaded: tuple[Table, dict[str, int]] | None = None,
     ) -> Reply:
-        """Answer the pending decision; the Reply's `then` tells everyone."""
-        events: list[Event] = []
-        answered: list[Decision] = []
+        """Answer the pending decision; the Reply's effect tells everyone."""
 
-        def act(t: Table) -> list[Command]:
+        def act(t: Table) -> Moved:
             state = t.state
             if t.status != "playing" or state is None:
                 raise Refusal("err-old-game")
@@ -186,27 +179,14 @@ class Play:
                 raise Refusal(f"err-{r.reason.replace('_', '-')}") from None
             if human:
                 t.seats[seat].strikes = 0
-            events[:] = got
-            answered[:] = [decision]
-            settle(
-                t,
-                got,
-                self.prompts,
-                self.clock.now(),
-                self.defaults,
-                answered=(decision, option, False),
-            )
-            return [Command(seat=seat, decision=decision_id, option=option)]
+            answered = (decision, option, False)
+            settle(t, got, self.prompts, self.clock.now(), self.defaults, answered=answered)
+            return Moved([Command(seat=seat, decision=decision_id, option=option)], got, answered)
 
         done = await self.records.attempt(chat_id, act, loaded)
         if isinstance(done, Reply):
             return done
-        table, ids = done
-
-        async def tell() -> None:
-            await self.teller.tell(table, ids, events, answered=(answered[0], option, False))
-
-        return Reply("ok", then=tell)
+        return Reply("ok", effects=(Tell(done.table, done.ids, done.events, done.answered),))
 
     async def hint(self, actor: Actor, cb: HintCb) -> Reply:
         """«💡 Подсказка»: what the strong level would choose (the normal level's
@@ -317,9 +297,8 @@ class Play:
         level = table.seats[seat].computer_level() if computer else "normal"
         # a person's deadline never waits for the computers' searches
         option = await self.thinker.decide(state, decision, level, urgent=not computer)
-        events: list[Event] = []
 
-        def act(t: Table) -> list[Command]:
+        def act(t: Table) -> Moved:
             st = t.state
             if st is None or t.status != "playing":
                 raise Refusal("err-old-game")
@@ -343,7 +322,6 @@ class Play:
                     notes.append(self.tr.t(t.lang, "log-away", player=who))
             got += apply(st, seat, decision.id, option)
             commands.append(Command(seat=seat, decision=decision.id, option=option))
-            events[:] = got
             # a person's prompt shows what the timer chose (a computer seat has
             # none); an away seat: its note says it
             answered = None if computer else (decision, option, True)
@@ -356,14 +334,14 @@ class Play:
                 notes,
                 answered=answered,
             )
-            return commands
+            return Moved(commands, got)
 
         try:
-            table, ids = await self.records.change(table.chat_id, act)
+            done = await self.records.change(table.chat_id, act)
         except Refusal:
             return
         metrics.computer_moved("computer" if computer else "timeout")
-        await self.teller.tell(table, ids, events, answered=(decision, option, True))
+        await self.teller.tell(done.table, done.ids, done.events, answered=(decision, option, True))
 
     async def _remind(self, table: Table, decision: Decision) -> None:
         seat = table.seats[decision.seat]

@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from aiogram.filters.callback_data import CallbackData
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
-
 from bot.service.base import Actor, Defaults, Records, Refusal, Reply, until_saved
+from bot.service.outcome import Edit
 from bot.store.models import VARIANTS, ChatProfile, Lang, Table
 from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator, pick_lang
+from bot.words.keyboards import SettingsCb
+from bot.words.screen import Button, Keyboard, keyboard
 from engine import DEFAULT_RULES, Rules
 from engine.ai import LEVELS
 
@@ -45,12 +45,6 @@ PLAYER_GAMES = 10
 Right = Literal["author", "admin", "player", "member"]
 #: what /settings' buttons may change (the callback's `what`)
 SETTINGS = ("lang", "time", "level", "hints", *VARIANTS)
-
-
-class SettingsCb(CallbackData, prefix="cf"):
-    """A /settings button: what it changes (cycles to the next value)."""
-
-    what: str
 
 
 def rules_of(variants: dict[str, int]) -> Rules:
@@ -170,12 +164,12 @@ class Profiles:
         ]
         return "\n".join(lines)
 
-    def markup(self, profile: ChatProfile) -> InlineKeyboardMarkup:
+    def markup(self, profile: ChatProfile) -> Keyboard:
         t = self.tr.t
         lang = self.lang_of(profile)
 
-        def button(text: str, what: str) -> InlineKeyboardButton:
-            return InlineKeyboardButton(text=text, callback_data=SettingsCb(what=what).pack())
+        def button(text: str, what: str) -> Button:
+            return Button(text, data=SettingsCb(what=what).pack())
 
         variants = [
             button(
@@ -183,8 +177,8 @@ class Profiles:
             )
             for name in VARIANTS
         ]
-        return InlineKeyboardMarkup(
-            inline_keyboard=[
+        return keyboard(
+            *[
                 [
                     button(t(lang, "btn-lang"), "lang"),
                     button(t(lang, "btn-time"), "time"),
@@ -195,7 +189,7 @@ class Profiles:
             ]
         )
 
-    async def show(self, chat_id: int) -> tuple[str, InlineKeyboardMarkup]:
+    async def show(self, chat_id: int) -> tuple[str, Keyboard]:
         profile = await self.of(chat_id)
         return self.text(profile), self.markup(profile)
 
@@ -250,13 +244,9 @@ class Profiles:
             profile = await until_saved(attempt, chat_id)
         except Refusal as r:
             return Reply(r.key, alert=True)
-        text, markup = self.text(profile), self.markup(profile)
-
-        async def show() -> None:
-            await self.messenger.edit(chat_id, message_id, text, markup)
-
+        shown = Edit(chat_id, message_id, self.text(profile), self.markup(profile))
         # the press is answered first; the settings' message follows
-        return Reply("settings-saved", lang=self.lang_of(profile), then=show)
+        return Reply("settings-saved", lang=self.lang_of(profile), effects=(shown,))
 
     def change(self, profile: ChatProfile, actor: Actor, right: Right, what: str) -> None:
         """One press of a /settings button, on `profile`."""

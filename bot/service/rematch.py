@@ -13,17 +13,15 @@ and changes nothing.
 from __future__ import annotations
 
 import logging
-from functools import partial
-
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.service.base import Actor, Conflict, Links, Reply, until_saved
 from bot.service.lobby import Lobby
+from bot.service.outcome import Invite
 from bot.store import Store
-from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.i18n import Translator
 from bot.words.render import Renderer
+from bot.words.screen import Button, keyboard
 from engine.ai import Level
 
 log = logging.getLogger(__name__)
@@ -75,31 +73,32 @@ class Rematch:
             if opened is None:
                 return None  # another press (or /newgame) saved first: look again
             # the press is answered first; the invitations follow
-            return Reply("rematch-opened", then=partial(self._invite, table, opened, actor))
+            return Reply(
+                "rematch-opened", effects=(Invite(table, opened, actor.user_id, actor.name),)
+            )
 
         try:
             return await until_saved(attempt, chat_id)
         except Conflict:  # a press that keeps losing the race to other presses
             return Reply("err-busy", alert=True)
 
-    async def _invite(self, old: Table, new: Table, host: Actor) -> None:
+    async def invite(self, invite: Invite) -> None:
         """Every other person of the finished game, in private: a button that seats them."""
+        old, new = invite.finished, invite.opened
         link = await self.links.deep_link(f"join_{new.chat_id}_{new.game_no}")
         chat = self.render.person(new.lang, new.title or str(new.chat_id))
-        host_seat = old.seat_of_person(host.user_id)
+        host_seat = old.seat_of_person(invite.host_id)
         for i, seat in enumerate(old.seats):
-            if seat.user_id is None or seat.user_id == host.user_id:
+            if seat.user_id is None or seat.user_id == invite.host_id:
                 continue
             lang = seat.lang
             who = (
                 self.render.name(lang, old, host_seat)
                 if host_seat is not None
-                else self.render.person(lang, host.name)
+                else self.render.person(lang, invite.host_name)
             )
             text = self.tr.t(lang, "rematch-invite", player=who, chat=chat)
-            markup = InlineKeyboardMarkup(
-                inline_keyboard=[[InlineKeyboardButton(text=self.tr.t(lang, "btn-join"), url=link)]]
-            )
+            markup = keyboard(*[[Button(self.tr.t(lang, "btn-join"), url=link)]])
             try:
                 await self.messenger.send(seat.user_id, text, markup)
             except (Undelivered, Unreachable) as e:

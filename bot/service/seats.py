@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from functools import partial
-
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.ops import logs
 from bot.service.base import (
@@ -17,6 +13,7 @@ from bot.service.base import (
     Changed,
     Conflict,
     Defaults,
+    Moved,
     Records,
     Refusal,
     Reply,
@@ -25,17 +22,18 @@ from bot.service.base import (
 from bot.service.bookkeeping import clear_timer, settle
 from bot.service.lobby import CANCELLED, LOBBY, Lobby
 from bot.service.outbox import Outboxes
+from bot.service.outcome import Notice, Tell, TellEnd
 from bot.service.telling import Teller, prompt_ids
 from bot.store.models import MAX_RETURNS, Lang, Table
 from bot.words.i18n import Translator
-from bot.words.keyboards import LeaveCb, StopCb
+from bot.words.keyboards import LeaveCb, StopCb, yes_no_keyboard
 from bot.words.render import Renderer
+from bot.words.screen import Keyboard
 from engine import Command, Event, pending, set_computer, stop
 
 log = logging.getLogger(__name__)
 
 #: what a stopped game's players read, in a reader's language
-Notice = Callable[[str], str]
 
 
 def _close(t: Table) -> list[Command]:
@@ -82,9 +80,7 @@ class Seats:
         settle(t, events, self.prompts, self.clock.now(), self.defaults, notes, handed=handed)
 
     # ------------------------------------------------------------------ leaving
-    async def leave(
-        self, chat_id: int, actor: Actor, game: int | None = None
-    ) -> Reply | InlineKeyboardMarkup:
+    async def leave(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply | Keyboard:
         """/leave: out of the lobby at once; out of a running game only once
         the leaver confirms (the buttons returned), since it cannot be undone
         but by /back. `game`: the lobby a «Выйти» button was on — out of that
@@ -115,14 +111,12 @@ class Seats:
         self.outboxes.show(chat_id, LOBBY)
         return Reply("lobby-left")
 
-    def _confirm_leaving(self, table: Table, actor: Actor) -> InlineKeyboardMarkup:
-        def button(key: str, confirm: bool) -> InlineKeyboardButton:
+    def _confirm_leaving(self, table: Table, actor: Actor) -> Keyboard:
+        def button(key: str, confirm: bool) -> tuple[str, str]:
             data = LeaveCb(game=table.game_no, user=actor.user_id, confirm=confirm)
-            return InlineKeyboardButton(text=self.tr.t(table.lang, key), callback_data=data.pack())
+            return self.tr.t(table.lang, key), data.pack()
 
-        return InlineKeyboardMarkup(
-            inline_keyboard=[[button("btn-leave-yes", True), button("btn-leave-no", False)]]
-        )
+        return yes_no_keyboard(button("btn-leave-yes", True), button("btn-leave-no", False))
 
     async def confirm_leave(self, chat_id: int, actor: Actor, cb: LeaveCb) -> Reply:
         """A press on /leave's confirmation: only the one who asked may answer."""
@@ -136,37 +130,28 @@ class Seats:
         return await self._leave_game(chat_id, actor)
 
     async def _leave_game(self, chat_id: int, actor: Actor) -> Reply:
-        events: list[Event] = []
-
-        def leave(t: Table) -> list[Command]:
+        def leave(t: Table) -> Moved:
             seat = t.seat_of(actor.user_id)
             if seat is None or t.state is None or t.status != "playing":
                 raise Refusal("err-not-seated")
             t.seats[seat].left = True
-            events[:] = set_computer(t.state, seat, True)
+            events = set_computer(t.state, seat, True)
             if t.humans:
                 note = self.tr.t(t.lang, "log-left", player=self.render.name(t.lang, t, seat))
                 self._settle(t, noted(events), [note], seat)
-            return [Command(seat=seat, computer=True)]
+            return Moved([Command(seat=seat, computer=True)], events)
 
         done = await self.records.attempt(chat_id, leave)
         if isinstance(done, Reply):
             return done
-        table, ids = done
-        if not table.humans:
-            table, ids = await self._end(chat_id)
-            everyone_left = partial(
-                self._tell_end, table, ids, lambda lang: self.tr.t(lang, "stop-everyone-left")
-            )
-            return Reply("game-left-last", then=everyone_left)
-
-        async def tell() -> None:
-            await self.teller.tell(table, ids, events, answered=None)
-
-        return Reply("game-left", then=tell)
+        if not done.table.humans:
+            ended = await self._end(chat_id)
+            everyone_left = TellEnd(ended.table, ended.ids, Notice("stop-everyone-left"))
+            return Reply("game-left-last", effects=(everyone_left,))
+        return Reply("game-left", effects=(Tell(done.table, done.ids, done.events),))
 
     # ------------------------------------------------------------------ stopping
-    async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | InlineKeyboardMarkup:
+    async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | Keyboard:
         """/stop: a running game, once its creator or an admin confirms (the
         buttons returned); a lobby — a group's or a practice table's — closes
         at once, as its «❌» button would."""
@@ -179,19 +164,9 @@ class Seats:
         if not await self.records.may_manage(table, actor.user_id):
             return Reply("err-not-creator")
         t = self.tr.t
-        return InlineKeyboardMarkup(
-            inline_keyboard=[
-                [
-                    InlineKeyboardButton(
-                        text=t(table.lang, "btn-stop-yes"),
-                        callback_data=StopCb(game=table.game_no, confirm=True).pack(),
-                    ),
-                    InlineKeyboardButton(
-                        text=t(table.lang, "btn-stop-no"),
-                        callback_data=StopCb(game=table.game_no, confirm=False).pack(),
-                    ),
-                ]
-            ]
+        return yes_no_keyboard(
+            (t(table.lang, "btn-stop-yes"), StopCb(game=table.game_no, confirm=True).pack()),
+            (t(table.lang, "btn-stop-no"), StopCb(game=table.game_no, confirm=False).pack()),
         )
 
     async def stop(self, chat_id: int, actor: Actor, game_no: int) -> Reply:
@@ -202,18 +177,9 @@ class Seats:
         )
         if isinstance(done, Reply):
             return done
-        table, ids = await self._ended(done)
-        seat = table.seat_of(actor.user_id)
-
-        def notice(lang: str) -> str:
-            who = (
-                self.render.name(lang, table, seat)
-                if seat is not None
-                else self.render.person(lang, actor.name)
-            )
-            return self.tr.t(lang, "stop-done", player=who)
-
-        return Reply("stop-done-short", then=partial(self._tell_end, table, ids, notice))
+        ended = await self._ended(done)
+        notice = Notice("stop-done", ended.table.seat_of(actor.user_id), actor.name)
+        return Reply("stop-done-short", effects=(TellEnd(ended.table, ended.ids, notice),))
 
     async def removed_from_group(self, chat_id: int) -> None:
         """The bot was removed from the group: its lobby or game ends (no
@@ -224,7 +190,7 @@ class Seats:
         if table is None or table.status == "finished":
             return
         log.info("removed from %s: its game ends", chat_id)
-        await self._stop(table, lambda lang: self.tr.t(lang, "stop-removed"), group=False)
+        await self._stop(table, Notice("stop-removed"), group=False)
 
     async def _stop(self, table: Table, notice: Notice, group: bool = True) -> Table:
         """End the chat's lobby or game where it stands: a game keeps the score
@@ -233,9 +199,9 @@ class Seats:
         in their own language — and so does the group, unless it cannot be
         written to (`group` False). A practice table's player reads it once,
         in its chat."""
-        table, ids = await self._end(table.chat_id)
-        await self._tell_end(table, ids, notice, group)
-        return table
+        ended = await self._end(table.chat_id)
+        await self.tell_end(TellEnd(ended.table, ended.ids, notice, group))
+        return ended.table
 
     async def _end(self, chat_id: int) -> Changed:
         """`_stop`'s saving half (a press is answered between the halves):
@@ -248,18 +214,27 @@ class Seats:
             await self.store.link_user(user_id, done.table.chat_id, linked=False)
         return done
 
-    async def _tell_end(
-        self, table: Table, ids: dict[str, int], notice: Notice, group: bool = True
-    ) -> None:
+    def notice_text(self, lang: str, table: Table, notice: Notice) -> str:
+        if notice.seat is not None:
+            who = self.render.name(lang, table, notice.seat)
+        elif notice.name is not None:
+            who = self.render.person(lang, notice.name)
+        else:
+            return self.tr.t(lang, notice.key)
+        return self.tr.t(lang, notice.key, player=who)
+
+    async def tell_end(self, end: TellEnd) -> None:
         """`_stop`'s telling half: the prompts closed, the group and everyone
         seated told."""
+        table, ids, notice, group = end.table, end.ids, end.notice, end.group
         await self._close_prompts(table, ids)
 
         def told(lang: str) -> str:
+            said = self.notice_text(lang, table, notice)
             state = table.state
             if state is None or state.result is None:
-                return notice(lang)
-            return notice(lang) + "\n\n" + self.render.result(table, state, lang, stopped=True)
+                return said
+            return said + "\n\n" + self.render.result(table, state, lang, stopped=True)
 
         if group:
             self.outboxes.post(table.chat_id, told(table.lang))
@@ -307,11 +282,8 @@ class Seats:
             seat = table.seat_of_person(actor.user_id)
             if seat is None or not (table.seats[seat].away or table.seats[seat].left):
                 continue
-            events: list[Event] = []
 
-            def come_back(
-                t: Table, seat: int = seat, events: list[Event] = events
-            ) -> list[Command]:
+            def come_back(t: Table, seat: int = seat) -> Moved:
                 if t.state is None or t.status != "playing":
                     raise Refusal("err-no-game")
                 s = t.seats[seat]
@@ -322,17 +294,17 @@ class Seats:
                 s.away = s.left = False
                 s.strikes = 0
                 s.returns += 1
-                events[:] = set_computer(t.state, seat, False)
+                events = set_computer(t.state, seat, False)
                 note = self.tr.t(t.lang, "log-back", player=self.render.name(t.lang, t, seat))
                 self._settle(t, noted(events), [note], seat)
-                return [Command(seat=seat, computer=False)]
+                return Moved([Command(seat=seat, computer=False)], events)
 
             try:
-                table, ids = await self.records.change(chat_id, come_back)
+                done = await self.records.change(chat_id, come_back)
             except Refusal as r:
                 too_often = too_often or r.key == "back-too-often"
                 continue
-            await self.teller.tell(table, ids, events, answered=None)
+            await self.teller.tell(done.table, done.ids, done.events, answered=None)
             returned = True
         if returned:
             return Reply("back-done")

@@ -17,18 +17,18 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from aiogram.types import InlineKeyboardMarkup
-
 from bot.ops import logs
 from bot.service.base import Clock, Conflict, until_saved
-from bot.service.bookkeeping import ANNOUNCE_GRACE, Answered, result_marked_told
+from bot.service.bookkeeping import ANNOUNCE_GRACE, result_marked_told
 from bot.service.outbox import LogText, Outboxes
+from bot.service.outcome import Answered
 from bot.service.pictures import Pictures
 from bot.store import Store
 from bot.store.models import Lang, Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.keyboards import rematch_keyboard
 from bot.words.prompts import Prompts, shown_path
+from bot.words.screen import Keyboard
 from engine import Decision, Event, pending
 
 log = logging.getLogger(__name__)
@@ -209,12 +209,12 @@ class Teller:
         updates.update(prompt_ids(decision, sent))
 
     # ================================================================== the group's views
-    def table_view(self, table: Table) -> tuple[str, InlineKeyboardMarkup | None] | None:
+    def table_view(self, table: Table) -> tuple[str, Keyboard | None] | None:
         if table.state is None or table.status == "lobby":
             return None
         return self.table_text(table), self.app_markup(table)
 
-    def app_markup(self, table: Table) -> InlineKeyboardMarkup | None:
+    def app_markup(self, table: Table) -> Keyboard | None:
         """The table's way into the Mini App: a link in a group, the `web_app`
         button in a practice game's private chat; None without the app."""
         if self.app is None or table.status != "playing":
@@ -315,7 +315,7 @@ class Teller:
         table: Table,
         seat: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         ring: bool = False,
     ) -> int | None:
         """A message to a seat's person, without a sound unless it must `ring`

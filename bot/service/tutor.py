@@ -17,6 +17,7 @@ from bot.service.bookkeeping import settle
 from bot.service.lessons import COMPUTER_LEVEL, COMPUTERS, DEAL
 from bot.service.lobby import LOBBY, Lobby
 from bot.service.outbox import Outboxes
+from bot.service.outcome import Tell
 from bot.service.telling import TABLE, Teller
 from bot.store.models import Tutoring
 from bot.words.i18n import Translator
@@ -93,7 +94,4 @@ class Tutor:
         if existing is not None and existing.status == "lobby":  # its message says it closed
             self.outboxes.fix(chat_id, LOBBY, self.tr.t(existing.lang, "practice-cancelled"))
 
-        async def tell() -> None:
-            await self.teller.tell(table, {}, [], answered=None, new_game_started=True)
-
-        return Reply("tutor-welcome", then=tell)
+        return Reply("tutor-welcome", effects=(Tell(table, {}, [], new_game_started=True),))

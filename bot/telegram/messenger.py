@@ -26,9 +26,11 @@ from aiogram.exceptions import (
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import BufferedInputFile, InlineKeyboardMarkup, ReplyParameters
+from aiogram.types import BufferedInputFile, ReplyParameters
 
 from bot.ops import logs
+from bot.telegram.markup import markup_of
+from bot.words.screen import Keyboard
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +59,7 @@ class Messenger:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         reply_to: int | None = None,
         quiet: bool = False,
     ) -> int:
@@ -72,7 +74,7 @@ class Messenger:
             message = await self.bot.send_message(
                 chat_id,
                 text,
-                reply_markup=markup,
+                reply_markup=markup_of(markup),
                 reply_parameters=reply,
                 disable_notification=quiet,
             )
@@ -87,7 +89,7 @@ class Messenger:
         chat_id: int,
         png: bytes,
         caption: str = "",
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         quiet: bool = False,
     ) -> int:
         """Send a picture with its caption (HTML, at most 1024 characters) and
@@ -97,7 +99,7 @@ class Messenger:
                 chat_id,
                 BufferedInputFile(png, filename="smuta.png"),
                 caption=caption or None,
-                reply_markup=markup,
+                reply_markup=markup_of(markup),
                 disable_notification=quiet,
             )
         except TelegramForbiddenError as e:
@@ -123,7 +125,7 @@ class Messenger:
         chat_id: int,
         message_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
     ) -> bool:
         """Edit a message; False when it is gone (deleted, too old) and must be sent
         anew, or the chat cannot be reached (403: a send will say so). True also
@@ -136,14 +138,14 @@ class Messenger:
         chat_id: int,
         message_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
     ) -> Edit:
         """`edit`, telling apart an edit that landed (`EDITED`: the message
         shows `text` and `markup` now) from one Telegram kept failing
         (`FAILED`: it shows what it showed) and a message `GONE`."""
         try:
             await self.bot.edit_message_text(
-                text=text, chat_id=chat_id, message_id=message_id, reply_markup=markup
+                text=text, chat_id=chat_id, message_id=message_id, reply_markup=markup_of(markup)
             )
         except (TelegramBadRequest, TelegramForbiddenError, TelegramMigrateToChat) as e:
             log.info("cannot edit %s/%s: %s", logs.chat(chat_id), message_id, e)

@@ -19,14 +19,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.ops import logs
-from bot.store import Store, StoreUnavailable
-from bot.store.feed import Feed
-from bot.store.models import Table
+from bot.service.viewing import Feed, StoreUnavailable, Table
 
 log = logging.getLogger(__name__)
+
+#: how the hub reads a chat's newest record (`Viewing.table`)
+Load = Callable[[int], Awaitable[Table | None]]
 
 
 @dataclass(eq=False)
@@ -45,8 +47,8 @@ class Hub:
     """The Mini App's fan-out: a process's live viewers by chat, and the newest
     record of each followed chat, read once per move for all of them."""
 
-    def __init__(self, store: Store, feed: Feed) -> None:
-        self.store = store
+    def __init__(self, load: Load, feed: Feed) -> None:
+        self.load = load  # a chat's newest record, from the service
         self.feed = feed
         feed.listen(self)
         self.viewers: dict[int, set[Viewer]] = {}
@@ -110,7 +112,7 @@ class Hub:
             while chat_id in self._stale and chat_id in self.viewers:
                 self._stale.discard(chat_id)
                 try:
-                    table = await self.store.load(chat_id)
+                    table = await self.load(chat_id)
                 except StoreUnavailable as e:
                     log.warning("live view of %s: store unavailable: %s", logs.chat(chat_id), e)
                     return

@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.store.models import Table
+from bot.service.viewing import Table
 from bot.webapp.story import Story
 from bot.words.help import TOPICS, card_text
 from bot.words.i18n import COLOUR_EMOJI, Translator

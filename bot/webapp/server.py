@@ -53,12 +53,11 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from bot.handlers.courier import carry_out
 from bot.ops.http import BadBody, bounded_json, harden
 from bot.service.base import Actor, Reply
 from bot.service.games import Games
-from bot.store import StoreUnavailable
-from bot.store.feed import Feed, feed_for
-from bot.store.models import GameRecord, Table
+from bot.service.viewing import Feed, GameRecord, StoreUnavailable, Table
 from bot.webapp.auth import Caller, Denied, caller_of
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import Hub, Viewer
@@ -198,7 +197,7 @@ class WebApp:
         self.clock = clock
         self.payloads = Payloads(tr, games.render, games.prompts)
         # the process's feed when it has one; else one of its own
-        self.hub = Hub(games.store, feed if feed is not None else feed_for(games.store))
+        self.hub = Hub(games.viewing.table, feed if feed is not None else games.viewing.feed())
         self.answers = RateLimit(ANSWER_BURST, ANSWERS_PER_SECOND)
         self.reads = RateLimit(READ_BURST, READS_PER_SECOND)
         self.max_streams = max_streams
@@ -353,12 +352,9 @@ class WebApp:
         caller = self._reader(request)
         lang = self._lang(caller)
         games = []
-        for chat_id in sorted(await self.games.store.user_tables(caller.user_id)):
-            table = await self.games.store.load(chat_id)
-            if table is None or table.seat_of(caller.user_id) is None:
-                continue
+        for table in await self.games.viewing.seated_tables(caller.user_id):
             title = table.title or self.tr.t(lang, "practice-title")
-            games.append({"chat": chat_id, "title": title, "status": table.status})
+            games.append({"chat": table.chat_id, "title": title, "status": table.status})
         words = self.payloads.words(lang)
         return secure(web.json_response({"ok": True, "games": games, "words": words}))
 
@@ -385,7 +381,7 @@ class WebApp:
         if story is None or story.broken or story.version > version:
             story = None
         if story is None or story.version < version:
-            commands = await self.games.store.log(table.chat_id)
+            commands = await self.games.viewing.log(table.chat_id)
             if story is None or story.applied > len(commands):
                 story = Story(self.games.render, key[3], table, table.setup)
             story.extend(table, commands, until=version)
@@ -428,7 +424,7 @@ class WebApp:
     async def state(self, request: web.Request) -> web.StreamResponse:
         caller = self._reader(request)
         chat_id = self._chat(request)
-        table = await self.games.store.load(chat_id)
+        table = await self.games.viewing.table(chat_id)
         access = await self._access(caller, table, chat_id)
         assert table is not None
         body = self._with_now(await self._payload(table, access))
@@ -452,7 +448,7 @@ class WebApp:
                 raise Refused(404, "app-no-card")
             return secure(web.json_response({"ok": True, **found}))
         chat_id = self._chat(request)
-        table = await self.games.store.load(chat_id)
+        table = await self.games.viewing.table(chat_id)
         access = await self._access(caller, table, chat_id)
         assert table is not None
         rules = table.state.rules if table.state is not None else DEFAULT_RULES
@@ -529,7 +525,7 @@ class WebApp:
 
     async def _replay_of(self, caller: Caller, text: str) -> tuple[GameRecord, list[Command]]:
         """Finished game number `text` and its log, for one who played it."""
-        got = await self.games.store.game_by_number(self._number(text))
+        got = await self.games.viewing.finished(self._number(text))
         if got is None:
             raise Refused(404, "app-replay-unknown")
         record, commands = got
@@ -540,7 +536,7 @@ class WebApp:
     async def _seat_lang(self, caller: Caller, chat_id: int) -> str:
         """The language the prompt in the chat speaks to the caller (their
         seat's), else theirs."""
-        table = await self.games.store.load(chat_id)
+        table = await self.games.viewing.table(chat_id)
         seat = table.seat_of(caller.user_id) if table is not None else None
         if table is None or seat is None:
             return self._lang(caller)
@@ -548,15 +544,11 @@ class WebApp:
 
     def _tell(self, reply: Reply) -> None:
         """Tell everyone of the move after the caller has their answer (as a
-        press's callback is answered before the move is told)."""
-        then = reply.then
-        if then is None:
+        press's callback is answered before the move is told): the reply's
+        effects, carried out by the same courier as a button's."""
+        if not reply.effects:
             return
-
-        async def tell() -> None:
-            await then()
-
-        task = asyncio.create_task(tell(), name="webapp answer told")
+        task = asyncio.create_task(carry_out(self.games, reply.effects), name="webapp answer told")
         self._tasks.add(task)
         task.add_done_callback(self._told)
 
@@ -570,7 +562,7 @@ class WebApp:
     async def events(self, request: web.Request) -> web.StreamResponse:
         caller = self._reader(request)
         chat_id = self._chat(request)
-        table = await self.games.store.load(chat_id)
+        table = await self.games.viewing.table(chat_id)
         access = await self._access(caller, table, chat_id)
         user = caller.user_id
         # a user's new stream takes the place of their oldest: only a new user's

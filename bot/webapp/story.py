@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.store.models import Table
+from bot.service.viewing import Table
 from bot.words.render import Renderer
 from engine import Command, Event, GameSetup, Refused, execute, new_game
 

@@ -21,14 +21,8 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from aiogram.types import (
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    MenuButtonWebApp,
-    WebAppInfo,
-)
-
 from bot.words.i18n import Translator
+from bot.words.screen import Button, Keyboard
 
 #: the /start payload that asks for the app's button for a chat
 START_PREFIX = "app_"
@@ -67,32 +61,25 @@ class AppLinks:
         """The page, opened on the chat's game (None: on the person's games)."""
         return f"{self.base_url}/" if chat_id is None else f"{self.base_url}/?chat={chat_id}"
 
-    def button(self, tr: Translator, lang: str, chat_id: int) -> InlineKeyboardButton:
+    def button(self, tr: Translator, lang: str, chat_id: int) -> Button:
         """«🃏 Стол»: the app on the chat's game (private chats only)."""
-        return InlineKeyboardButton(
-            text=tr.t(lang, "btn-app"), web_app=WebAppInfo(url=self.url(chat_id))
-        )
+        return Button(tr.t(lang, "btn-app"), app=self.url(chat_id))
 
-    def markup(self, tr: Translator, lang: str, chat_id: int) -> InlineKeyboardMarkup:
-        return InlineKeyboardMarkup(inline_keyboard=[[self.button(tr, lang, chat_id)]])
+    def markup(self, tr: Translator, lang: str, chat_id: int) -> Keyboard:
+        return ((self.button(tr, lang, chat_id),),)
 
-    def menu_button(self, tr: Translator, lang: str) -> MenuButtonWebApp:
+    def menu_button(self, tr: Translator, lang: str) -> Button:
         """The private chat's menu button: the app on the person's games."""
-        return MenuButtonWebApp(text=tr.t(lang, "btn-app"), web_app=WebAppInfo(url=self.url()))
+        return Button(tr.t(lang, "btn-app"), app=self.url())
 
     def replay_url(self, number: int, move: int = 0) -> str:
         """The page on game `number`'s replay, at the position after its first
         `move` commands (0: the deal)."""
         return f"{self.base_url}/?replay={number}&move={max(0, move)}"
 
-    def replay_button(
-        self, tr: Translator, lang: str, number: int, move: int = 0
-    ) -> InlineKeyboardButton:
+    def replay_button(self, tr: Translator, lang: str, number: int, move: int = 0) -> Button:
         """«🎞 Игра № N»: the replay in the app (a `web_app` button: private chats only)."""
-        return InlineKeyboardButton(
-            text=tr.t(lang, "btn-replay", number=number),
-            web_app=WebAppInfo(url=self.replay_url(number, move)),
-        )
+        return Button(tr.t(lang, "btn-replay", number=number), app=self.replay_url(number, move))
 
     def replay_link(self, number: int, move: int = 0) -> str | None:
         """The replay's link for a group's message (None until the username is
@@ -113,21 +100,17 @@ class AppLinks:
             return f"https://t.me/{self.username}/{self.short_name}?startapp={chat_id}"
         return f"https://t.me/{self.username}?start={START_PREFIX}{chat_id}"
 
-    def group_markup(self, tr: Translator, lang: str, chat_id: int) -> InlineKeyboardMarkup | None:
+    def group_markup(self, tr: Translator, lang: str, chat_id: int) -> Keyboard | None:
         url = self.group_url(chat_id)
         if url is None:
             return None
-        return InlineKeyboardMarkup(
-            inline_keyboard=[[InlineKeyboardButton(text=tr.t(lang, "btn-app"), url=url)]]
-        )
+        return ((Button(tr.t(lang, "btn-app"), url=url),),)
 
 
 def with_app(
-    markup: InlineKeyboardMarkup, app: AppLinks | None, tr: Translator, lang: str, chat_id: int
-) -> InlineKeyboardMarkup:
-    """`markup` with the «🃏 Стол» button as its last row (unchanged without the app)."""
+    keys: Keyboard, app: AppLinks | None, tr: Translator, lang: str, chat_id: int
+) -> Keyboard:
+    """`keys` with the «🃏 Стол» button as its last row (unchanged without the app)."""
     if app is None:
-        return markup
-    return InlineKeyboardMarkup(
-        inline_keyboard=[*markup.inline_keyboard, [app.button(tr, lang, chat_id)]]
-    )
+        return keys
+    return (*keys, (app.button(tr, lang, chat_id),))

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from aiogram.filters.callback_data import CallbackData
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.words.screen import Button, Keyboard, Row, rows
 
 Option = tuple[str, ...]
 
@@ -40,12 +41,8 @@ class HintCb(CallbackData, prefix="hn"):
     decision: int
 
 
-def hint_row(chat: int, game: int, decision: int, text: str) -> list[InlineKeyboardButton]:
-    return [
-        InlineKeyboardButton(
-            text=text, callback_data=HintCb(chat=chat, game=game, decision=decision).pack()
-        )
-    ]
+def hint_row(chat: int, game: int, decision: int, text: str) -> Row:
+    return (Button(text, data=HintCb(chat=chat, game=game, decision=decision).pack()),)
 
 
 class DetailsCb(CallbackData, prefix="dt"):
@@ -62,12 +59,12 @@ class DetailsCb(CallbackData, prefix="dt"):
 
 def details_row(
     chat: int, game: int, decision: int, level: tuple[int, int], full: bool, text: str
-) -> list[InlineKeyboardButton]:
+) -> Row:
     option, depth = level
     data = DetailsCb(
         chat=chat, game=game, decision=decision, option=option, depth=depth, full=full
     ).pack()
-    return [InlineKeyboardButton(text=text, callback_data=data)]
+    return (Button(text, data=data),)
 
 
 class StopCb(CallbackData, prefix="st"):
@@ -93,35 +90,26 @@ class LangCb(CallbackData, prefix="lang"):
     lang: str
 
 
+class SettingsCb(CallbackData, prefix="cf"):
+    """A /settings button: what it changes (cycles to the next value)."""
+
+    what: str
+
+
 class ForgetCb(CallbackData, prefix="fg"):
     """/forgetme's confirmation in the private chat: forget, or keep everything."""
 
     confirm: bool
 
 
-def yes_no_keyboard(yes: tuple[str, str], no: tuple[str, str]) -> InlineKeyboardMarkup:
+def yes_no_keyboard(yes: tuple[str, str], no: tuple[str, str]) -> Keyboard:
     """One row of two buttons: (text, callback data) for yes, then no."""
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [
-                InlineKeyboardButton(text=yes[0], callback_data=yes[1]),
-                InlineKeyboardButton(text=no[0], callback_data=no[1]),
-            ]
-        ]
-    )
+    return ((Button(yes[0], data=yes[1]), Button(no[0], data=no[1])),)
 
 
-def rematch_keyboard(game: int, text: str) -> InlineKeyboardMarkup:
+def rematch_keyboard(game: int, text: str) -> Keyboard:
     """«Ещё партию» under game `game`'s result."""
-    return InlineKeyboardMarkup(
-        inline_keyboard=[
-            [InlineKeyboardButton(text=text, callback_data=RematchCb(game=game).pack())]
-        ]
-    )
-
-
-def rows(buttons: Sequence[InlineKeyboardButton], width: int) -> list[list[InlineKeyboardButton]]:
-    return [list(buttons[i : i + width]) for i in range(0, len(buttons), width)]
+    return ((Button(text, data=RematchCb(game=game).pack()),),)
 
 
 def menu_level(options: Sequence[Option], index: int, depth: int) -> tuple[int, list[int]]:
@@ -152,35 +140,27 @@ def prompt_keyboard(
     depth: int,
     label: Callable[[Option, int], str],
     back: str,
-) -> InlineKeyboardMarkup:
+) -> Keyboard:
     """The buttons for one level of a decision's menu. `label(option, i)` names
     part `i` of `option` on its button (it may say more than the part alone:
     «🗑 🔴 Лорд» when the part is the card a discard gives up)."""
     shown, firsts = menu_level(options, index, depth)
     buttons = [
-        InlineKeyboardButton(
-            text=label(options[i], shown),
-            callback_data=PromptCb(
+        Button(
+            label(options[i], shown),
+            data=PromptCb(
                 chat=chat, game=game, decision=decision, option=i, depth=shown + 1
             ).pack(),
         )
         for i in firsts
     ]
     width = 1 if any(len(b.text) > 14 for b in buttons) else 3
-    keyboard = rows(buttons, width)
+    keys = rows(buttons, width)
     if shown > 0:
         up = _parent_depth(options, index, shown)
-        keyboard.append(
-            [
-                InlineKeyboardButton(
-                    text=back,
-                    callback_data=PromptCb(
-                        chat=chat, game=game, decision=decision, option=index, depth=up
-                    ).pack(),
-                )
-            ]
-        )
-    return InlineKeyboardMarkup(inline_keyboard=keyboard)
+        data = PromptCb(chat=chat, game=game, decision=decision, option=index, depth=up).pack()
+        keys = (*keys, (Button(back, data=data),))
+    return keys
 
 
 def _parent_depth(options: Sequence[Option], index: int, depth: int) -> int:

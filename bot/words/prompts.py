@@ -33,8 +33,6 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 
-from aiogram.types import InlineKeyboardMarkup
-
 from bot.store.models import Table, TutorLine
 from bot.words import reasons
 from bot.words.app import AppLinks, with_app
@@ -43,6 +41,7 @@ from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.keyboards import Option, details_row, hint_row, menu_level, prompt_keyboard
 from bot.words.render import LINE_MAX, Renderer, kebab
+from bot.words.screen import Keyboard
 from bot.words.shape import pack
 from engine import Decision, GameState
 from engine.cards import Colour, catalog_for
@@ -268,7 +267,7 @@ class Prompts:
         index: int,
         depth: int,
         full: bool = False,
-    ) -> InlineKeyboardMarkup:
+    ) -> Keyboard:
         """The buttons of the menu level opened at `options[index][:depth]`;
         in a practice game whose prompt sums up turns, «Подробнее» (or, when
         they are shown in `full`, «Короче»)."""
@@ -283,12 +282,14 @@ class Prompts:
             self.tr.t(lang, "btn-back"),
         )
         if table.hints:
-            markup.inline_keyboard.append(
-                hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint"))
+            markup = (
+                *markup,
+                hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint")),
             )
         seat = table.seats[decision.seat]
         if table.practice and seat.details and seat.digest:  # something summed up
-            markup.inline_keyboard.append(
+            markup = (
+                *markup,
                 details_row(
                     table.chat_id,
                     table.game_no,
@@ -296,7 +297,7 @@ class Prompts:
                     (index, depth),
                     not full,
                     self.tr.t(lang, "btn-details-less" if full else "btn-details"),
-                )
+                ),
             )
         return with_app(markup, self.app, self.tr, lang, table.chat_id)
 

@@ -55,7 +55,8 @@ def decide(
     stop: Callable[[], bool] | None = None,
 ) -> Option:
     """The computer's answer to `decision`, which must be the one pending in `state`.
-    `stop`: strong's deadline (asked between rollouts; the others need none)."""
+    `stop`: strong's deadline (asked between rollouts and within them; the others
+    need none)."""
     if len(decision.options) == 1:
         return decision.options[0]
     game = state if isinstance(state, GameState) else GameState.from_json(state)

@@ -4,6 +4,8 @@ the real game."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.ai import heuristic
 from engine.api import playout_step
 from engine.core import Ask, Option
@@ -35,14 +37,28 @@ def play_out_turn(state: GameState, ask: Ask | None, seat: int, cap: int = SETTL
         ask = playout_step(state, heuristic.answer(state, ask.seat, ask.kind, ask.options))
 
 
-def play_until_turn_of(state: GameState, ask: Ask | None, seat: int, cap: int) -> int:
+#: decisions a rollout plays between two questions to its `stop`
+STOP_EVERY = 32
+
+
+def play_until_turn_of(
+    state: GameState,
+    ask: Ask | None,
+    seat: int,
+    cap: int,
+    stop: Callable[[], bool] | None = None,
+) -> int:
     """Play on from `ask` until `seat`'s next turn starts (its first action with no
-    action taken yet), the end, or `cap` decisions (`seat` -1: to the end). Returns
-    the decisions played."""
+    action taken yet), the end, or `cap` decisions (`seat` -1: to the end) — or,
+    given `stop`, until it says time is up (asked every `STOP_EVERY` decisions: a
+    rollout to the end on a busy core would otherwise run far past a deadline; the
+    caller asks `stop` again and drops a rollout so cut). Returns the decisions played."""
     for played in range(cap):
         if ask is None:
             return played
         if ask.kind == "action" and ask.seat == seat and state.actions_taken == 0:
+            return played
+        if stop is not None and played % STOP_EVERY == STOP_EVERY - 1 and stop():
             return played
         ask = playout_step(state, heuristic.answer(state, ask.seat, ask.kind, ask.options))
     return cap

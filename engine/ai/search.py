@@ -21,7 +21,8 @@ for an option whose outcome hangs on a hidden card. Then it searches:
    until the leader is `settled` standard errors ahead of the other (paired
    over the worlds both met) or `max_worlds` are met.
 
-**When it stops**: `stop`, a function asked before every rollout, says when
+**When it stops**: `stop`, a function asked before every rollout (and every
+`STOP_EVERY` decisions within one, which is then dropped), says when
 time is up — the bot's computer seats pass a wall-clock deadline (the engine
 never reads a clock itself: the caller's `stop` does); the best so far is the
 answer (stopped in the middle of a pass, the candidates are compared over the
@@ -213,9 +214,12 @@ def search(
                 s = copy_state(world)
                 ask = playout_step(s, options[i])
                 if endgame:
-                    steps += play_until_turn_of(s, ask, -1, ENDGAME_CAP)
+                    steps += play_until_turn_of(s, ask, -1, ENDGAME_CAP, stop)
                 else:
-                    steps += play_until_turn_of(s, ask, seat, config.horizon)
+                    steps += play_until_turn_of(s, ask, seat, config.horizon, stop)
+                if stop is not None and stop():
+                    # time ran out within this rollout (or just at its end): dropped
+                    return answer(min(len(values[c]) for c in alive)), finished
                 values[i].append(value(s, seat, cat, config.rollout_weights))
         played += batch
         finished = True

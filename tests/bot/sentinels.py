@@ -29,6 +29,12 @@ MASTER = "smuta"
 #: how long a primary that does not answer is taken to be down (the sentinels'
 #: ``down-after-milliseconds``): the failover's first part
 DOWN_AFTER_MS = 1000
+FAILOVER_TIMEOUT_MS = 10000
+#: what deploy/docker-compose.ha.yml adds to each Redis (`SentinelGroup.compose`)
+COMPOSE_REDIS = (
+    *("--appendonly", "yes", "--appendfsync", "everysec"),
+    *("--maxmemory", "256mb", "--maxmemory-policy", "noeviction"),
+)
 
 
 def free_ports(n: int) -> list[int]:
@@ -71,6 +77,11 @@ class SentinelGroup:
     replica_port: int = 0
     sentinel_ports: list[int] = field(default_factory=list)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    down_after_ms: int = DOWN_AFTER_MS
+    failover_timeout_ms: int = FAILOVER_TIMEOUT_MS
+    #: the Redis servers as the HA compose file runs them (AOF everysec,
+    #: maxmemory): else no persistence
+    compose: bool = False
 
     @property
     def sentinels(self) -> list[tuple[str, int]]:
@@ -82,7 +93,8 @@ class SentinelGroup:
         self.processes[name] = subprocess.Popen(
             [
                 *("redis-server", "--port", str(port), "--bind", "127.0.0.1"),
-                *("--dir", str(data), "--save", "", "--appendonly", "no"),
+                *("--dir", str(data), "--save", ""),
+                *(COMPOSE_REDIS if self.compose else ("--appendonly", "no")),
                 *extra,
             ],
             stdout=subprocess.DEVNULL,
@@ -99,8 +111,8 @@ class SentinelGroup:
             conf.write_text(
                 f"port {port}\nbind 127.0.0.1\ndir {self.workdir}\n"
                 f"sentinel monitor {MASTER} 127.0.0.1 {self.primary_port} 2\n"
-                f"sentinel down-after-milliseconds {MASTER} {DOWN_AFTER_MS}\n"
-                f"sentinel failover-timeout {MASTER} 10000\n"
+                f"sentinel down-after-milliseconds {MASTER} {self.down_after_ms}\n"
+                f"sentinel failover-timeout {MASTER} {self.failover_timeout_ms}\n"
                 f"sentinel parallel-syncs {MASTER} 1\n"
             )
             self.processes[f"sentinel{i}"] = subprocess.Popen(
@@ -168,8 +180,17 @@ class SentinelGroup:
                 process.wait(10)
 
 
-async def started() -> SentinelGroup:
-    group = SentinelGroup(Path(tempfile.mkdtemp(prefix="smuta-sentinel-")))
+async def started(
+    down_after_ms: int = DOWN_AFTER_MS,
+    failover_timeout_ms: int = FAILOVER_TIMEOUT_MS,
+    compose: bool = False,
+) -> SentinelGroup:
+    group = SentinelGroup(
+        Path(tempfile.mkdtemp(prefix="smuta-sentinel-")),
+        down_after_ms=down_after_ms,
+        failover_timeout_ms=failover_timeout_ms,
+        compose=compose,
+    )
     try:
         await group.start()
     except BaseException:

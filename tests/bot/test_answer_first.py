@@ -24,7 +24,7 @@ from aiogram.methods import AnswerCallbackQuery, GetChatMember
 from aiogram.types import User
 
 import bot
-from bot.service.profile import SETTINGS, SettingsCb
+from bot.service.profile import SETTINGS
 from bot.store import Store
 from bot.words.keyboards import (
     DetailsCb,
@@ -35,6 +35,7 @@ from bot.words.keyboards import (
     LobbyCb,
     PromptCb,
     RematchCb,
+    SettingsCb,
     StopCb,
     menu_level,
 )

@@ -15,9 +15,8 @@ from __future__ import annotations
 import pytest
 from aiogram.types import User
 
-from bot.service.profile import SettingsCb
 from bot.store import Store
-from bot.words.keyboards import LobbyCb
+from bot.words.keyboards import LobbyCb, SettingsCb
 from bot.words.shape import visible_len
 from engine import pending
 from tests.bot.fake_telegram import person

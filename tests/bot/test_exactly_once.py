@@ -17,8 +17,8 @@ from aiogram.types import InlineKeyboardMarkup, Update, User
 from aiohttp.test_utils import TestClient, TestServer
 
 import bot.service.ratings
+import bot.webhook
 from bot.ops import metrics
-from bot.service.profile import SettingsCb
 from bot.service.ratings import Analysis
 from bot.service.telling import ANNOUNCE_GRACE
 from bot.store import Store
@@ -26,12 +26,19 @@ from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
 from bot.store.models import GameRecord
 from bot.webhook import make_web_app
+from bot.words.keyboards import SettingsCb
 from engine import Command, pending
 from engine.scenario import build
 from tests.bot.fake_telegram import Hold, person
-from tests.bot.harness import Harness, answer_data, people
+from tests.bot.harness import Harness, answer_data, people, until
 from tests.bot.helpers.finishing import LAST_ACTION, finish_quickly
-from tests.bot.helpers.webhooks import HOOK_PATH, SECRET_HEADER, as_json, webhook_settings
+from tests.bot.helpers.webhooks import (
+    HOOK_PATH,
+    SECRET,
+    SECRET_HEADER,
+    as_json,
+    webhook_settings,
+)
 
 GROUP = -100171717
 
@@ -76,6 +83,33 @@ async def test_a_webhook_secret_header_that_is_not_ascii_is_refused_401_not_a_50
         )
         assert response.status == 401
     assert await h.store.load(GROUP) is None  # nothing reached the dispatcher
+
+
+async def test_a_webhook_handling_past_its_bound_is_answered_and_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Telegram is answered once the update is handled, but no later than
+    `ANSWER_WITHIN` after it came (Telegram waits 60 s, then delivers it
+    again): a handling held past the bound — its reply hangs at Telegram's
+    door — is answered 200 while it still runs, and finishes afterwards."""
+    monkeypatch.setattr(bot.webhook, "ANSWER_WITHIN", 0.05)
+    h = Harness(MemoryStore())
+    anna = person(1, "Анна")
+    door = h.tg.holds[anna.id] = Hold()
+    async with TestClient(TestServer(make_web_app(h.app, webhook_settings()))) as client:
+        update = as_json(h.updates.message(anna.id, anna, "/start"))
+        posted = client.post(HOOK_PATH, json=update, headers={SECRET_HEADER: SECRET})
+        response = await asyncio.wait_for(posted, 10)
+        assert response.status == 200
+        assert door.reached.is_set() and h.app.observer.in_hand == 1, (
+            "answered while the handling still waits for Telegram"
+        )
+        assert not h.tg.sent(anna.id)
+        # (aiogram warns of the slow handling when it ends in the background)
+        with pytest.warns(RuntimeWarning, match="slow response"):
+            door.release.set()
+            await until(lambda: h.app.observer.in_hand == 0)
+    assert h.tg.sent(anna.id), "the handling went on after the answer"
 
 
 async def test_two_admins_pressing_a_setting_at_once_in_two_processes_cycle_it_twice(

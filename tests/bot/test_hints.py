@@ -17,11 +17,10 @@ from __future__ import annotations
 import pytest
 from aiogram.types import User
 
-from bot.service.profile import SettingsCb
 from bot.service.thinking import Thinker, at_once
 from bot.store import Store
 from bot.store.models import Table
-from bot.words.keyboards import HintCb, LangCb, LobbyCb, StopCb
+from bot.words.keyboards import HintCb, LangCb, LobbyCb, SettingsCb, StopCb
 from bot.words.prompts import choice_depths
 from engine import Decision, GameSetup, GameState, new_game, pending
 from engine.ai import decide

@@ -12,12 +12,11 @@ from aiogram.methods import SendMessage
 from openskill.models import PlackettLuce
 
 from bot.service.notify import CALL_INTERVAL
-from bot.service.profile import SettingsCb
 from bot.store import HISTORY_KEEP, Store
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
 from bot.store.redis import RedisStore
-from bot.words.keyboards import ForgetCb
+from bot.words.keyboards import ForgetCb, SettingsCb
 from engine import pending
 from engine.scenario import build
 from tests.bot.fake_telegram import Hold, person

@@ -25,11 +25,13 @@ MAY_IMPORT: dict[str, set[str]] = {
     "ops": set(),
     "store": {"ops"},
     "words": {"store", "ops"},
-    "telegram": {"ops"},
+    "telegram": {"words", "ops"},  # words: the plain keyboards it turns into markup
     "service": {"words", "telegram", "store", "ops"},
     "handlers": {"service", "words", "telegram", "store", "ops"},
-    # the Mini App's HTTP calls in, beside the handlers' Telegram updates
-    "webapp": {"service", "words", "store", "ops"},
+    # the Mini App's HTTP calls in, beside the handlers' Telegram updates (of
+    # the handlers, only the courier: see WEBAPP_FROM_HANDLERS)
+    # and never the store: it reads through the service (`bot.service.viewing`)
+    "webapp": {"handlers", "service", "words", "ops"},
     "top": {"handlers", "webapp", "service", "words", "telegram", "store", "ops", "top"},
 }
 
@@ -166,6 +168,13 @@ def test_handlers_read_the_store_only_through_the_service(module: str) -> None:
     assert not reads, f"{module} uses the store directly: {reads}"
 
 
+@pytest.mark.parametrize("module", sorted(m for m in bot_modules() if layer_of(m) == "webapp"))
+def test_the_mini_app_reads_the_store_only_through_the_service(module: str) -> None:
+    """The app's answers and reads are the service's calls, as a button's are."""
+    reads = store_reads(bot_modules()[module].read_text(encoding="utf-8"))
+    assert not reads, f"{module} uses the store directly: {reads}"
+
+
 def test_the_check_catches_a_handler_reading_the_store() -> None:
     source = "async def h(games):\n    return await games.store.load(1)\n"
     assert store_reads(source) == ["2: games.store.load"]
@@ -222,3 +231,46 @@ def test_the_check_catches_a_test_module_imported() -> None:
         assert imported_test_modules(source, "tests.bot"), source
     assert not imported_test_modules("from tests.bot.helpers.finishing import x\n", "tests.bot")
     assert not imported_test_modules("from tests.bot.harness import until\n", "tests.bot")
+
+
+# ---------------------------------------------------------------------- Telegram stays out
+def third_party_imports(source: str) -> set[str]:
+    """The top-level packages `source` imports, outside bot/ and the standard library's own."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+@pytest.mark.parametrize(
+    "module", sorted(m for m in bot_modules() if layer_of(m) in {"service", "words"})
+)
+def test_the_service_and_its_words_build_no_telegram_types(module: str) -> None:
+    """The service decides in plain data (`bot.words.screen`'s keyboards,
+    `bot.service.outcome`'s effects); only the Telegram side and the handlers
+    speak aiogram. (words/keyboards.py, the callback protocol, packs and
+    parses it with aiogram's `CallbackData`: the one module of words that may.)"""
+    if module == "bot.words.keyboards":
+        return
+    source = bot_modules()[module].read_text(encoding="utf-8")
+    assert "aiogram" not in third_party_imports(source), f"{module} imports aiogram"
+
+
+#: the one handlers module the Mini App uses: the courier its answers go through
+WEBAPP_FROM_HANDLERS = {"bot.handlers.courier"}
+
+
+@pytest.mark.parametrize("module", sorted(m for m in bot_modules() if layer_of(m) == "webapp"))
+def test_the_mini_app_uses_of_the_handlers_only_the_courier(module: str) -> None:
+    path = bot_modules()[module]
+    used = {m for m in imports_of(path, module) if layer_of(m) == "handlers"}
+    assert used <= WEBAPP_FROM_HANDLERS, f"{module} imports {used - WEBAPP_FROM_HANDLERS}"
+
+
+def test_the_check_catches_aiogram_in_the_service() -> None:
+    assert "aiogram" in third_party_imports("from aiogram.types import InlineKeyboardMarkup\n")
+    assert "aiogram" in third_party_imports("def f():\n    import aiogram.types\n")
+    assert "aiogram" not in third_party_imports("from bot.words.screen import Button\n")

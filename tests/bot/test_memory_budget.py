@@ -5,13 +5,12 @@ to live or a stated bound (`bot.store.KEYS`), a finished game keeps at most
 
 from __future__ import annotations
 
-from bot.service.profile import SettingsCb
 from bot.store import GAME_BUDGET, HISTORY_KEEP, Store
 from bot.store.memory import MemoryStore
 from bot.store.models import Seat, Table
 from bot.store.packing import pack_log, unpack_log
 from bot.store.redis import RedisStore
-from bot.words.keyboards import LobbyCb
+from bot.words.keyboards import LobbyCb, SettingsCb
 from engine import Command, GameSetup, apply, new_game, pending
 from engine.ai.easy import choose
 from tests.bot.harness import FakeClock, Harness, people

@@ -17,13 +17,12 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from aiogram.types import InlineKeyboardMarkup
-
 from bot.service.answering import Unanswered
 from bot.service.outbox import REPLIES_MAX, Outboxes
 from bot.store.models import Table
 from bot.telegram.messenger import EDITED, Edit
 from bot.telegram.pace import Pace
+from bot.words.screen import Keyboard
 from tests.bot.harness import until
 
 GROUP = -100_901
@@ -84,7 +83,7 @@ class FakeMessenger:
         self,
         chat_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None = None,
+        markup: Keyboard | None = None,
         reply_to: int | None = None,
         quiet: bool = False,
     ) -> int:
@@ -94,7 +93,7 @@ class FakeMessenger:
         return self.next_id
 
     async def change(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None = None
+        self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None
     ) -> Edit:
         await self._door(chat_id, False)
         self.requests.append(Request("edit", message_id, text))
@@ -136,7 +135,7 @@ def log_text(lines: list[str]) -> tuple[str, bool]:
     return "\n".join([f"(left out: {len(lines) - len(kept)})", *reversed(kept)]), False
 
 
-def table_view(table: Table) -> tuple[str, InlineKeyboardMarkup | None]:
+def table_view(table: Table) -> tuple[str, Keyboard | None]:
     return f"the table at version {table.version}", None
 
 
@@ -286,11 +285,11 @@ async def test_a_press_never_answered_holds_the_group_back_only_for_the_bounded_
     group. (The wait here is 10 ms; the guard is far above it.)"""
     boxes, _, tg = outboxes()
     boxes.unanswered = Unanswered(wait=0.01)
-    press = boxes.unanswered.hold()  # held, and never answered
+    boxes.unanswered.hold("press-1")  # held, and never answered
     boxes.post(GROUP, "Анна passes")
     await until(lambda: bool(tg.requests), timeout=2.0)
     assert tg.sent() == ["Анна passes"]
-    assert not press.done()
+    assert "press-1" in boxes.unanswered._held  # still unanswered: the wait was what ended
 
 
 async def test_computer_turns_in_a_row_cost_one_closed_message_and_one_table() -> None:

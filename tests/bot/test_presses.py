@@ -9,9 +9,8 @@ from aiogram import F
 from aiogram.filters.callback_data import CallbackData
 
 from bot.handlers.presses import KINDS, PRESS, Pressed, unpack
-from bot.service.profile import SettingsCb
 from bot.store import Store
-from bot.words.keyboards import LobbyCb, PromptCb
+from bot.words.keyboards import LobbyCb, PromptCb, SettingsCb
 from tests.bot.harness import Harness, people
 
 GROUP = -100424242

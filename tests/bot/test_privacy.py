@@ -16,11 +16,10 @@ from typing import Any
 import pytest
 
 from bot.ops import logs
-from bot.service.profile import SettingsCb
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
-from bot.words.keyboards import ForgetCb, LangCb
+from bot.words.keyboards import ForgetCb, LangCb, SettingsCb
 from engine import pending
 from engine.ai.easy import choose
 from tests.bot.fake_telegram import person

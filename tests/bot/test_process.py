@@ -43,11 +43,10 @@ import pytest
 from redis.asyncio import Redis
 
 from bot.ops import logs
-from bot.service.profile import SettingsCb
 from bot.store.models import Table
 from bot.store.redis import RedisStore
 from bot.words.i18n import Translator
-from bot.words.keyboards import PromptCb
+from bot.words.keyboards import PromptCb, SettingsCb
 from bot.words.names import shown_name
 from engine import Decision, pending
 from tests.bot.conftest import REDIS_URL, _reachable

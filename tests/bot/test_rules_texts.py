@@ -10,8 +10,8 @@ import re
 import pytest
 from aiogram.types import InlineKeyboardMarkup, User
 
-from bot.service.profile import SettingsCb
 from bot.store import Store
+from bot.words.keyboards import SettingsCb
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, group_texts
 

@@ -9,10 +9,10 @@ import pytest
 from aiogram.exceptions import TelegramNetworkError
 from aiogram.methods import AnswerCallbackQuery, GetChatMember
 
-from bot.service.profile import PLAYER_GAMES, SettingsCb
+from bot.service.profile import PLAYER_GAMES
 from bot.store import Store
 from bot.store.models import ChatProfile
-from bot.words.keyboards import LobbyCb
+from bot.words.keyboards import LobbyCb, SettingsCb
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness
 from tests.bot.helpers.finishing import finish_quickly

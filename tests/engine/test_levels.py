@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine import Decision, GameState
+from engine import Decision, GameSetup, GameState, new_game, pending
 from engine.ai import LEVELS, Level, decide
 from engine.ai.easy import choose
 from engine.ai.lookahead import best_first, normal
+from engine.ai.playout import STOP_EVERY, play_until_turn_of
 from engine.ai.search import STRONG, _last_turn, strong
+from engine.api import playout_step
 from engine.core import Option
 from engine.hidden import mix, observe
 from tests.engine.decisions import decisions
@@ -217,3 +219,23 @@ def test_strong_lays_its_card_rather_than_discard_it_to_dodge_a_rollout_s_choice
         "discard",
         "servant.green.orange",
     )
+
+
+def test_a_rollout_asks_its_deadline_as_it_plays_not_only_before() -> None:
+    # a rollout to the end of a game on a busy core may take longer than the deadline
+    # itself: it asks `stop` every STOP_EVERY decisions and ends there
+    def rollout(stop: Callable[[], bool] | None) -> int:
+        state, _ = new_game(GameSetup(players=4, seed=3))
+        d = pending(state)
+        assert d is not None
+        return play_until_turn_of(state, playout_step(state, d.options[0]), -1, 600, stop)
+
+    asked: list[int] = []
+
+    def time_up_after_two_asks() -> bool:
+        asked.append(1)
+        return len(asked) > 2
+
+    assert rollout(None) > 3 * STOP_EVERY  # to the end of the game
+    assert rollout(time_up_after_two_asks) == 3 * STOP_EVERY - 1
+    assert len(asked) == 3

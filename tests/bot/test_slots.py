@@ -1,0 +1,264 @@
+"""Which hash slots each atomic step of the Redis store touches (issue 26,
+item 1: Redis Cluster refuses a script, a transaction or a multi-key command
+whose keys are in more than one slot — CROSSSLOT).
+
+Every call the store makes to Redis is recorded while a game is played to its
+end through the dispatcher (a lobby, presses, the finishing save, the
+ratings), and every other store call is made once: a script (its declared
+keys), a MULTI/EXEC transaction (with the keys it WATCHed and read while
+watching) or a single command is one step. A step's keys are asked of Redis
+itself (``COMMAND GETKEYS``) and hashed to their slots.
+
+A chat's keys share the tag ``{<chat>}``, a person's ``{<user id>}``. The
+steps that span slots are the ones listed in `SPANNING` — each key pattern
+they may touch, and why — and no other: a new one fails here, so the list
+(and deploy/README.md, "Going to Redis Cluster") is kept true.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from redis.asyncio.client import Pipeline, Redis
+from redis.crc import key_slot
+
+from bot.store import UserPrefs
+from bot.store.delivery import Delivery
+from bot.store.redis import RedisStore
+from tests.bot.fake_telegram import person
+from tests.bot.harness import Harness
+from tests.bot.helpers.finishing import finish_quickly
+
+GROUP, OTHER, MOVED = -100_262_700, -100_262_701, -100_262_702
+STORE_FILE = "bot/store/redis.py"
+
+#: the steps that touch more than one slot: the store's method and its step →
+#: the key patterns it touches (`shape`). Each is a reason Redis Cluster is
+#: not a configuration step today (deploy/README.md, "Going to Redis Cluster").
+SPANNING: dict[str, set[str]] = {
+    # a save: the chat's keys and, in the same script, the global timer zset,
+    # the replay numbers (one sequence and index for every chat's finished
+    # games), the rating queue, the running update's claim (made final by the
+    # save) and each seated person's "played" set
+    "save: script save": {
+        "{chat}:table",
+        "{chat}:log",
+        "{chat}:msgs",
+        "{chat}:history",
+        "deadlines",
+        "replay:seq",
+        "replay:index",
+        "rating:queue",
+        "update:<id>",
+        "user:{user}:played",
+    },
+    # a rating: the queue's head taken, the chat's, everyone's and each
+    # player's figures, in one step
+    "commit_rating: script rate": {"rating:queue", "{chat}:stats", "stats", "user:{user}:stats"},
+    # a rating set aside: off the queue, onto the set-aside list (two global keys)
+    "set_aside_rating: script aside": {"rating:queue", "rating:aside"},
+    # a game deleted: its keys, its timer, each seated person's link to it
+    "delete: MULTI": {
+        "{chat}:table",
+        "{chat}:log",
+        "{chat}:msgs",
+        "deadlines",
+        "user:{user}:tables",
+    },
+    # a group that became a supergroup: the game's keys under the new id, the
+    # timer, the links
+    "migrate: MULTI": {
+        "{chat}:table",
+        "{chat}:log",
+        "{chat}:msgs",
+        "deadlines",
+        "user:{user}:tables",
+    },
+    # the same group's home (history, figures, subscribers) moved, and the
+    # global map of moved chats
+    "migrate_home: MULTI": {
+        "{chat}:history",
+        "{chat}:profile",
+        "{chat}:stats",
+        "{chat}:subs",
+        "moved",
+    },
+    # a subscription: the chat's subscribers and the person's chats
+    "subscribe: MULTI": {"{chat}:subs", "user:{user}:subs"},
+    # /forgetme: the person's keys, and their traces in every chat, their
+    # practice game's keys and timer, everyone's figures
+    "forget_user: MULTI": {
+        "user:{user}",
+        "user:{user}:owns",
+        "user:{user}:played",
+        "user:{user}:stats",
+        "user:{user}:subs",
+        "user:{user}:tables",
+        "{chat}:table",
+        "{chat}:log",
+        "{chat}:msgs",
+        "{chat}:stats",
+        "deadlines",
+        "stats",
+    },
+}
+
+
+def shape(key: str, prefix: str) -> str:
+    """A key as a pattern: its prefix off, a person's tag `{user}`, a chat's `{chat}`."""
+    rest = key[len(prefix) + 1 :] if key.startswith(prefix + ":") else key
+    rest = re.sub(r"^user:\{\d+\}", "user:{user}", rest)
+    rest = re.sub(r"\{-?\d+\}", "{chat}", rest)  # (a private chat's id is its person's)
+    return re.sub(r"^update:\d+$", "update:<id>", rest)
+
+
+class Steps:
+    """Every Redis call of the process, as atomic steps: (name, commands)."""
+
+    def __init__(self) -> None:
+        self.steps: list[tuple[str, list[tuple[Any, ...]]]] = []
+        self.watching: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+        self.scripts: dict[str, str] = {}  # sha → name
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        steps = self
+        direct = Redis.execute_command
+        execute = Pipeline.execute
+        immediate = Pipeline.immediate_execute_command
+
+        async def execute_command(client: Any, *args: Any, **options: Any) -> Any:
+            steps.add([args])
+            return await direct(client, *args, **options)
+
+        async def immediate_execute_command(pipe: Any, *args: Any, **options: Any) -> Any:
+            steps.watching[id(pipe)].append(args)  # WATCH, and the reads while watching
+            return await immediate(pipe, *args, **options)
+
+        async def pipeline_execute(pipe: Any, raise_on_error: bool = True) -> Any:
+            commands = [args for args, _ in pipe.command_stack]
+            watched = steps.watching.pop(id(pipe), [])
+            if pipe.is_transaction or pipe.explicit_transaction:
+                steps.add([*watched, *commands], transaction=True)
+            else:
+                for command in commands:
+                    steps.add([command])
+            return await execute(pipe, raise_on_error)
+
+        monkeypatch.setattr(Redis, "execute_command", execute_command)
+        monkeypatch.setattr(Pipeline, "immediate_execute_command", immediate_execute_command)
+        monkeypatch.setattr(Pipeline, "execute", pipeline_execute)
+
+    def add(self, commands: list[tuple[Any, ...]], transaction: bool = False) -> None:
+        commands = [c for c in commands if str(c[0]).upper() not in ("MULTI", "EXEC")]
+        if not commands:
+            return
+        first = str(commands[0][0]).upper()
+        if transaction:
+            kind = "MULTI"
+        elif first == "EVALSHA":
+            kind = f"script {self.scripts.get(str(commands[0][1]), commands[0][1])}"
+        else:
+            kind = first
+        self.steps.append((f"{store_method()}: {kind}", commands))
+
+
+def store_method() -> str:
+    """The `RedisStore` method whose call this is (the outermost public one)."""
+    frame = sys._getframe(1)
+    name = "?"
+    while frame is not None:
+        code = frame.f_code
+        public = not code.co_name.startswith("_") and code.co_name != "claimed"  # (a wrapper)
+        if code.co_filename.endswith(STORE_FILE) and public:
+            name = code.co_name
+        frame = frame.f_back  # type: ignore[assignment]
+    return name
+
+
+async def keys_of(client: Any, command: tuple[Any, ...]) -> list[str]:
+    try:
+        found = await client.command_getkeys(*command)
+    except Exception:  # a command with no keys (PING, INFO, SCRIPT LOAD, PUBLISH…)
+        return []
+    return [k.decode() if isinstance(k, bytes) else str(k) for k in found]
+
+
+async def play_everything(h: Harness, store: RedisStore) -> None:
+    """A game to its end through the dispatcher, then every other store call."""
+    anna, boris, vera = person(701, "Анна"), person(702, "Борис"), person(703, "Вера")
+    await finish_quickly(h, GROUP, anna, [boris, vera])
+    await h.app.games.ratings.drain()
+    await finish_quickly(h, OTHER, boris, [anna, vera])
+    await store.set_aside_rating(await store.rating_head() or f"{OTHER}:1")
+    await store.set_aside()
+    await store.load_with_messages(GROUP)
+    await store.last_game_no(GROUP)
+    await store.log(GROUP)
+    await store.due(0.0)
+    await store.set_messages(GROUP, {"table": 5, "prompt:0": None})
+    await store.user(anna.id)
+    await store.save_user(UserPrefs(user_id=anna.id, lang="en", started=True))
+    await store.user_tables(anna.id)
+    await store.link_user(anna.id, GROUP)
+    profile = await store.profile(GROUP)
+    if profile is not None:
+        await store.save_profile(profile)
+    await store.history(GROUP)
+    await store.game_at(GROUP, 1)
+    await store.game_by_number(1)
+    await store.stats(GROUP)
+    await store.stats(None)
+    await store.stat_chats(anna.id)
+    await store.subscribe(GROUP, anna.id, "on")
+    await store.subscribers(GROUP)
+    await store.user_chats(anna.id)
+    delivery = Delivery(880_000_001)
+    await store.first_delivery(delivery)
+    await store.renew_delivery(delivery)
+    await store.release_delivery(delivery)
+    await store.first_delivery(delivery)
+    await store.finish_delivery(delivery)
+    await store.claim("tick", 0.0, 5)
+    await store.ping()
+    await store.count_games()
+    await h.open_lobby(MOVED - 1, anna, [boris])  # a lobby to move and one to delete
+    await store.migrate(MOVED - 1, MOVED)
+    await store.migrate_home(MOVED - 1, MOVED)
+    await store.delete(MOVED)
+    await store.forget_user(vera.id)
+
+
+async def test_only_the_listed_steps_span_hash_slots(
+    redis_factory: Callable[[], Awaitable[RedisStore]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = await redis_factory()
+    steps = Steps()
+    steps.scripts = {
+        script.sha: name.removeprefix("_").removesuffix("_script")
+        for name, script in vars(store).items()
+        if name.endswith("_script")
+    }
+    steps.install(monkeypatch)
+    h = Harness(store)
+    await play_everything(h, store)
+    await h.settle()
+    monkeypatch.undo()
+
+    client: Any = store._r
+    spanning: dict[str, set[str]] = defaultdict(set)
+    seen: set[str] = set()
+    for name, commands in steps.steps:
+        keys = [k for c in commands for k in await keys_of(client, c)]
+        mine = [k for k in keys if k.startswith(store.prefix + ":")]
+        if not mine:
+            continue
+        seen.add(name)
+        if len({key_slot(k.encode()) for k in mine}) > 1:
+            spanning[name] |= {shape(k, store.prefix) for k in mine}
+    assert "save: script save" in seen, sorted(seen)
+    assert dict(spanning) == SPANNING, dict(spanning)

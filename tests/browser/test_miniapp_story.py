@@ -290,6 +290,14 @@ async def test_a_replay_goes_move_by_move_and_shows_only_what_the_group_saw(
             await p.screenshot(path=str(SCREENSHOTS / "replay-end.png"))
             assert await serious_violations(page) == []
             assert page.errors == []
+        # a Direct Link's startapp=rN_M (no chat, no replay in the address)
+        async with open_page(
+            browser, server, h, anna, path="/", start_param=f"r{record.number}_2", in_address=False
+        ) as page:
+            await page.page.wait_for_selector(
+                f'body[data-version="r{record.number}.2"]', timeout=WAIT_MS
+            )
+            assert page.errors == []
         # one who did not play it is told so
         async with open_page(browser, server, h, person(300, "Карл"), path=path) as page:
             await page.page.locator("#notice").wait_for(timeout=WAIT_MS)

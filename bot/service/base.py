@@ -133,14 +133,19 @@ class Records:
     """The chats' records: the compare-and-set change, and who may manage a chat's game."""
 
     def __init__(
-        self, store: Store, clock: Clock, is_admin: IsAdmin, is_member: IsMember = nobody
+        self,
+        store: Store,
+        clock: Clock,
+        is_admin: IsAdmin,
+        is_member: IsMember = nobody,
+        saved: Callable[[Table], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.is_admin = is_admin
         self.is_member = is_member  # a member of the group (Telegram's word, kept a while)
         #: told of every record saved here (the groups' outboxes render from it)
-        self.saved: Callable[[Table], None] | None = None
+        self.saved = saved
 
     async def change(
         self,

@@ -117,13 +117,25 @@ class Games:
         self.defaults = defaults or Defaults()
         self.render = Renderer(tr)
         self.links = Links(bot_username)
-        self.records = Records(store, clock, is_admin, is_member or nobody)
         self.outboxes = Outboxes(store, messenger, pace or Pace(), feed)
-        self.records.saved = self.outboxes.know
+        self.records = Records(store, clock, is_admin, is_member or nobody, self.outboxes.know)
         self.app = app  # the Mini App's links (None: no app)
         self.prompts = Prompts(self.render, tr, app)
+        # in place, strong in its budget mode: the same answer every time (tests);
+        # the bot's own (bot.run) searches with a deadline, in a pool
+        self.thinker = thinker or Thinker(workers=0, strong_seconds=None)
+        # pictures are drawn in a process of their own where computers think in
+        # processes (the bot), else in a thread (tests, the smallest machines)
+        self.pictures = Pictures(store, tr, processes=self.thinker.workers > 0)
         self.teller = Teller(
-            store, messenger, self.outboxes, self.prompts, clock, self.links.deep_link
+            store,
+            messenger,
+            self.outboxes,
+            self.prompts,
+            clock,
+            self.links.deep_link,
+            on_finish=self.game_finished,
+            pictures=self.pictures,
         )
         # a chat's home: its settings, ratings, history, the call to the next game
         self.profiles = Profiles(self.records, messenger, tr, self.defaults)
@@ -139,17 +151,9 @@ class Games:
             self.links,
             seeds,
             profiles=self.profiles,
+            on_open=self.notify.lobby_opened,
         )
-        self.lobby.on_open = self.notify.lobby_opened
         self.tutor = Tutor(self.records, self.teller, self.outboxes, self.lobby, tr, self.defaults)
-        self.teller.on_finish = self.game_finished
-        # in place, strong in its budget mode: the same answer every time (tests);
-        # the bot's own (bot.run) searches with a deadline, in a pool
-        self.thinker = thinker or Thinker(workers=0, strong_seconds=None)
-        # pictures are drawn in a process of their own where computers think in
-        # processes (the bot), else in a thread (tests, the smallest machines)
-        self.pictures = Pictures(store, tr, processes=self.thinker.workers > 0)
-        self.teller.pictures = self.pictures
         self.play = Play(
             self.records, self.teller, messenger, self.render, tr, self.thinker, self.defaults
         )

@@ -66,11 +66,12 @@ class Lobby:
         links: Links,
         seeds: random.Random | None = None,
         profiles: Profiles | None = None,
+        on_open: Callable[[Table], Awaitable[object]] | None = None,
     ) -> None:
         self.records = records
         self.profiles = profiles
         # called once a lobby is open and shown (starts the /notify calls; must not wait for them)
-        self.on_open: Callable[[Table], Awaitable[object]] | None = None
+        self.on_open = on_open
         self.store = records.store
         self.teller = teller
         self.render = teller.render

@@ -62,6 +62,9 @@ class Teller:
         prompts: Prompts,
         clock: Clock,
         deep_link: Callable[[str], Awaitable[str]],
+        on_finish: Callable[[], Awaitable[None]] | None = None,
+        pictures: Pictures | None = None,
+        on_result: Callable[[Table], None] | None = None,
     ) -> None:
         self.store = store
         self.messenger = messenger
@@ -73,11 +76,11 @@ class Teller:
         self.clock = clock
         self.deep_link = deep_link
         # after a game's end is told (the chat's home rates it: `Games.game_finished`)
-        self.on_finish: Callable[[], Awaitable[None]] | None = None
+        self.on_finish = on_finish
         # the result's picture for a group, `/table фото` (None: text only)
-        self.pictures: Pictures | None = None
-        # after a game's result is handed to the outbox: each player's review
-        self.on_result: Callable[[Table], None] | None = None
+        self.pictures = pictures
+        # after a game's result is handed to the outbox (each player's review)
+        self.on_result = on_result
         outboxes.add_view(TABLE, self.table_view, quiet=True)
 
     # ================================================================== telling a move

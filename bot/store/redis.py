@@ -8,15 +8,18 @@ it expects) to pack it for the history (`bot.store.packing`).
 
 Redis Cluster: the save script touches the chat's keys (one slot: ``{<chat>}``)
 *and* the global ``<prefix>:deadlines`` zset, which lives in another slot, so a
-cluster would refuse it with CROSSSLOT. We keep the timer inside the script on
-purpose: doing the ZADD/ZREM as a separate call after a successful CAS (even
-pipelined right behind it) lets two savers' timer writes land in the opposite
-order of their record writes — the zset then holds a stale time, or no time at
-all, for a game that is waiting: a timer lost. On one Redis node (what we run)
-the script is both correct and a single round trip. To go to a cluster, give
-the chat keys a bucket tag such as ``{b<chat % 64>}`` instead of ``{<chat>}``,
-keep one deadlines zset per bucket (same tag, same slot, so the script stays
-atomic) and let `due` merge the buckets.
+cluster would refuse it with CROSSSLOT — as it would the save's other global
+and per-person keys, and seven more steps (`tests/bot/test_slots.py` holds
+the list; deploy/README.md, "Going to Redis Cluster", says what each needs).
+We keep the timer inside the script on purpose: doing the ZADD/ZREM as a
+separate call after a successful CAS (even pipelined right behind it) lets
+two savers' timer writes land in the opposite order of their record writes —
+the zset then holds a stale time, or no time at all, for a game that is
+waiting: a timer lost. On one Redis node (what we run) the script is both
+correct and a single round trip. To go to a cluster, give the chat keys a
+bucket tag such as ``{b<chat % 64>}`` instead of ``{<chat>}``, keep one
+deadlines zset per bucket (same tag, same slot, so the script stays atomic)
+and let `due` merge the buckets.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from engine import Event, execute, new_game, pending
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, Witness, cards_named, public_zones
 from tests.bot.helpers.finishing import play_to_the_end
+from tests.browser.conftest import missing
 from tests.browser.helpers import (
     GROUP,
     NAMES,
@@ -71,8 +72,10 @@ MEASURE = """() => {
 
 async def serious_violations(page: Page) -> list[str]:
     """axe-core's serious and critical violations on the page as it stands."""
-    from axe_playwright_python.async_playwright import Axe
-
+    try:
+        from axe_playwright_python.async_playwright import Axe
+    except ImportError:  # an environment installed before it was a dev dependency
+        missing("axe-playwright-python is not installed (pip install -e '.[dev]')")
     results = await Axe().run(page.page, options=AXE_OPTIONS)
     found = results.response["violations"]
     return [

@@ -13,7 +13,8 @@ move reaches many open viewers.
   again). Per load, from navigation start: `first_paint_ms` (the browser's
   first contentful paint — nothing with content is drawn before the table, so
   this is the table on screen) and `table_drawn_ms` (the table, hand and choice
-  built: the page's `table-drawn` mark); and the bytes of each response.
+  built: the page's `table-drawn` mark); and the bytes of each response;
+  `load_average`: the machine's 1-minute load before, then 1/5/15-minute after.
   Telegram's ``telegram-web-app.js`` is the tests' stub, handed over by
   Playwright (a local round trip through its driver).
 - `size`: `--games` random 6-player games played to the end through the
@@ -36,6 +37,7 @@ import argparse
 import asyncio
 import gzip
 import json
+import os
 import random
 import time
 import uuid
@@ -67,7 +69,7 @@ from tests.bot.webapp_client import (
     serving,
 )
 from tests.browser.conftest import ARGS, CHROMIUM
-from tests.browser.test_miniapp import (
+from tests.browser.helpers import (
     GROUP,
     LIGHT,
     NAMES,
@@ -116,6 +118,7 @@ async def paint(loads: int) -> dict[str, Any]:
     fonts loaded, the page revalidated: 304)."""
     from playwright.async_api import async_playwright
 
+    load_before = os.getloadavg()[:1]  # the 1-minute load average, before and after (1, 5, 15 min)
     h = browser_harness()
     users = await six_player_table(h)
     table = await h.table(GROUP)
@@ -168,6 +171,7 @@ async def paint(loads: int) -> dict[str, Any]:
         "figure": "paint",
         "players": 6,
         "loads": loads,
+        "load_average": [round(x, 2) for x in (*load_before, *os.getloadavg())],
         "cold": {"first_paint_ms": spread(cold["paint"]), "table_drawn_ms": spread(cold["table"])},
         "warm": {"first_paint_ms": spread(warm["paint"]), "table_drawn_ms": spread(warm["table"])},
         "bytes": sizes,

@@ -24,6 +24,9 @@ class PlayerView(BaseModel):
     houses: list[HouseView]
     points: int
     computer: bool
+    #: cards of this hand the viewing seat knows are there (it looked at the
+    #: hand, or gave or lost the card: `GameState.known`); never its own
+    known: list[str] = []
 
 
 class View(BaseModel):
@@ -68,6 +71,10 @@ def view_for(state: GameState, seat: int | None) -> View:
             ],
             points=g.points(i),
             computer=p.computer,
+            # sorted: the hand's order is no business of the viewer's
+            known=sorted(c for c in p.hand if seat in state.known.get(c, ()))
+            if seat is not None and seat != i and state.known
+            else [],
         )
         for i, p in enumerate(state.players)
     ]

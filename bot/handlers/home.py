@@ -24,9 +24,30 @@ from bot.handlers.replies import (
 from bot.service.games import Games, Reply
 from bot.words.i18n import Translator
 from bot.words.keyboards import ForgetCb, SettingsCb, yes_no_keyboard
+from bot.words.screen import Button, Keyboard, rows
 
 GROUP_ONLY = ("settings", "top", "history", "notify")
 PRIVATE_ONLY = ("stats", "replay", "forgetme")
+
+
+#: replay buttons under /history: a row holds this many
+REPLAYS_A_ROW = 3
+
+
+async def replay_buttons(games: Games, tr: Translator, lang: str, chat_id: int) -> Keyboard | None:
+    """Under /history: a button a game that opens its replay in the Mini App
+    (the app lets in only those who played it); None without the app."""
+    app = games.app
+    if app is None:
+        return None
+    await app.know_username()
+    buttons = []
+    for number in await games.history.numbers(chat_id):
+        url = app.replay_link(number)
+        if url is not None:
+            text = tr.t(lang, "btn-replay", number=number)
+            buttons.append(Button(text, url=url))
+    return rows(buttons, REPLAYS_A_ROW) if buttons else None
 
 
 def home_router() -> Router:
@@ -58,9 +79,10 @@ def home_router() -> Router:
         await respond(message, games, text)
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("history"))
-    async def history(message: Message, games: Games) -> None:
+    async def history(message: Message, games: Games, tr: Translator) -> None:
         lang = await lang_here(message, games)
-        await respond(message, games, await games.history.history(message.chat.id, lang))
+        text = await games.history.history(message.chat.id, lang)
+        await respond(message, games, text, await replay_buttons(games, tr, lang, message.chat.id))
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("notify"))
     async def notify(
@@ -101,6 +123,10 @@ def home_router() -> Router:
         lang = await user_lang(games, message.from_user)
         reply = await games.history.replay(actor_of(message.from_user), lang, int(arg))
         await say(message, games, tr, reply)
+        if reply is None and games.app is not None:  # the file went: the game in the app too
+            number = int(arg)
+            button = games.app.replay_button(tr, lang, number)
+            await respond(message, games, tr.t(lang, "replay-open", number=number), ((button,),))
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("forgetme"))
     async def forgetme(message: Message, games: Games, tr: Translator) -> None:

@@ -23,7 +23,7 @@ from bot.handlers.replies import (
 )
 from bot.service.games import Games, Reply
 from bot.telegram.markup import markup_of, menu_button_of
-from bot.words.app import START_PREFIX, AppLinks
+from bot.words.app import START_PREFIX, AppLinks, parse_replay
 from bot.words.i18n import LANGS, Translator
 from bot.words.keyboards import DetailsCb, HintCb, LangCb, PromptCb
 from bot.words.screen import Button, keyboard
@@ -45,6 +45,15 @@ async def open_app(
         )
     except TelegramAPIError as e:
         log.warning("could not set the menu button: %s", e)
+    replay = parse_replay(payload)
+    if replay is not None:  # a group's /history button, a review's moment
+        number, move = replay
+        await message.answer(
+            tr.t(lang, "replay-open", number=number),
+            reply_markup=markup_of(keyboard([app.replay_button(tr, lang, number, move)])),
+            disable_notification=True,
+        )
+        return
     if payload.startswith(START_PREFIX):
         try:
             chat_id = int(payload.removeprefix(START_PREFIX))
@@ -73,7 +82,7 @@ def private_router() -> Router:
             await open_app(
                 message, app, tr, await user_lang(games, message.from_user), payload, games
             )
-            if payload.startswith(START_PREFIX):
+            if payload.startswith(START_PREFIX) or parse_replay(payload) is not None:
                 return
         if payload.startswith("join_"):
             parts = payload.split("_")

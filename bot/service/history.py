@@ -75,6 +75,11 @@ class History:
         table = self.table_of(record)
         return [self.render.name(record.lang, table, i) for i in range(len(record.seats))]
 
+    async def numbers(self, chat_id: int) -> list[int]:
+        """The numbers of the games /history lists, newest first (its replay
+        buttons)."""
+        return [g.number for g in await self.store.history(chat_id, HISTORY_LINES)]
+
     async def history(self, chat_id: int, lang: str) -> str:
         games = await self.store.history(chat_id, HISTORY_LINES)
         if not games:

@@ -11,7 +11,9 @@ from bot.store import Store
 from bot.store import StoreUnavailable as StoreUnavailable
 from bot.store.feed import Feed as Feed
 from bot.store.feed import feed_for
+from bot.store.models import GameRecord as GameRecord
 from bot.store.models import Table as Table
+from engine import Command
 
 
 class Viewing:
@@ -31,6 +33,14 @@ class Viewing:
             if table is not None and table.seat_of(user_id) is not None:
                 found.append(table)
         return found
+
+    async def log(self, chat_id: int) -> list[Command]:
+        """The chat's running game's command log (what its story is rebuilt from)."""
+        return await self.store.log(chat_id)
+
+    async def finished(self, number: int) -> tuple[GameRecord, list[Command]] | None:
+        """Finished game `number` (/history's) and its command log (a replay)."""
+        return await self.store.game_by_number(number)
 
     def feed(self) -> Feed:
         """The process's feed of saved versions (one of the app's own when the

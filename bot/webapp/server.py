@@ -11,7 +11,14 @@ Routes, under the path of ``WEBAPP_URL`` (the page uses relative URLs):
   ``Last-Event-ID`` gets the newest at once when it is newer);
 - ``GET api/card?chat=&topic=`` — /card's text for a card type or a castle;
 - ``POST api/answer`` — ``{chat, game, decision, option}``: the pending
-  decision answered, through the service's button path (`Play.choose`).
+  decision answered, through the service's button path (`Play.choose`);
+- ``GET api/replay?game=N`` — finished game ``N`` (/history's number) move
+  by move: the public table after each command and the game's public log
+  (`bot.webapp.story`), for those who played it.
+
+A game's log in the app is its story rebuilt from the command log
+(`bot.webapp.story.Story`, one per chat and language, extended by each new
+move's commands), never a line the group did not read.
 
 Who may see what: a seated player their own seat's view (`view_for`); anyone
 else who is a member of the group (Telegram's getChatMember, cached a few
@@ -35,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gzip
 import json
 import logging
 import math
@@ -49,13 +57,16 @@ from bot.handlers.courier import carry_out
 from bot.ops.http import BadBody, bounded_json, harden
 from bot.service.base import Actor, Reply
 from bot.service.games import Games
-from bot.service.viewing import Feed, StoreUnavailable, Table
+from bot.service.viewing import Feed, GameRecord, StoreUnavailable, Table
 from bot.webapp.auth import Caller, Denied, caller_of
 from bot.webapp.limits import RateLimit
 from bot.webapp.live import Hub, Viewer
 from bot.webapp.page import API_CSP, build_page
 from bot.webapp.payload import Payloads
+from bot.webapp.story import Story
 from bot.words.i18n import Translator, pick_lang
+from engine import Command
+from engine.cards import DEFAULT_RULES
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +93,10 @@ CALLER = web.RequestKey("caller", Caller)
 MEMBER_SECONDS = 300.0
 MEMBERS_KEPT = 10_000
 PAYLOADS_KEPT = 2_000
+#: the running games' stories a process keeps (each ~50 KB at most)
+STORIES_KEPT = 300
+#: the finished games' replays a process keeps (each a compressed response)
+REPLAYS_KEPT = 32
 #: answers: a few at once, then about two a second
 ANSWER_BURST = 6
 ANSWERS_PER_SECOND = 2.0
@@ -98,6 +113,7 @@ ANSWER_FIELDS = ("chat", "game", "decision", "option")
 
 
 PayloadKey = tuple[int, int | None, str]  # chat, seat, language
+StoryKey = tuple[int, int, float, str]  # chat, game, when its record was made, language
 Made = tuple[int, float, int]  # the game, when its record was made, the record's version
 
 
@@ -191,6 +207,9 @@ class WebApp:
         self.open_streams = 0
         self._members: OrderedDict[tuple[int, int], tuple[bool, float]] = OrderedDict()
         self._payloads: OrderedDict[PayloadKey, tuple[Made, bytes]] = OrderedDict()
+        self._stories: OrderedDict[StoryKey, Story] = OrderedDict()
+        self._story_locks: dict[StoryKey, asyncio.Lock] = {}
+        self._replays: OrderedDict[tuple[int, str], bytes] = OrderedDict()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
         self.page = build_page()
@@ -207,6 +226,7 @@ class WebApp:
         web_app.router.add_get(f"{p}/api/events", self.events)
         web_app.router.add_get(f"{p}/api/card", self.card)
         web_app.router.add_post(f"{p}/api/answer", self.answer)
+        web_app.router.add_get(f"{p}/api/replay", self.replay)
 
     def application(self, prefix: str = "") -> web.Application:
         """An aiohttp application serving only the app (its own port)."""
@@ -338,7 +358,44 @@ class WebApp:
         words = self.payloads.words(lang)
         return secure(web.json_response({"ok": True, "games": games, "words": words}))
 
-    def _payload(self, table: Table, access: Access) -> bytes:
+    async def _story(self, table: Table, lang: str) -> Story | None:
+        """The game's public story up to the record's state, rebuilt from its
+        command log and kept (None when the log does not rebuild the record's
+        state: then the record's own last lines stand in). The streams of a
+        chat that ask for the same move at once read its log once."""
+        state = table.state
+        if state is None or table.setup is None:
+            return None
+        key = (table.chat_id, table.game_no, table.created_at, lang)
+        lock = self._story_locks.setdefault(key, asyncio.Lock())
+        try:
+            async with lock:
+                return await self._story_now(key, table, state.version)
+        finally:
+            if not lock.locked() and key not in self._stories:
+                self._story_locks.pop(key, None)
+
+    async def _story_now(self, key: StoryKey, table: Table, version: int) -> Story | None:
+        assert table.setup is not None
+        story = self._stories.get(key)
+        if story is None or story.broken or story.version > version:
+            story = None
+        if story is None or story.version < version:
+            commands = await self.games.viewing.log(table.chat_id)
+            if story is None or story.applied > len(commands):
+                story = Story(self.games.render, key[3], table, table.setup)
+            story.extend(table, commands, until=version)
+        if story.version != version:
+            self._stories.pop(key, None)
+            return None
+        self._stories[key] = story
+        self._stories.move_to_end(key)
+        while len(self._stories) > STORIES_KEPT:
+            gone, _ = self._stories.popitem(last=False)
+            self._story_locks.pop(gone, None)
+        return story
+
+    async def _payload(self, table: Table, access: Access) -> bytes:
         """The view as JSON without ``now`` (added when sent), kept for the
         record's newest version (the game and its start told apart too: a
         chat's record that expired starts its versions again)."""
@@ -348,8 +405,9 @@ class WebApp:
         if kept is not None and kept[0] == made:
             self._payloads.move_to_end(key)
             return kept[1]
+        story = await self._story(table, access.lang)
         body = json.dumps(
-            self.payloads.table(table, access.seat, access.lang, 0.0),
+            self.payloads.table(table, access.seat, access.lang, 0.0, story),
             ensure_ascii=False,
             separators=(",", ":"),
         ).encode()
@@ -369,7 +427,7 @@ class WebApp:
         table = await self.games.viewing.table(chat_id)
         access = await self._access(caller, table, chat_id)
         assert table is not None
-        body = self._with_now(self._payload(table, access))
+        body = self._with_now(await self._payload(table, access))
         words = json.dumps(self.payloads.words(access.lang), ensure_ascii=False)
         response = web.Response(
             body=b'{"words":' + words.encode() + b',"state":' + body + b"}",
@@ -382,11 +440,19 @@ class WebApp:
     @api
     async def card(self, request: web.Request) -> web.StreamResponse:
         caller = self._reader(request)
+        topic = request.query.get("topic", "")
+        if "replay" in request.query:  # a card in a finished game's replay
+            record, _ = await self._replay_of(caller, request.query["replay"])
+            found = self.payloads.card(record.lang, record.setup.rules, topic)
+            if found is None:
+                raise Refused(404, "app-no-card")
+            return secure(web.json_response({"ok": True, **found}))
         chat_id = self._chat(request)
         table = await self.games.viewing.table(chat_id)
         access = await self._access(caller, table, chat_id)
         assert table is not None
-        found = self.payloads.card(access.lang, table, request.query.get("topic", ""))
+        rules = table.state.rules if table.state is not None else DEFAULT_RULES
+        found = self.payloads.card(access.lang, rules, topic)
         if found is None:
             raise Refused(404, "app-no-card")
         return secure(web.json_response({"ok": True, **found}))
@@ -415,6 +481,57 @@ class WebApp:
         return secure(
             web.json_response({"ok": ok, "error": None if ok else reply.key, "text": text})
         )
+
+    @api
+    async def replay(self, request: web.Request) -> web.StreamResponse:
+        """A finished game, move by move, for those who played it."""
+        caller = self._reader(request)
+        number = self._number(request.query.get("game", ""))
+        record, commands = await self._replay_of(caller, str(number))
+        key = (number, record.lang)
+        body = self._replays.get(key)
+        if body is None:
+            table = self.games.history.table_of(record)
+            # a whole game rebuilt and drawn move by move: off the event loop
+            made = await asyncio.to_thread(
+                self.payloads.replay, record.lang, table, record.setup, commands, number
+            )
+            words = self.payloads.words(record.lang)
+            text = json.dumps({"ok": True, "words": words, "replay": made}, ensure_ascii=False)
+            body = gzip.compress(text.encode(), compresslevel=6)
+            self._replays[key] = body
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        self._replays.move_to_end(key)
+        if "gzip" in request.headers.get("Accept-Encoding", ""):
+            response = web.Response(
+                body=body,
+                content_type="application/json",
+                headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"},
+            )
+        else:
+            response = web.Response(body=gzip.decompress(body), content_type="application/json")
+        return secure(response)
+
+    @staticmethod
+    def _number(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise Refused(400, "app-replay-unknown") from None
+        if not 0 < number < INT_LIMIT:
+            raise Refused(404, "app-replay-unknown")
+        return number
+
+    async def _replay_of(self, caller: Caller, text: str) -> tuple[GameRecord, list[Command]]:
+        """Finished game number `text` and its log, for one who played it."""
+        got = await self.games.viewing.finished(self._number(text))
+        if got is None:
+            raise Refused(404, "app-replay-unknown")
+        record, commands = got
+        if all(s.user_id != caller.user_id for s in record.seats):
+            raise Refused(403, "app-replay-denied")
+        return record, commands
 
     async def _seat_lang(self, caller: Caller, chat_id: int) -> str:
         """The language the prompt in the chat speaks to the caller (their
@@ -519,7 +636,7 @@ class WebApp:
                             access = await self._access(caller, table, chat_id)
                         except Refused:
                             return  # no longer theirs to see (they left the group)
-                        body = self._with_now(self._payload(table, access))
+                        body = self._with_now(await self._payload(table, access))
                         head = b"id: %d\nevent: state\ndata: " % version
                         await response.write(head + body + b"\n\n")
                     viewer.sent = version

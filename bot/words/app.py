@@ -7,11 +7,17 @@
   short name is set with @BotFather, else the private chat's deep link
   ``t.me/<bot>?start=app_<chat>``, which answers with the `web_app` button.
 
+A finished game's replay (`replay_url`): ``?replay=<N>&move=<M>`` — ``N`` the
+game's number (/history's, `GameRecord.number`), ``M`` a command index: the
+position after the log's first ``M`` commands (0: the deal). A group's link
+and a Direct Link carry it as the start parameter ``r<N>_<M>``.
+
 Without `WEBAPP_URL` nothing here is built and no button shows.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -20,6 +26,20 @@ from bot.words.screen import Button, Keyboard
 
 #: the /start payload that asks for the app's button for a chat
 START_PREFIX = "app_"
+#: the start parameter of a replay: ``r<number>_<move>``
+REPLAY_PARAM = re.compile(r"^r(\d{1,12})_(\d{1,6})$")
+
+
+def replay_param(number: int, move: int = 0) -> str:
+    """The start parameter (/start, ``startapp``) that opens game `number`'s
+    replay at `move`."""
+    return f"r{number}_{max(0, move)}"
+
+
+def parse_replay(param: str) -> tuple[int, int] | None:
+    """A replay's number and move from its start parameter (None: not one)."""
+    found = REPLAY_PARAM.match(param)
+    return (int(found[1]), int(found[2])) if found else None
 
 
 @dataclass
@@ -51,6 +71,26 @@ class AppLinks:
     def menu_button(self, tr: Translator, lang: str) -> Button:
         """The private chat's menu button: the app on the person's games."""
         return Button(tr.t(lang, "btn-app"), app=self.url())
+
+    def replay_url(self, number: int, move: int = 0) -> str:
+        """The page on game `number`'s replay, at the position after its first
+        `move` commands (0: the deal)."""
+        return f"{self.base_url}/?replay={number}&move={max(0, move)}"
+
+    def replay_button(self, tr: Translator, lang: str, number: int, move: int = 0) -> Button:
+        """«🎞 Игра № N»: the replay in the app (a `web_app` button: private chats only)."""
+        return Button(tr.t(lang, "btn-replay", number=number), app=self.replay_url(number, move))
+
+    def replay_link(self, number: int, move: int = 0) -> str | None:
+        """The replay's link for a group's message (None until the username is
+        known): the Direct Link, else the private chat's deep link, which
+        answers with `replay_button`."""
+        if self.username is None:
+            return None
+        param = replay_param(number, move)
+        if self.short_name is not None:
+            return f"https://t.me/{self.username}/{self.short_name}?startapp={param}"
+        return f"https://t.me/{self.username}?start={param}"
 
     def group_url(self, chat_id: int) -> str | None:
         """The link a group's table carries (None until the username is known)."""

@@ -29,7 +29,7 @@ from engine import pending, view_for
 from engine.cards import catalog_for
 from tests.bot.fake_telegram import BOT_USER, person
 from tests.bot.harness import Harness, Witness, decisions_of, may_see, people, public_zones
-from tests.bot.helpers.webapps import GROUP, LINKS, app_harness, game_of, webapp_of
+from tests.bot.helpers.webapps import CARD_ID, GROUP, LINKS, app_harness, game_of, webapp_of
 from tests.bot.webapp_client import (
     BASE_URL,
     FULL_NAMES,
@@ -41,7 +41,6 @@ from tests.bot.webapp_client import (
 )
 
 #: a card instance id anywhere in a response (in JSON, or marked in a text: ‹h3›)
-CARD_ID = re.compile(r"(?<![A-Za-z0-9_])([hos]\d+)(?![0-9])")
 
 
 # ====================================================================== who calls
@@ -322,6 +321,15 @@ async def test_a_move_saved_by_another_process_reaches_this_ones_viewers(
             hub = webapp_of(second).hub
             await hub.idle()  # the reads each new viewer asks for
             loads = hub.loads
+            # the game's log (its story) is read once a move too, not once a viewer
+            logs = [0]
+            real_log = second.store.log
+
+            async def counted_log(chat_id: int) -> Any:
+                logs[0] += 1
+                return await real_log(chat_id)
+
+            second.store.log = counted_log  # type: ignore[method-assign]
             decision = await first.decision(GROUP)
             assert decision is not None
             await first.answer(users[decision.seat], GROUP, decision.options[0])
@@ -332,6 +340,7 @@ async def test_a_move_saved_by_another_process_reaches_this_ones_viewers(
                     _, version, _ = await stream.next()
             moves = newest.version - table.version
             assert hub.loads - loads <= moves, "one read per move for all the viewers"
+            assert 1 <= logs[0] <= moves, "one log read per move for all the viewers"
 
 
 # ====================================================================== where it opens
@@ -472,15 +481,18 @@ async def test_a_store_that_cannot_be_reached_is_answered_not_raised(store: Stor
         assert status == 200, "and answered again once it is back"
 
 
-def test_a_six_player_state_stays_under_16_kb() -> None:
+def test_a_six_player_state_stays_under_18_kb() -> None:
     """Every seat's and a spectator's state at every decision of random
-    6-player games (crowded tables, long names) fits the app's budget of 16 KB."""
+    6-player games (crowded tables, long names) fits the app's budget of 18 KB
+    (16 KB until issue 27 gave each card type, house, hand and score an
+    accessible name in words; the game's story is bounded on its own:
+    `STORY_TURNS`)."""
     tr = Translator()
     render = Renderer(tr)
     payloads = Payloads(tr, render, Prompts(render, tr))
     states = crowded_states(payloads, range(3), FULL_NAMES, random.Random(6))
     largest = max(len(body) for _, body in states)
-    assert largest <= 16 * 1024, f"{largest} bytes"
+    assert largest <= 18 * 1024, f"{largest} bytes"
 
 
 def test_the_apps_settings_are_checked_when_they_load() -> None:

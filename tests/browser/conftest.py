@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -24,7 +24,8 @@ ARGS = [
 ]
 
 
-def _missing(why: str) -> None:
+def missing(why: str) -> NoReturn:
+    """Skip for want of `why` — or fail, under CI."""
     if os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no"):
         pytest.fail(f"{why}, and CI is set: CI must test the page in a browser", pytrace=False)
     pytest.skip(why)
@@ -35,9 +36,9 @@ async def browser() -> AsyncIterator[Any]:
     try:
         from playwright.async_api import async_playwright
     except ImportError:
-        _missing("Playwright is not installed (pip install -e '.[dev]')")
+        missing("Playwright is not installed (pip install -e '.[dev]')")
     if shutil.which(CHROMIUM) is None:
-        _missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+        missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
     async with async_playwright() as p:
         launched = await p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import cache
@@ -17,6 +18,8 @@ from aiohttp.test_utils import TestServer
 from bot.store.memory import MemoryStore
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
+from engine import pending
+from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness
 from tests.bot.webapp_client import BASE_URL, PREFIX, init_data
 
@@ -192,3 +195,34 @@ def plain_translator() -> Translator:
 
 def browser_harness() -> Harness:
     return Harness(MemoryStore(), tr=plain_translator(), app=AppLinks(BASE_URL))  # type: ignore[arg-type]
+
+
+async def six_player_table(h: Harness, seed: int = 12) -> list[User]:
+    """Six people play a while (houses laid, castles built where they can: the
+    seed's game has one by then), until the first of them has a turn's
+    action to choose."""
+    users = [person(200 + i, name) for i, name in enumerate(NAMES)]
+    await h.open_game(GROUP, users[0], users[1:], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(400):
+        table = await h.table(GROUP)
+        assert table.state is not None and table.status == "playing"
+        decision = pending(table.state)
+        assert decision is not None
+        if decision.seat == 0 and decision.kind == "action" and table.state.turn >= 14:
+            break
+        options = list(decision.options)
+        builds = [o for o in options if o[0] == "build"]
+        lays = [o for o in options if o[0] == "lay"]
+        draws = [o for o in options if o[0] in ("draw", "order")]
+        pick = rng.random()
+        if builds:
+            option = builds[0]
+        elif lays and pick < 0.6:
+            option = rng.choice(lays)
+        elif draws and pick < 0.9:
+            option = rng.choice(draws)
+        else:
+            option = rng.choice(options)
+        await h.answer(users[decision.seat], GROUP, option)
+    return users

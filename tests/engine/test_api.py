@@ -243,14 +243,21 @@ def test_the_first_player_is_chosen_at_random() -> None:
 def check_view(state: GameState, seat: int | None) -> None:
     """No card of another player's hand, of the game deck (but a face-up смута on top)
     or of the orders deck appears in what `seat` sees, except a hand the seat is
-    looking at (and the orders deck) in the seat's own decision."""
+    looking at (and the orders deck) in the seat's own decision, and the cards
+    of other hands the seat knows (`known`)."""
     view = view_for(state, seat).model_dump(mode="json")
     others = {c for s, p in enumerate(state.players) if s != seat for c in p.hand}
     face_down = set(state.deck[1:] if state.deck_top_open else state.deck) | set(state.orders)
     assert view["hand"] == (None if seat is None else state.players[seat].hand)
     d = view.pop("decision")
+    # the cards of another hand the seat knows are there (`GameState.known`:
+    # it looked at the hand, or gave or lost the card) it is shown, on that
+    # player's row; no other
+    knows = {c for c in others if seat is not None and seat in state.known.get(c, ())}
+    for p in view["players"]:
+        assert set(p["known"]) <= knows & set(state.players[p["seat"]].hand)
     seen = set(strings(view))
-    assert not seen & others, f"seat {seat} sees another's hand: {seen & others}"
+    assert not (seen & others) - knows, f"seat {seat} sees another's hand: {seen & others}"
     assert not seen & face_down, f"seat {seat} sees a face-down card: {seen & face_down}"
     if d is None:
         return

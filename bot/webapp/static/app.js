@@ -2,16 +2,19 @@
 // (api/state, then live through api/events), answers the decision with a tap
 // (api/answer). Every text comes from the server; it is shown with
 // textContent, never as HTML.
-// Runs once the page and Telegram's script are loaded (boot.js ran first and
-// may have asked for the state already).
-document.addEventListener("DOMContentLoaded", function () {
+// Runs at the end of the page, once it is parsed. When boot.js has already
+// asked for the state (Telegram put the initData in the address), the table
+// is drawn as soon as the state comes, without waiting for Telegram's script;
+// that script's part (ready, expand, the theme's changes) is done once it has
+// run (DOMContentLoaded). Else (a reload: the initData only in Telegram's
+// script) everything waits for it.
+(function () {
   "use strict";
 
   var boot = window.smuta || {};
-  var tg = window.Telegram && window.Telegram.WebApp;
-  var initData = (tg && tg.initData) || boot.initData || "";
-  var chat = boot.chat ||
-    (tg && tg.initDataUnsafe && tg.initDataUnsafe.start_param) || null;
+  var tg = null;  // Telegram.WebApp, once its script has run
+  var initData = boot.initData || "";
+  var chat = boot.chat || null;
   var words = {};
   var state = null;
   var level = 0;        // the decision's menu level shown
@@ -51,15 +54,103 @@ document.addEventListener("DOMContentLoaded", function () {
     box.hidden = !text;
   }
 
-  function start() {
-    applyTheme();
-    if (tg) {
-      tg.onEvent("themeChanged", applyTheme);
-      tg.ready();
-      tg.expand();
+  function withTelegram() {
+    tg = window.Telegram && window.Telegram.WebApp;
+    if (!tg) return;
+    if (!initData) initData = tg.initData || "";
+    if (!chat && !boot.replay) {
+      chat = (tg.initDataUnsafe && tg.initDataUnsafe.start_param) || null;
     }
-    if (chat) open(chat, boot.chat === chat ? boot.first : null);
+    applyTheme();
+    tg.onEvent("themeChanged", applyTheme);
+    tg.ready();
+    tg.expand();
+  }
+
+  function start() {
+    var replayAt = boot.replay;
+    var param = /^r(\d+)_(\d+)$/.exec(chat || "");
+    if (!replayAt && param) { replayAt = [param[1], param[2]]; chat = null; }
+    if (replayAt) openReplay(replayAt[0], Number(replayAt[1]) || 0, boot.replay ? boot.first : null);
+    else if (chat) open(chat, boot.chat === chat ? boot.first : null);
     else pickGame();
+  }
+
+  // ------------------------------------------------------------------ a replay
+  // a finished game, move by move: every frame comes at once (the slider is
+  // the page's own), the log shows the moves up to the frame shown
+  var replay = null;
+
+  function openReplay(number, move, asked) {
+    (asked || api("api/replay?game=" + encodeURIComponent(number)).then(function (r) {
+      return r.json();
+    })).then(function (data) {
+      if (data.ok === false) { notice(data.text); return; }
+      words = data.words;
+      document.documentElement.lang = data.replay.lang;
+      var last = data.replay.frames.length - 1;
+      replay = { data: data.replay, at: Math.max(0, Math.min(move, last)) };
+      buildReplayControls();
+      showFrame(replay.at);
+    }).catch(function () { notice(words["app-offline"] || "…"); });
+  }
+
+  function frameState(k) {
+    var r = replay.data;
+    var turns = [];
+    r.turns.forEach(function (t) {
+      var lines = t.moves.filter(function (m) { return m[0] <= k; })
+        .map(function (m) { return m[1]; });
+      if (lines.length) turns.push({ title: t.title, seat: t.seat, lines: lines, new: false });
+    });
+    turns.reverse();
+    return Object.assign({}, r.frames[k], {
+      v: "r" + r.number + "." + k,
+      title: r.title + (r.chat_title ? " · " + r.chat_title : ""),
+      status: "replay",
+      me: null,
+      cards: r.cards,
+      types: r.types,
+      labels: r.labels,
+      story: { turns: turns, last: r.frames[k].last },
+      result: k === r.frames.length - 1 ? r.result : null
+    });
+  }
+
+  function showFrame(k) {
+    var total = replay.data.frames.length - 1;
+    replay.at = Math.max(0, Math.min(k, total));
+    state = frameState(replay.at);
+    draw();
+    var box = $("replay");
+    box.querySelector("input").value = String(replay.at);
+    var where = replay.data.move_text.replace("{move}", String(replay.at))
+      .replace("{total}", String(total));
+    box.querySelector(".where").textContent = where;
+    box.querySelector("input").setAttribute("aria-valuetext", where);
+    box.querySelector(".prev").disabled = replay.at === 0;
+    box.querySelector(".next").disabled = replay.at === total;
+    $("live").textContent = state.story.last.text || where;
+  }
+
+  function buildReplayControls() {
+    var box = $("replay");
+    var total = replay.data.frames.length - 1;
+    var prev = el("button", "opt prev", words["app-replay-prev"]);
+    var next = el("button", "opt next", words["app-replay-next"]);
+    var slider = el("input", "slider");
+    slider.type = "range";
+    slider.min = "0";
+    slider.max = String(total);
+    slider.step = "1";
+    slider.setAttribute("aria-label", words["app-replay-slider"]);
+    prev.addEventListener("click", function () { showFrame(replay.at - 1); });
+    next.addEventListener("click", function () { showFrame(replay.at + 1); });
+    slider.addEventListener("input", function () { showFrame(Number(slider.value)); });
+    var row = el("div", "controls");
+    row.append(prev, slider, next);
+    box.replaceChildren(el("p", "where"), row);
+    box.hidden = false;
   }
 
   function pickGame() {
@@ -163,28 +254,45 @@ document.addEventListener("DOMContentLoaded", function () {
   }
 
   // ------------------------------------------------------------------ drawing
-  // a card: [name, type, colours, kind, points]
+  // a card: [name, type, colours, kind, points, accessible name]
   function cardOf(id) {
     var c = state.cards[id];
     var t = state.types[c[1]];
-    return [c[0], c[1], t[0], c[2], t[1]];
+    return [c[0], c[1], t[0], c[2], t[1], t[2]];
   }
 
-  function cardButton(id, houseColour) {
+  // text only a screen reader reads
+  function hidden(text) { return el("span", "sr", text); }
+  // text a screen reader skips (its words are said another way)
+  function shown(cls, text) {
+    var node = el("span", cls, text);
+    node.setAttribute("aria-hidden", "true");
+    return node;
+  }
+
+  // a card's button; in a house of its colour its name goes without the
+  // colour's emoji (the house shows it), a Слуга's other side beside it
+  function cardButton(id, extra, houseColour) {
     var c = cardOf(id);
-    var colours = c[3];
-    var b = el("button", "card " + (c[2] === "smuta" ? "smuta" : colours[0] || ""));
+    var kind = c[2];
+    var b = el("button", "card k-" + kind + " " + (kind === "smuta" ? "" : c[3][0] || ""));
     var name = c[0];
     var alt = null;
-    if (houseColour && colours[0] === houseColour && c[2] === "house") {
-      name = name.replace(/^\S+\s/, "");  // the house shows its colour
-      if (colours.length > 1) alt = EMOJI[colours[1]];  // a Слуга's other side
+    if (houseColour && c[3][0] === houseColour && kind === "house") {
+      name = name.replace(/^\S+\s/, "");
+      if (c[3].length > 1) alt = EMOJI[c[3][1]];
     }
-    b.appendChild(document.createTextNode(name));
-    if (alt) b.appendChild(el("span", "alt", alt));
-    if (c[2] === "house") b.appendChild(el("span", "pts", String(c[4])));
+    b.appendChild(shown("cn", name));
+    var meta = el("span", "meta");
+    meta.setAttribute("aria-hidden", "true");
+    if (alt) meta.appendChild(el("span", "alt", alt));
+    if (kind === "house") meta.appendChild(el("span", "pts", String(c[4])));
+    if (kind === "order") meta.appendChild(el("span", "tag", words["app-order-tag"]));
+    b.appendChild(meta);
+    var label = c[5];
+    if (extra) label += ", " + extra;
+    b.appendChild(hidden(label));
     b.dataset.card = id;
-    b.title = c[0];
     return b;
   }
 
@@ -197,6 +305,7 @@ document.addEventListener("DOMContentLoaded", function () {
     if (!next) return;
     var fresh = !state || !next.decision || !state.decision ||
       next.decision.id !== decisionId;
+    var moved = state && state.v !== next.v;
     state = next;
     clockOffset = state.now ? state.now - Date.now() / 1000 : 0;
     if (fresh) {
@@ -206,6 +315,14 @@ document.addEventListener("DOMContentLoaded", function () {
       toast = "";
     }
     draw();
+    if (moved) announce();
+  }
+
+  // each move in one line, for a screen reader (the live region)
+  function announce() {
+    var line = state.story ? state.story.last.text :
+      (state.log && state.log.length ? state.log[state.log.length - 1] : "");
+    $("live").textContent = line || "";
   }
 
   function draw() {
@@ -221,15 +338,26 @@ document.addEventListener("DOMContentLoaded", function () {
     [s.deck, s.orders, s.graveyard.text, s.orders_discard.text, s.smuta_discard.text, s.castles]
       .forEach(function (text) { piles.appendChild(el("span", "chip", text)); });
     parts.push(piles);
+    var last = s.story ? s.story.last : (s.last || null);
+    if (last && last.text) parts.push(el("p", "last-move", last.text));
+    var lastCards = {};
+    (last ? last.cards : []).forEach(function (id) { lastCards[id] = true; });
 
     var picks = choosable();
     s.players.forEach(function (p) {
-      var box = el("div", "player" + (p.seat === s.current ? " turn" : ""));
-      var who = el("div", "who");
-      who.appendChild(el("span", "name", p.name + (p.bot ? " 🤖" : "")));
-      who.appendChild(el("span", "figs", "✋ " + p.hand + " · ⭐ " + p.points));
+      var box = el("section", "player" + (p.seat === s.current ? " turn" : "") +
+        (last && last.seat === p.seat ? " moved" : ""));
+      var who = el(picks.parts[String(p.seat)] !== undefined ? "button" : "div", "who");
+      var name = el("h2", "name", p.name);
+      if (p.bot) name.appendChild(shown("", " 🤖"));
+      if (p.bot) name.appendChild(hidden(", " + words["app-computer"]));
+      who.appendChild(name);
+      var figs = el("span", "figs");
+      figs.appendChild(shown("", "✋ " + p.hand + " · ⭐ " + p.points + " = " + p.score[0] + " + 🏰 " + p.score[1]));
+      figs.appendChild(hidden(s.labels["hand:" + p.hand] + "; " + p.score_label));
+      who.appendChild(figs);
       if (p.status) who.appendChild(el("span", "status", p.status));
-      if (picks.parts[String(p.seat)] !== undefined) {
+      if (who.tagName === "BUTTON") {
         who.classList.add("pick");
         who.addEventListener("click", function () { choose(picks.parts[String(p.seat)]); });
       }
@@ -238,19 +366,35 @@ document.addEventListener("DOMContentLoaded", function () {
       if (!p.houses.length) houses.className = "houses none";
       p.houses.forEach(function (h) {
         var house = el("div", "house " + h.colour);
+        house.setAttribute("role", "group");
+        house.setAttribute("aria-label", s.labels["house:" + h.colour + ":" + (h.castle || "")]);
+        var top = el("div", "house-top");
+        top.appendChild(shown("dot", EMOJI[h.colour]));
         if (h.castle) {
-          var castle = el("div", "castle", h.castle === "permanent" ? "🏰♾️" : "🏰⚡");
+          var castle = el("button", "castle", h.castle === "permanent" ? "🏰 ♾️" : "🏰 ⚡");
+          castle.setAttribute("aria-label", s.labels["house:" + h.colour + ":" + h.castle]);
           castle.dataset.topic = "castle-" + h.colour;
-          house.appendChild(castle);
+          top.appendChild(castle);
         }
-        h.cards.forEach(function (id) { house.appendChild(cardButton(id, h.colour)); });
+        house.appendChild(top);
+        h.cards.forEach(function (id) {
+          var b = cardButton(id, lastCards[id] ? words["app-last-mark"] : "", h.colour);
+          if (lastCards[id]) b.classList.add("last");
+          house.appendChild(b);
+        });
         houses.appendChild(house);
       });
       box.appendChild(houses);
+      if (p.known && p.known.length) {
+        var known = el("div", "known");
+        known.appendChild(el("span", "known-title", words["app-known"]));
+        p.known.forEach(function (id) { known.appendChild(cardButton(id, "")); });
+        box.appendChild(known);
+      }
       parts.push(box);
     });
-    if (s.result) {
-      var result = el("div", "player");
+    if (s.result && s.result.length) {
+      var result = el("section", "player result");
       s.result.forEach(function (line) { result.appendChild(el("p", "", line)); });
       parts.push(result);
     }
@@ -272,18 +416,48 @@ document.addEventListener("DOMContentLoaded", function () {
     if (!state.hand) { hand.hidden = true; return; }
     hand.hidden = false;
     var cards = el("div", "cards");
-    state.hand.forEach(function (id) { cards.appendChild(cardButton(id, null)); });
+    state.hand.forEach(function (id) { cards.appendChild(cardButton(id, "")); });
     if (!state.hand.length) cards.appendChild(el("span", "chip", words["app-hand-empty"]));
     hand.replaceChildren(el("h2", "", state.hand_title), cards);
   }
 
+  function turnBox(turn) {
+    var box = el("li", "turn" + (turn.new ? " new" : ""));
+    box.appendChild(el("h4", "", turn.title));
+    var lines = el("ul");
+    turn.lines.forEach(function (line) { lines.appendChild(el("li", "", line)); });
+    box.appendChild(lines);
+    return box;
+  }
+
+  // the log, newest turn first; the turns since the viewer's own last one
+  // (never their own) are marked, under a heading of their own: words, not
+  // only a colour
   function drawLog() {
     var log = $("log");
-    if (!state.log || !state.log.length) { log.hidden = true; return; }
+    var parts = [el("h2", "", words["app-log"])];
+    if (state.story) {
+      var turns = state.story.turns;
+      if (!turns.length) { log.hidden = true; return; }
+      var list = null, marked = null, seenNew = false;
+      turns.forEach(function (t) {
+        if (list === null || marked !== t.new) {
+          if (t.new) { parts.push(el("h3", "new", words["app-log-new"])); seenNew = true; }
+          else if (seenNew) parts.push(el("h3", "", words["app-log-earlier"]));
+          list = el("ol", "turns" + (t.new ? " new" : ""));
+          parts.push(list);
+          marked = t.new;
+        }
+        list.appendChild(turnBox(t));
+      });
+    } else {
+      if (!state.log || !state.log.length) { log.hidden = true; return; }
+      var plainList = el("ul", "lines");
+      state.log.forEach(function (line) { plainList.appendChild(el("li", "", line)); });
+      parts.push(plainList);
+    }
     log.hidden = false;
-    var list = el("ul");
-    state.log.forEach(function (line) { list.appendChild(el("li", "", line)); });
-    log.replaceChildren(el("h2", "", words["app-log"]), list);
+    log.replaceChildren.apply(log, parts);
   }
 
   function drawChoice() {
@@ -309,6 +483,8 @@ document.addEventListener("DOMContentLoaded", function () {
       }
       parts.push(opts);
       if (toast) parts.push(el("p", "toast", toast));
+    } else if (state.status === "replay") {
+      // the replay's controls stand in its place
     } else if (state.status === "finished") {
       parts.push(el("p", "wait", words["app-finished"]));
     } else if (state.me === null) {
@@ -337,6 +513,8 @@ document.addEventListener("DOMContentLoaded", function () {
       var o = picks.parts[b.dataset.card];
       if (o !== undefined) {
         b.classList.add("pick");
+        var sr = b.querySelector(".sr");
+        if (sr) sr.textContent += ", " + words["app-can-pick"];
         b.addEventListener("click", function (e) { e.stopPropagation(); choose(o); });
       } else {
         b.addEventListener("click", function () { about(cardOf(b.dataset.card)[1]); });
@@ -364,31 +542,48 @@ document.addEventListener("DOMContentLoaded", function () {
   }
 
   function about(topic) {
-    api("api/card?chat=" + encodeURIComponent(chat) + "&topic=" + encodeURIComponent(topic))
+    var where = replay ? "replay=" + encodeURIComponent(replay.data.number)
+      : "chat=" + encodeURIComponent(chat);
+    var opener = document.activeElement;
+    api("api/card?" + where + "&topic=" + encodeURIComponent(topic))
       .then(function (r) { return r.json(); })
       .then(function (data) {
         if (!data.ok) return;
         var sheet = el("div", "sheet");
-        sheet.appendChild(el("h3", "", data.title));
+        sheet.setAttribute("role", "dialog");
+        sheet.setAttribute("aria-modal", "true");
+        sheet.setAttribute("aria-labelledby", "card-title");
+        var title = el("h3", "", data.title);
+        title.id = "card-title";
+        sheet.appendChild(title);
         sheet.appendChild(el("div", "about", data.text));
         var close = el("button", "opt", words["app-close"]);
         sheet.appendChild(close);
         var box = $("card");
         box.replaceChildren(sheet);
         box.hidden = false;
-        var hide = function () { box.hidden = true; };
+        close.focus();
+        var hide = function () {
+          box.hidden = true;
+          if (opener && opener.focus) opener.focus();
+        };
         close.addEventListener("click", hide);
         box.addEventListener("click", function (e) { if (e.target === box) hide(); });
+        box.addEventListener("keydown", function (e) { if (e.key === "Escape") hide(); });
       });
   }
+
 
   // the deadline, counted down here (the server sends when it falls)
   function tick() {
     var timer = $("timer");
     if (!state || !state.deadline) { timer.hidden = true; return; }
     var left = Math.max(0, Math.round(state.deadline - (Date.now() / 1000 + clockOffset)));
+    var time = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
     timer.hidden = false;
-    timer.textContent = "⏱ " + Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    var texts = state.timer || ["⏱ {time}", "{time}"];
+    timer.textContent = texts[0].replace("{time}", time);
+    timer.setAttribute("aria-label", texts[1].replace("{time}", time));
     timer.classList.toggle("low", left <= 10);
   }
   setInterval(tick, 1000);
@@ -404,5 +599,10 @@ document.addEventListener("DOMContentLoaded", function () {
     }
   });
 
-  start();
-});
+  if (boot.first) {
+    start();
+    document.addEventListener("DOMContentLoaded", withTelegram);
+  } else {
+    document.addEventListener("DOMContentLoaded", function () { withTelegram(); start(); });
+  }
+})();

@@ -40,10 +40,20 @@
 
   var data = hash.get("tgWebAppData");
   var chat = query.get("chat") || query.get("tgWebAppStartParam");
-  window.smuta = { initData: data, chat: chat, applyTheme: applyTheme, first: null };
+  // a finished game's replay: ?replay=N&move=M, or the start parameter rN_M
+  var replay = null;
+  var param = /^r(\d+)_(\d+)$/.exec(chat || "");
+  if (query.get("replay")) replay = [query.get("replay"), query.get("move") || "0"];
+  else if (param) replay = [param[1], param[2]];
+  if (replay) chat = null;
+  window.smuta = {
+    initData: data, chat: chat, replay: replay, applyTheme: applyTheme, first: null
+  };
   if (theme) applyTheme(theme, null);
-  if (data && chat) {
-    window.smuta.first = fetch("api/state?chat=" + encodeURIComponent(chat), {
+  if (data && (chat || replay)) {
+    var path = replay ? "api/replay?game=" + encodeURIComponent(replay[0])
+      : "api/state?chat=" + encodeURIComponent(chat);
+    window.smuta.first = fetch(path, {
       headers: { "Authorization": "tma " + data },
       cache: "no-store"
     }).then(function (r) { return r.json(); });

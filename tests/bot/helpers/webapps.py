@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from aiogram.types import User
@@ -14,6 +15,8 @@ from tests.bot.webapp_client import (
 )
 
 GROUP = -100777
+#: a card id as the harness's texts and the app's JSON carry it
+CARD_ID = re.compile(r"(?<![A-Za-z0-9_])([hos]\d+)(?![0-9])")
 
 
 LINKS = AppLinks(BASE_URL)

@@ -56,7 +56,7 @@ class Admission(BaseMiddleware):
         self.holding = 0.005  # smoothed seconds an admitted update holds its place
         self.shed = 0  # presses shed since start
         self._free = limit
-        self._queue: deque[asyncio.Future[None]] = deque()
+        self._queue: deque[asyncio.Future[bool]] = deque()
 
     @property
     def waiting(self) -> int:
@@ -92,28 +92,37 @@ class Admission(BaseMiddleware):
         return (len(self._queue) + 1) * self.holding / self.limit
 
     async def _wait_turn(self, timeout: float | None) -> bool:
-        """Wait in line for a place; False if `timeout` ran out first."""
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        """Wait in line for a place; False if `timeout` ran out first.
+
+        The place comes as the turn's result (True, `_hand_on`); the time
+        running out ends it with False (`_late`) — a timer, not a task."""
+        loop = asyncio.get_running_loop()
+        turn: asyncio.Future[bool] = loop.create_future()
         self._queue.append(turn)
+        timer = loop.call_later(timeout, self._late, turn) if timeout is not None else None
         try:
-            # shielded: a place handed over as the time runs out is seen as done
-            await asyncio.wait_for(asyncio.shield(turn), timeout)
-            return True
-        except BaseException as e:
-            if turn.done():  # handed a place it will not use: pass it on
-                self._hand_on()
+            return await turn
+        except BaseException:
+            if turn.done() and not turn.cancelled() and turn.result():
+                self._hand_on()  # handed a place it will not use: pass it on
             else:
-                self._queue.remove(turn)
-            if isinstance(e, TimeoutError):
-                return False
+                turn.cancel()  # out of line (`_hand_on` skips it)
             raise
+        finally:
+            if timer is not None:
+                timer.cancel()
+
+    def _late(self, turn: asyncio.Future[bool]) -> None:
+        if not turn.done():
+            turn.set_result(False)
+            self._queue.remove(turn)
 
     def _hand_on(self) -> None:
         """A place is free: to the first in line, else back to the pool."""
         while self._queue:
             turn = self._queue.popleft()
             if not turn.done():
-                turn.set_result(None)
+                turn.set_result(True)
                 return
         self._free += 1
 

@@ -11,7 +11,7 @@ group's pace.
 from __future__ import annotations
 
 from bot.service.games import Games
-from bot.service.outcome import Edit, Effect, Invite, Tell, TellEnd
+from bot.service.outcome import ClearButtons, Edit, Effect, Invite, Tell, TellEnd
 
 
 async def carry_out(games: Games, effects: tuple[Effect, ...]) -> None:
@@ -33,3 +33,5 @@ async def carry_out(games: Games, effects: tuple[Effect, ...]) -> None:
                 await games.seats.tell_end(effect)
             case Invite():
                 await games.rematch.invite(effect)
+            case ClearButtons():
+                games.outboxes.drop_buttons(effect.chat_id, effect.message_id)

@@ -116,9 +116,10 @@ def lobby_router() -> Router:
         chat_id = await group_of(query, games, tr)
         if chat_id is None or query.message is None:
             return
-        reply = await games.seats.confirm_leave(chat_id, actor_of(query.from_user), callback_data)
-        if reply.key != "err-not-your-button":
-            games.outboxes.drop_buttons(chat_id, query.message.message_id)
+        actor = actor_of(query.from_user)
+        reply = await games.seats.confirm_leave(
+            chat_id, actor, callback_data, query.message.message_id
+        )
         await answer_callback(query, games, tr, reply)
 
     @router.message(Command("go"))

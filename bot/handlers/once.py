@@ -40,6 +40,26 @@ log = logging.getLogger(__name__)
 WAIT_LEASES = 10
 
 
+class Renewal:
+    """A handling's lease kept while it runs: a timer a third of the lease
+    away, which starts renewing only for a handling still under way then —
+    almost every update is over long before, and costs a timer, not a task."""
+
+    def __init__(self, once: OncePerUpdate, delivery: Delivery) -> None:
+        self._task: asyncio.Task[None] | None = None
+        self._timer = asyncio.get_running_loop().call_later(
+            delivery.lease / 3, self._start, once, delivery
+        )
+
+    def _start(self, once: OncePerUpdate, delivery: Delivery) -> None:
+        self._task = asyncio.create_task(once.renew(delivery), name="update lease")
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+        if self._task is not None:
+            self._task.cancel()
+
+
 class OncePerUpdate(BaseMiddleware):
     def __init__(self, store: Store, lease: float = lease_for(8.0)) -> None:
         self.store = store
@@ -75,7 +95,7 @@ class OncePerUpdate(BaseMiddleware):
         held: Delivery | None,
     ) -> Any:
         delivery = deliveries.begin(event.update_id, self.lease, held)
-        renewing = asyncio.create_task(self._renew(delivery))
+        renewing = Renewal(self, delivery)
         try:
             if not self.store.claims_with_reads:
                 await delivery.settle(self.store.first_delivery)
@@ -103,15 +123,15 @@ class OncePerUpdate(BaseMiddleware):
             log.warning("update %s handled, its claim not made final: %s", event.update_id, e)
         return result
 
-    async def _renew(self, delivery: Delivery) -> None:
+    async def renew(self, delivery: Delivery) -> None:
         """Every third of the lease, while the handling runs, its lease starts again."""
         with contextlib.suppress(StoreUnavailable):
             while True:
-                await asyncio.sleep(delivery.lease / 3)
                 if delivery.final:  # made so by a save: no lease left to keep
                     return
                 if delivery.won and not await self.store.renew_delivery(delivery):
                     return
+                await asyncio.sleep(delivery.lease / 3)
 
     async def _wait(self, update_id: int) -> Delivery | None:
         """Another handling holds the update's lease: poll until it is final

@@ -72,15 +72,11 @@ def table_router() -> Router:
         chat_id = await table_of(query, games, tr)
         if chat_id is None or query.message is None:
             return
-        message_id = query.message.message_id
-        if not callback_data.confirm:
-            await answer_callback(query, games, tr, Reply("stop-kept"))
-            games.outboxes.drop_buttons(chat_id, message_id)
-            return
-        reply = await games.seats.stop(chat_id, actor_of(query.from_user), callback_data.game)
+        actor = actor_of(query.from_user)
+        reply = await games.seats.answer_stop(
+            chat_id, actor, callback_data, query.message.message_id
+        )
         await answer_callback(query, games, tr, reply)
-        if reply.key == "stop-done-short":
-            games.outboxes.drop_buttons(chat_id, message_id)
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("hand", "lang"))
     async def private_only(

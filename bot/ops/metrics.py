@@ -34,6 +34,7 @@ metric                                      recorded by
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -215,10 +216,18 @@ Why = Literal["computer", "timeout"]
 
 
 # ====================================================================== helpers
+@functools.cache
+def _child(metric: Any, *labels: str) -> Any:
+    """A labelled metric's child, found once: `labels()` validates and locks
+    on every call, and the update path counts a few a press. (Bounded: every
+    label here comes from a fixed set.)"""
+    return metric.labels(*labels)
+
+
 def update_handled(kind: str, seconds: float, outcome: Outcome) -> None:
     kind = kind if kind in UPDATE_KINDS else "other"
-    UPDATE_SECONDS.labels(kind).observe(seconds)
-    UPDATES.labels(kind, outcome).inc()
+    _child(UPDATE_SECONDS, kind).observe(seconds)
+    _child(UPDATES, kind, outcome).inc()
 
 
 def error_kind(error: BaseException) -> str:
@@ -256,7 +265,7 @@ def telegram_error(method: str | TelegramMethod[Any], error: BaseException) -> N
 def pace_waited(seconds: float, chat_id: int) -> None:
     """A request waited `seconds` (0 when it went at once) for its slot in the
     outbound pace."""
-    PACE_WAIT_SECONDS.labels("group" if chat_id < 0 else "private").observe(max(0.0, seconds))
+    _child(PACE_WAIT_SECONDS, "group" if chat_id < 0 else "private").observe(max(0.0, seconds))
 
 
 def cas_conflict() -> None:

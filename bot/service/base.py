@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol, TypeVar
 
 from bot.service.outcome import Answered, Effect
@@ -46,6 +46,10 @@ class Reply:
     text: str | None = None  # a text already in the reader's language (a hint), not a key
     lang: Lang | None = None  # the reader's language when the service knows it
     effects: tuple[Effect, ...] = ()
+
+    def and_then(self, *effects: Effect) -> Reply:
+        """The same answer, with `effects` carried out after its own."""
+        return replace(self, effects=(*self.effects, *effects))
 
 
 class Refusal(Exception):

@@ -15,6 +15,8 @@ service runs hidden in a handler after the answer.
   its `Notice` (`Seats.tell_end`).
 - `Invite`: the people of a finished game are invited to its rematch's lobby
   (`Rematches.invite`).
+- `ClearButtons`: a question answered (/stop's, /leave's) loses its buttons,
+  through the chat's outbox (`Outboxes.drop_buttons`).
 """
 
 from __future__ import annotations
@@ -72,4 +74,10 @@ class Invite:
     host_name: str
 
 
-Effect = Edit | Tell | TellEnd | Invite
+@dataclass(frozen=True)
+class ClearButtons:
+    chat_id: int
+    message_id: int
+
+
+Effect = Edit | Tell | TellEnd | Invite | ClearButtons

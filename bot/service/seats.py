@@ -22,7 +22,7 @@ from bot.service.base import (
 from bot.service.bookkeeping import clear_timer, settle
 from bot.service.lobby import CANCELLED, LOBBY, Lobby
 from bot.service.outbox import Outboxes
-from bot.service.outcome import Notice, Tell, TellEnd
+from bot.service.outcome import ClearButtons, Notice, Tell, TellEnd
 from bot.service.telling import Teller, prompt_ids
 from bot.store.models import MAX_RETURNS, Lang, Table
 from bot.words.i18n import Translator
@@ -118,16 +118,20 @@ class Seats:
 
         return yes_no_keyboard(button("btn-leave-yes", True), button("btn-leave-no", False))
 
-    async def confirm_leave(self, chat_id: int, actor: Actor, cb: LeaveCb) -> Reply:
-        """A press on /leave's confirmation: only the one who asked may answer."""
+    async def confirm_leave(
+        self, chat_id: int, actor: Actor, cb: LeaveCb, message_id: int
+    ) -> Reply:
+        """A press on /leave's confirmation (message `message_id`): only the
+        one who asked may answer; once answered, its buttons go."""
         if cb.user != actor.user_id:
             return Reply("err-not-your-button", alert=True)
+        answered = ClearButtons(chat_id, message_id)
         table = await self.store.load(chat_id)
         if table is None or table.status != "playing" or table.game_no != cb.game:
-            return Reply("err-old-game", alert=True)
+            return Reply("err-old-game", alert=True).and_then(answered)
         if not cb.confirm:
-            return Reply("leave-kept")
-        return await self._leave_game(chat_id, actor)
+            return Reply("leave-kept").and_then(answered)
+        return (await self._leave_game(chat_id, actor)).and_then(answered)
 
     async def _leave_game(self, chat_id: int, actor: Actor) -> Reply:
         def leave(t: Table) -> Moved:
@@ -168,6 +172,16 @@ class Seats:
             (t(table.lang, "btn-stop-yes"), StopCb(game=table.game_no, confirm=True).pack()),
             (t(table.lang, "btn-stop-no"), StopCb(game=table.game_no, confirm=False).pack()),
         )
+
+    async def answer_stop(self, chat_id: int, actor: Actor, cb: StopCb, message_id: int) -> Reply:
+        """A press on /stop's question (message `message_id`): «no» keeps the
+        game, «yes» stops it (`stop`); the question loses its buttons unless
+        the press was refused."""
+        answered = ClearButtons(chat_id, message_id)
+        if not cb.confirm:
+            return Reply("stop-kept").and_then(answered)
+        reply = await self.stop(chat_id, actor, cb.game)
+        return reply.and_then(answered) if reply.key == "stop-done-short" else reply
 
     async def stop(self, chat_id: int, actor: Actor, game_no: int) -> Reply:
         """/stop's «yes»: game `game_no` ends, if it still runs and `actor`

@@ -35,7 +35,7 @@ from typing import Any, TypeVar, cast
 import redis.exceptions
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline, PubSub
-from redis.asyncio.connection import BlockingConnectionPool, parse_url
+from redis.asyncio.connection import AbstractConnection, BlockingConnectionPool, parse_url
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 
 from bot.ops import metrics
@@ -431,7 +431,37 @@ def _guard() -> Iterator[None]:
 POOL_CONNECTIONS = 64
 
 
-class BlockingSentinelPool(SentinelConnectionPool, BlockingConnectionPool):
+class BoundedPool(BlockingConnectionPool):
+    """`BlockingConnectionPool` that waits only when it must: while a
+    connection is free (or may be opened) and nobody waits for one, it is
+    taken at once — no lock, no timer, as redis-py's plain pool takes it; a
+    call finding all ``max_connections`` busy, or others waiting, goes the
+    blocking way and waits its turn (so none is overtaken). The blocking
+    pool's own way costs every call a condition and a timeout."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._waiting = 0
+
+    async def get_connection(
+        self, command_name: object = None, *keys: object, **options: object
+    ) -> AbstractConnection:
+        if self._waiting or not self.can_get_connection():
+            self._waiting += 1
+            try:
+                return await super().get_connection()  # type: ignore[no-untyped-call,no-any-return]
+            finally:
+                self._waiting -= 1
+        connection: AbstractConnection = self.get_available_connection()  # type: ignore[no-untyped-call]
+        try:
+            await self.ensure_connection(connection)
+        except BaseException:
+            await self.release(connection)
+            raise
+        return connection
+
+
+class BlockingSentinelPool(SentinelConnectionPool, BoundedPool):
     """The primary's connections as Sentinel names it (asked again on each new
     connection: a promoted replica is found by itself), at most
     ``max_connections`` of them: a call when all are busy waits its turn, as
@@ -497,7 +527,7 @@ class RedisStore(Store):
         are busy waits for one (up to `timeout`), so a burst — a thousand
         pages opening at once — queues instead of opening a connection each
         and keeping them all once it is over."""
-        pool = BlockingConnectionPool.from_url(
+        pool = BoundedPool.from_url(
             url,
             max_connections=max_connections,
             timeout=timeout,

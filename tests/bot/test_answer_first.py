@@ -24,6 +24,7 @@ from aiogram.methods import AnswerCallbackQuery, GetChatMember
 from aiogram.types import User
 
 import bot
+from bot.handlers.presses import KINDS
 from bot.service.profile import SETTINGS
 from bot.store import Store
 from bot.words.keyboards import (
@@ -318,6 +319,9 @@ async def test_every_kind_of_button_has_a_case(store: Store) -> None:
     classes = _callback_classes()
     assert {LobbyCb, PromptCb, SettingsCb, RematchCb} <= classes  # the walk finds them
     assert classes == {cls for _, cls, _ in CASES if cls is not None}
+    # and the one unpacking every press reads each of them (else its presses
+    # would reach no handler but the catch-all's «bad button»)
+    assert set(KINDS.values()) == classes
     # every button a lobby shows — a group's (with a computer seated) and a practice one
     h = Harness(store)
     users, lobby, game = await _lobby(h, computers=1)

@@ -174,6 +174,7 @@ async def test_a_replay_names_no_card_the_group_did_not_see_and_is_its_players_a
         for turn in body["turns"]:
             for k, line in turn["moves"]:
                 assert ids(line) <= public[k], f"move {k}: hidden {ids(line) - public[k]}"
+        assert '"seed"' not in text and '"rng"' not in text and '"deck":[' not in text
         shown = ids(body)
         assert shown and shown <= public[-1] and shown <= seen.public | public[-1]
         # one who did not play it is refused; so is a number that is no game

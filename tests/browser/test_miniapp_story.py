@@ -134,6 +134,9 @@ async def test_the_log_tells_every_turn_and_the_last_move_is_marked(browser: Any
         assert turn_numbers(new) == [now - 1, now - 2]
         assert "Вера" in new[0] and "Борис" in new[1]
         assert await p.locator("#log h3.new").count() == 1
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        await p.locator("#log h2").scroll_into_view_if_needed()
+        await p.screenshot(path=str(SCREENSHOTS / "log-3.png"))
         # the last move: said above the table, its card marked (in words too),
         # and told to a screen reader in one line
         last = p.locator(".house .card.last")

@@ -2,7 +2,9 @@
 
 `build_dispatcher` makes a fresh dispatcher (tests build one per "process").
 Services come in through the dispatcher's workflow data: ``games`` (the
-`Games` service) and ``tr`` (the `Translator`). Handlers only translate
+`Games` service), ``tr`` (the `Translator`) and each of the service's parts
+by name (``play``, ``lobby``, ``seats``… `Games.parts`): a handler declares
+the parts it uses. Handlers only translate
 between Telegram and the service; they decide no rule."""
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ def build_dispatcher(
     # no FSM: nothing of it is used, and without it nothing before `ChatOrder`
     # yields to the event loop (see `bot.handlers.ordering`)
     dp = Dispatcher(games=games, tr=tr, disable_fsm=True)
+    dp.workflow_data.update(games.parts())  # each part by name (see the module's notes)
     if observer is not None:
         dp.update.outer_middleware(observer)
     admission = admission or Admission(tr)

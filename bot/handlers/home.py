@@ -22,6 +22,7 @@ from bot.handlers.replies import (
     user_lang,
 )
 from bot.service.games import Games, Reply
+from bot.service.ratings import Ratings
 from bot.words.i18n import Translator
 from bot.words.keyboards import ForgetCb, SettingsCb, yes_no_keyboard
 from bot.words.screen import Button, Keyboard, rows
@@ -72,10 +73,10 @@ def home_router() -> Router:
         await answer_callback(query, games, tr, reply)
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("top"))
-    async def top(message: Message, games: Games) -> None:
+    async def top(message: Message, games: Games, ratings: Ratings) -> None:
         assert message.from_user is not None
         lang = await lang_here(message, games)
-        text = await games.ratings.top(message.chat.id, lang, actor_of(message.from_user))
+        text = await ratings.top(message.chat.id, lang, actor_of(message.from_user))
         await respond(message, games, text)
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("history"))
@@ -102,10 +103,10 @@ def home_router() -> Router:
 
     # ------------------------------------------------------------------ the private chat
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("stats"))
-    async def stats(message: Message, games: Games, tr: Translator) -> None:
+    async def stats(message: Message, games: Games, ratings: Ratings, tr: Translator) -> None:
         assert message.from_user is not None
         lang = await user_lang(games, message.from_user)
-        got = await games.ratings.my_stats(actor_of(message.from_user), lang)
+        got = await ratings.my_stats(actor_of(message.from_user), lang)
         if isinstance(got, Reply):
             await say(message, games, tr, got)
         else:

@@ -22,6 +22,8 @@ from bot.handlers.replies import (
     user_lang,
 )
 from bot.service.games import Games, Reply
+from bot.service.play import Play
+from bot.service.tutor import Tutor
 from bot.telegram.markup import markup_of, menu_button_of
 from bot.words.app import START_PREFIX, AppLinks, parse_replay
 from bot.words.i18n import LANGS, Translator
@@ -106,9 +108,9 @@ def private_router() -> Router:
         await games.play.resend(actor)
 
     @router.message(Command("hand"))
-    async def hand(message: Message, games: Games, tr: Translator) -> None:
+    async def hand(message: Message, games: Games, play: Play, tr: Translator) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await games.play.resend(actor_of(message.from_user)))
+        await say(message, games, tr, await play.resend(actor_of(message.from_user)))
 
     @router.message(Command("lang"))
     async def lang(message: Message, games: Games, tr: Translator) -> None:
@@ -127,14 +129,14 @@ def private_router() -> Router:
         )
 
     @router.message(Command("practice"))
-    async def practice(message: Message, games: Games, tr: Translator) -> None:
+    async def practice(message: Message, games: Games, tutor: Tutor, tr: Translator) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await games.tutor.practice(actor_of(message.from_user)))
+        await say(message, games, tr, await tutor.practice(actor_of(message.from_user)))
 
     @router.message(Command("learn"))
-    async def learn(message: Message, games: Games, tr: Translator) -> None:
+    async def learn(message: Message, games: Games, tutor: Tutor, tr: Translator) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await games.tutor.learn(actor_of(message.from_user)))
+        await say(message, games, tr, await tutor.learn(actor_of(message.from_user)))
 
     @router.message(Command("newgame", "join", "go"))
     async def group_only(message: Message, games: Games, tr: Translator) -> None:
@@ -153,11 +155,11 @@ def private_router() -> Router:
 
     @router.callback_query(Pressed(PromptCb))
     async def prompt_button(
-        query: CallbackQuery, callback_data: PromptCb, games: Games, tr: Translator
+        query: CallbackQuery, callback_data: PromptCb, games: Games, play: Play, tr: Translator
     ) -> None:
         message_id = _own_prompt(query)
         reply = (
-            await games.play.press(actor_of(query.from_user), callback_data, message_id)
+            await play.press(actor_of(query.from_user), callback_data, message_id)
             if message_id is not None
             else Reply("err-bad-button", alert=True)
         )
@@ -165,10 +167,10 @@ def private_router() -> Router:
 
     @router.callback_query(Pressed(HintCb))
     async def hint_button(
-        query: CallbackQuery, callback_data: HintCb, games: Games, tr: Translator
+        query: CallbackQuery, callback_data: HintCb, games: Games, play: Play, tr: Translator
     ) -> None:
         reply = (
-            await games.play.hint(actor_of(query.from_user), callback_data)
+            await play.hint(actor_of(query.from_user), callback_data)
             if _own_prompt(query) is not None
             else Reply("err-bad-button", alert=True)
         )
@@ -176,11 +178,11 @@ def private_router() -> Router:
 
     @router.callback_query(Pressed(DetailsCb))
     async def details_button(
-        query: CallbackQuery, callback_data: DetailsCb, games: Games, tr: Translator
+        query: CallbackQuery, callback_data: DetailsCb, games: Games, play: Play, tr: Translator
     ) -> None:
         message_id = _own_prompt(query)
         reply = (
-            await games.play.details(actor_of(query.from_user), callback_data, message_id)
+            await play.details(actor_of(query.from_user), callback_data, message_id)
             if message_id is not None
             else Reply("err-bad-button", alert=True)
         )

@@ -21,6 +21,7 @@ from bot.handlers.replies import (
 )
 from bot.service.games import Games, Reply
 from bot.service.pictures import PHOTO
+from bot.service.seats import Seats
 from bot.words.i18n import Translator
 from bot.words.keyboards import StopCb
 
@@ -37,11 +38,11 @@ def table_router() -> Router:
         await games.migrate(message.chat.id, message.migrate_to_chat_id)
 
     @router.my_chat_member(Inline(F.chat.type.in_(GROUPS)))
-    async def membership(event: ChatMemberUpdated, games: Games) -> None:
+    async def membership(event: ChatMemberUpdated, seats: Seats) -> None:
         """The bot was removed from a group (or the group was deleted): the
         game there cannot go on where nobody sees the table."""
         if event.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
-            await games.seats.removed_from_group(event.chat.id)
+            await seats.removed_from_group(event.chat.id)
 
     @router.message(Command("table"))
     async def table(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
@@ -67,15 +68,13 @@ def table_router() -> Router:
 
     @router.callback_query(Pressed(StopCb))
     async def stop_button(
-        query: CallbackQuery, callback_data: StopCb, games: Games, tr: Translator
+        query: CallbackQuery, callback_data: StopCb, games: Games, seats: Seats, tr: Translator
     ) -> None:
         chat_id = await table_of(query, games, tr)
         if chat_id is None or query.message is None:
             return
         actor = actor_of(query.from_user)
-        reply = await games.seats.answer_stop(
-            chat_id, actor, callback_data, query.message.message_id
-        )
+        reply = await seats.answer_stop(chat_id, actor, callback_data, query.message.message_id)
         await answer_callback(query, games, tr, reply)
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("hand", "lang"))

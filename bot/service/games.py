@@ -164,6 +164,24 @@ class Games:
         self.forgetting = Forgetting(self.records, self.teller, self.outboxes, tr, self.defaults)
         self.viewing = Viewing(store, feed)  # what the Mini App reads
 
+    def parts(self) -> dict[str, object]:
+        """The service's parts by the names handlers take them under (the
+        dispatcher's workflow data: a handler declares ``play: Play`` and gets
+        it, as it gets ``games`` and ``tr``)."""
+        return {
+            "play": self.play,
+            "lobby": self.lobby,
+            "seats": self.seats,
+            "tutor": self.tutor,
+            "profiles": self.profiles,
+            "ratings": self.ratings,
+            "history": self.history,
+            "notify": self.notify,
+            "rematch": self.rematch,
+            "forgetting": self.forgetting,
+            "links": self.links,
+        }
+
     @property
     def seeds(self) -> random.Random:
         """Where new games' seeds come from (a test fixes it for a known game)."""

@@ -117,11 +117,9 @@ def private_router() -> Router:
         assert message.from_user is not None
         current = await user_lang(games, message.from_user)
         markup = keyboard(
-            *[
-                [
-                    Button("🇷🇺 Русский", data=LangCb(lang="ru").pack()),
-                    Button("🇬🇧 English", data=LangCb(lang="en").pack()),
-                ]
+            [
+                Button("🇷🇺 Русский", data=LangCb(lang="ru").pack()),
+                Button("🇬🇧 English", data=LangCb(lang="en").pack()),
             ]
         )
         await message.answer(

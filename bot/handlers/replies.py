@@ -80,7 +80,7 @@ async def say(message: Message, games: Games, tr: Translator, reply: Reply | Non
         lang = await lang_here(message, games)
         markup = None
         if reply.url:
-            markup = keyboard(*[[Button(tr.t(lang, "btn-open-bot"), url=reply.url)]])
+            markup = keyboard([Button(tr.t(lang, "btn-open-bot"), url=reply.url)])
         text = reply.text if reply.text is not None else tr.t(lang, reply.key)
         await respond(message, games, text, markup)
     if reply is not None:
@@ -148,7 +148,7 @@ async def send_rules(message: Message, games: Games, tr: Translator, rules: Rule
     if message.chat.type in GROUPS:
         link = await games.links.deep_link(f"{RULES_LINK}{message.chat.id}")
         button = Button(tr.t(lang, "btn-rules-full"), url=link)
-        markup = keyboard(*[[button]])
+        markup = keyboard([button])
         await respond(message, games, rules_short(tr, lang, rules), markup)
         return
     for part in rules_parts(tr, lang, rules):

@@ -460,24 +460,22 @@ class Lobby:
         hints = button("btn-hints-on" if table.hints else "btn-hints-off", "hints")
         if table.lobby_menu == "levels":
             levels = [button(f"btn-add-{level}", f"bot_{level}") for level in LEVELS]
-            return keyboard(*[*people, levels, back])
+            return keyboard(*people, levels, back)
         if table.lobby_menu == "settings":
             if table.practice:
                 clock = "btn-clock-off" if table.timed else "btn-clock-on"
                 options = [button(clock, "clock")]
             else:
                 options = [button("btn-lang", "lang"), button("btn-time", "time")]
-            return keyboard(*[*people, options, [hints], back])
+            return keyboard(*people, options, [hints], back)
         computers = [button("btn-computers", "levels")]
         if any(s.user_id is None for s in table.seats):  # «Выйти» is for a person's own seat
             computers.append(button("btn-drop-computer", "drop"))
         return keyboard(
-            *[
-                *people,
-                computers,
-                [button("btn-go", "go"), button("btn-settings", "settings")],
-                [button("btn-cancel", "cancel")],
-            ]
+            *people,
+            computers,
+            [button("btn-go", "go"), button("btn-settings", "settings")],
+            [button("btn-cancel", "cancel")],
         )
 
     # ------------------------------------------------------------------ the start

@@ -130,7 +130,7 @@ class Notify:
             text = self.tr.t(
                 lang, "notify-lobby", chat=self.render.header(lang, table).removeprefix("💬 ")
             )
-            markup = keyboard(*[[Button(self.tr.t(lang, "btn-join"), url=link)]])
+            markup = keyboard([Button(self.tr.t(lang, "btn-join"), url=link)])
             try:
                 await self.messenger.send(user_id, text, markup)
             except Unreachable:

@@ -178,15 +178,13 @@ class Profiles:
             for name in VARIANTS
         ]
         return keyboard(
-            *[
-                [
-                    button(t(lang, "btn-lang"), "lang"),
-                    button(t(lang, "btn-time"), "time"),
-                    button(t(lang, "btn-settings-level"), "level"),
-                ],
-                [button(t(lang, "btn-settings-hints"), "hints")],
-                *[[b] for b in variants],
-            ]
+            [
+                button(t(lang, "btn-lang"), "lang"),
+                button(t(lang, "btn-time"), "time"),
+                button(t(lang, "btn-settings-level"), "level"),
+            ],
+            [button(t(lang, "btn-settings-hints"), "hints")],
+            *[[b] for b in variants],
         )
 
     async def show(self, chat_id: int) -> tuple[str, Keyboard]:

@@ -98,7 +98,7 @@ class Rematch:
                 else self.render.person(lang, invite.host_name)
             )
             text = self.tr.t(lang, "rematch-invite", player=who, chat=chat)
-            markup = keyboard(*[[Button(self.tr.t(lang, "btn-join"), url=link)]])
+            markup = keyboard([Button(self.tr.t(lang, "btn-join"), url=link)])
             try:
                 await self.messenger.send(seat.user_id, text, markup)
             except (Undelivered, Unreachable) as e:

@@ -35,8 +35,3 @@ def keyboard(*rows: Iterable[Button]) -> Keyboard:
 def rows(buttons: Sequence[Button], width: int) -> Keyboard:
     """`buttons` laid out `width` to a row."""
     return tuple(tuple(buttons[i : i + width]) for i in range(0, len(buttons), width))
-
-
-def button_texts(keys: Keyboard | None) -> list[str]:
-    """Every button's text, row by row (what a reader of the message sees)."""
-    return [b.text for row in keys or () for b in row]

@@ -146,10 +146,7 @@ class Play:
         table, ids, state, seat = found
         decision = pending(state)
         if decision is None or decision.id != decision_id:
-            # a button of a decision the game has not reached: moves it was
-            # told of are gone (Redis rolled back) — its prompt is owed again
-            lost = decision is not None and decision_id > decision.id
-            if await self.teller.catch_up(table, ids, lost=lost):
+            if await self.teller.catch_up(table, ids):
                 return Reply("prompt-resent", alert=True)
             return Reply("err-old-button", alert=True)
         if decision.seat != seat:

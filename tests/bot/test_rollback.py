@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.store.redis import RedisStore
 from engine import pending
 from tests.bot.harness import Harness, answer_data, decisions_of, people
@@ -27,6 +29,7 @@ from tests.bot.harness import Harness, answer_data, decisions_of, people
 GROUP = -100_262_800
 
 
+@pytest.mark.xfail(strict=True, reason="issue 26 item 2: a rolled-back press is not caught up")
 async def test_a_press_redis_rolled_back_leaves_its_decision_with_buttons(
     redis_store: RedisStore,
 ) -> None:

@@ -848,6 +848,17 @@ class Saved:
     named: set[str]
 
 
+#: what a MemoryStore holds that is the process's wiring, not the store's
+#: state: the listeners its feed put there (a deep copy of them would copy the
+#: feed, and with it a half-made copy of the store, which the restored world's
+#: outboxes would then be told through)
+LISTENERS = ("saved", "views_moved")
+
+
+def _state_of(store: MemoryStore) -> dict[str, object]:
+    return {k: v for k, v in vars(store).items() if k not in LISTENERS}
+
+
 async def cached_world(cache: dict[int, Saved], seed: int) -> World:
     """The world for `seed`, as it was when built: on the memory store a world
     is built once and restored (store, fake Telegram, clock) for each example."""
@@ -859,7 +870,7 @@ async def cached_world(cache: dict[int, Saved], seed: int) -> World:
             world = await build_world(store, seed, seen)
         cache[seed] = saved = Saved(
             world=world,
-            store=copy.deepcopy(store.__dict__),
+            store=copy.deepcopy(_state_of(store)),
             tg={k: copy.copy(v) for k, v in vars(world.h.tg).items() if _container(v)},
             clock=world.h.clock.t,
             named=set(seen.public),

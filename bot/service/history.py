@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 import time
+from collections.abc import Sequence
 
 from bot.service.base import Actor, Reply
 from bot.store import Store
@@ -32,9 +33,9 @@ def _plain(text: str) -> str:
     return html.unescape(TAGS.sub("", text)).translate(ISOLATES)
 
 
-def _turns(events: list[Event]) -> list[list[Event]]:
+def turn_parts(events: Sequence[Event]) -> list[list[Event]]:
     """A move's events cut where a new turn starts: the last action of one
-    turn, then each turn that begins."""
+    turn, then each turn that begins (the replay file and the Mini App's story)."""
     parts: list[list[Event]] = [[]]
     for e in events:
         if e.key == "turn.start" and e.to is None and parts[-1]:
@@ -130,7 +131,7 @@ class History:
                     events = execute(state, c)
                 except Refused:
                     break
-            for part in _turns(events):
+            for part in turn_parts(events):
                 if part and part[0].key == "turn.start" and lines[-1] != "":
                     lines.append("")  # a turn begins: a blank line before its header
                 lines += [_plain(x) for x in self.render.public_lines(table, state, part)]

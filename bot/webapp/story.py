@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.service.history import turn_parts
 from bot.service.viewing import Table
 from bot.words.render import Renderer
 from engine import Command, Event, GameSetup, Refused, execute, new_game
@@ -55,17 +56,6 @@ def named_cards(events: Sequence[Event]) -> list[str]:
                     if isinstance(c, str):
                         found.setdefault(c)
     return list(found)
-
-
-def turn_parts(events: Sequence[Event]) -> list[list[Event]]:
-    """A command's events cut where a new turn starts: the rest of the turn it
-    was made in, then each turn that begins."""
-    parts: list[list[Event]] = [[]]
-    for e in events:
-        if e.key == "turn.start" and e.to is None and parts[-1]:
-            parts.append([])
-        parts[-1].append(e)
-    return parts
 
 
 #: what a story calls after each command (a replay's frame of the table)

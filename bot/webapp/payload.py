@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.service.viewing import Table
-from bot.webapp.story import Story
+from bot.webapp.story import Story, Turn
 from bot.words.help import TOPICS, card_text
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.keyboards import Option, menu_level
@@ -292,6 +292,13 @@ class Payloads:
         side = t(lang, "app-castle-permanent" if castle == "permanent" else "app-castle-once")
         return plain(t(lang, "app-house-castle", colour=name, castle=side))
 
+    def _turn_title(self, lang: str, table: Table, turn: Turn) -> str:
+        """A turn's heading in the story: the deal, or whose turn it was."""
+        if turn.seat is None or turn.number == 0:
+            return self.tr.t(lang, "app-deal")
+        name = self.render.name(lang, table, turn.seat)
+        return self.tr.t(lang, "app-turn", n=turn.number, name=name)
+
     def story(
         self, lang: str, table: Table, story: Story, seat: int | None, cards: Cards
     ) -> dict[str, Any]:
@@ -314,12 +321,7 @@ class Payloads:
             lines = [plain(line) for m in turn.moves for line in m.lines]
             if not lines:
                 continue
-            if turn.seat is None or turn.number == 0:
-                title = t(lang, "app-deal")
-            else:
-                title = t(
-                    lang, "app-turn", n=turn.number, name=self.render.name(lang, table, turn.seat)
-                )
+            title = self._turn_title(lang, table, turn)
             out.append(
                 {
                     "title": plain(title),
@@ -380,12 +382,7 @@ class Payloads:
             moves = [[m.index, plain(line)] for m in turn.moves for line in m.lines]
             if not moves:
                 continue
-            if turn.seat is None or turn.number == 0:
-                title = t(lang, "app-deal")
-            else:
-                title = t(
-                    lang, "app-turn", n=turn.number, name=self.render.name(lang, table, turn.seat)
-                )
+            title = self._turn_title(lang, table, turn)
             turns.append({"title": plain(title), "seat": turn.seat, "moves": moves})
         final = (
             [plain(line) for line in self.render.result(table, story.state, lang).split("\n")]

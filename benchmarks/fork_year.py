@@ -42,16 +42,12 @@ import asyncio
 import json
 import random
 import re
-import shutil
-import socket
-import subprocess
-import tempfile
 import time
 from typing import Any
 
 from redis.asyncio import Redis
 
-from benchmarks.memory import UPDATE_ID_BASE, held, play, whole_game
+from benchmarks.memory import UPDATE_ID_BASE, held, own_redis, play, whole_game
 from bot.service.ratings import Ratings
 from bot.store.delivery import Delivery, lease_for
 from bot.store.models import Table
@@ -271,12 +267,6 @@ async def everything(url: str, args: argparse.Namespace) -> dict[str, Any]:
     return figures
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0, help="0: a free one")
@@ -288,30 +278,10 @@ def main() -> None:
     parser.add_argument("--rates", type=float, nargs="+", default=[0, 10.7, 50.0])
     parser.add_argument("--slowed", type=float, default=20.0, help="0: no slowed rewrite")
     args = parser.parse_args()
-    server = shutil.which("redis-server")
-    if server is None:
-        raise SystemExit("redis-server is not installed")
-    port = args.port or free_port()
-    with tempfile.TemporaryDirectory(prefix=f"r{port}-") as workdir:
-        proc = subprocess.Popen(
-            [
-                *(server, "--port", str(port), "--bind", "127.0.0.1", "--dir", workdir),
-                *("--save", "", "--appendonly", "yes", "--appendfsync", "everysec"),
-            ],
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            for _ in range(100):
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                    break
-                except OSError:
-                    time.sleep(0.05)
-            figures = asyncio.run(everything(f"redis://127.0.0.1:{port}/0", args))
-            print(json.dumps(figures), flush=True)
-        finally:
-            proc.terminate()
-            proc.wait()
+    appending = ("--save", "", "--appendonly", "yes", "--appendfsync", "everysec")
+    with own_redis(*appending, port=args.port) as url:
+        figures = asyncio.run(everything(url, args))
+    print(json.dumps(figures), flush=True)
 
 
 if __name__ == "__main__":

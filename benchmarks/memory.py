@@ -58,6 +58,8 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from redis.asyncio import Redis
@@ -79,6 +81,31 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def own_redis(*flags: str, port: int = 0) -> Iterator[str]:
+    """A ``redis-server`` of this benchmark's own on ``port`` (0: a free one), in a
+    temporary directory, started with ``flags``; yields its URL once it accepts
+    connections and stops it on the way out."""
+    server = shutil.which("redis-server")
+    if server is None:
+        raise SystemExit("redis-server is not installed")
+    port = port or free_port()
+    with tempfile.TemporaryDirectory(prefix=f"r{port}-") as workdir:
+        command = [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", workdir, *flags]
+        proc = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        try:
+            for _ in range(100):
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.terminate()
+            proc.wait()
 
 
 def whole_game(players: int, seed: int) -> tuple[GameSetup, Any, list[Command]]:
@@ -393,28 +420,9 @@ def main() -> None:
     parser.add_argument("--peak", type=float, default=4.0)
     parser.add_argument("--cow-margin", type=float, default=2.0)
     args = parser.parse_args()
-    server = shutil.which("redis-server")
-    if server is None:
-        raise SystemExit("redis-server is not installed")
-    port = free_port()
-    with tempfile.TemporaryDirectory() as workdir:
-        proc = subprocess.Popen(
-            [server, "--port", str(port), "--save", "", "--appendonly", "no", "--dir", workdir],
-            stdout=subprocess.DEVNULL,
-        )
-        try:
-            url = f"redis://127.0.0.1:{port}/0"
-            for _ in range(100):
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
-                    break
-                except OSError:
-                    time.sleep(0.05)
-            figures = asyncio.run(everything(url, args))
-            print(json.dumps(figures), flush=True)
-        finally:
-            proc.terminate()
-            proc.wait()
+    with own_redis("--save", "", "--appendonly", "no") as url:
+        figures = asyncio.run(everything(url, args))
+    print(json.dumps(figures), flush=True)
 
 
 if __name__ == "__main__":

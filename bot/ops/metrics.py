@@ -125,6 +125,18 @@ TIMER_LATENESS_SECONDS = Histogram(
     buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 300.0),
     registry=REGISTRY,
 )
+REVIEW_SECONDS = Histogram(
+    "smuta_review_seconds",
+    "Time to make one person's review of their game and its chart, off the event loop, "
+    "waiting for the after-game worker included",
+    buckets=(0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0),
+    registry=REGISTRY,
+)
+REVIEWS_SKIPPED = Counter(
+    "smuta_reviews_skipped_total",
+    "Games whose reviews were skipped: too many games waited for theirs",
+    registry=REGISTRY,
+)
 PICTURE_SECONDS = Histogram(
     "smuta_picture_seconds",
     "Time to draw a game's picture (the result's, /table photo's), off the event loop, "
@@ -281,6 +293,14 @@ def wait_timed_out() -> None:
 def timer_fired(lateness: float) -> None:
     """A timer fired `lateness` seconds after the moment it was due."""
     TIMER_LATENESS_SECONDS.observe(max(0.0, lateness))
+
+
+def review_made(seconds: float) -> None:
+    REVIEW_SECONDS.observe(seconds)
+
+
+def review_skipped() -> None:
+    REVIEWS_SKIPPED.inc()
 
 
 def picture_drawn(seconds: float) -> None:

@@ -1,5 +1,6 @@
 """Pictures of a game, drawn off the event loop: the result's picture for the
-group, `/table фото`'s, and a review's chart (`bot.words.picture`).
+group, `/table фото`'s, and a review with its chart (`bot.service.reviews`):
+the after-game worker.
 
 A picture needs the game's command log (each player's points turn by turn are
 the game replayed: `engine.story`), read from the store on the loop; the
@@ -23,6 +24,7 @@ import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from bot.ops import metrics
 from bot.service.outbox import Drawing
@@ -30,11 +32,12 @@ from bot.service.workers import worker_pool
 from bot.store import Store
 from bot.store.models import Table
 from bot.words.i18n import Translator
-from bot.words.picture import Chart, chart_of, draw, draw_chart, picture_of, plain
-from engine import Command, GameSetup
-from engine.story import Story, scores_by_turn, table_points
+from bot.words.picture import draw, picture_of, plain
+from engine import Command
+from engine.story import scores_by_turn, table_points
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: what `/table …` takes for the picture
 PHOTO = frozenset({"фото", "фотка", "картинка", "photo", "picture", "image", "pic"})
@@ -43,7 +46,7 @@ PHOTO = frozenset({"фото", "фотка", "картинка", "photo", "pictu
 _worker_tr: Translator | None = None
 
 
-def _translator(tr: Translator | None) -> Translator:
+def translator_of(tr: Translator | None) -> Translator:
     """The caller's translator (a thread), or the worker process's own."""
     global _worker_tr
     if tr is not None:
@@ -55,7 +58,7 @@ def _translator(tr: Translator | None) -> Translator:
 
 def table_png(tr: Translator | None, lang: str, table: Table, commands: Sequence[Command]) -> bytes:
     """In the worker: the table's picture (its state replayed for the points)."""
-    tr = _translator(tr)
+    tr = translator_of(tr)
     state = table.state
     assert state is not None and table.setup is not None
     story = scores_by_turn(table.setup, commands)
@@ -71,16 +74,8 @@ def table_png(tr: Translator | None, lang: str, table: Table, commands: Sequence
 
 def _warm(tr: Translator | None) -> bytes:
     """In the worker: load what drawing needs (the translator, the font)."""
-    _translator(tr)
+    translator_of(tr)
     return bytes(len(plain("Смута")))
-
-
-def chart_png(tr: Translator | None, chart: Chart) -> bytes:
-    return draw_chart(chart)
-
-
-def story_of(setup: GameSetup, commands: Sequence[Command]) -> Story:
-    return scores_by_turn(setup, commands)
 
 
 class Pictures:
@@ -113,11 +108,11 @@ class Pictures:
 
     async def _warm(self) -> None:
         try:
-            await self._run(_warm)
+            await self.run(_warm)
         except Exception:
             log.warning("the drawing worker did not start", exc_info=True)
 
-    async def _run(self, fn: Callable[..., bytes], *args: object) -> bytes:
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
         """`fn(tr, *args)` in the worker (the worker's own translator in a process)."""
         loop = asyncio.get_running_loop()
         tr = None if self.processes else self.tr
@@ -139,19 +134,12 @@ class Pictures:
             commands = await self.store.log(table.chat_id)
             loop = asyncio.get_running_loop()
             started = loop.time()
-            png = await self._run(table_png, lang, table, list(commands))
+            png = await self.run(table_png, lang, table, list(commands))
             metrics.picture_drawn(loop.time() - started)
             return png
         except Exception:
             log.warning("the table of %s could not be drawn", table.chat_id, exc_info=True)
             return None
-
-    async def chart(self, chart: Chart) -> bytes:
-        """A review's chart, drawn in the worker."""
-        return await self._run(chart_png, chart)
-
-    def chart_of(self, table: Table, story: Story, lang: str, seat: int) -> Chart:
-        return chart_of(self.tr, lang, table, story, marked=seat)
 
     def close(self) -> None:
         if self._executor is not None:

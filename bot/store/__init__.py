@@ -89,6 +89,7 @@ class UserPrefs(BaseModel):
     lang: Lang | None = None  # chosen with /lang; None: Telegram's language
     started: bool = False  # has opened a private chat with the bot
     practices: int = 0  # practice games started
+    reviews: bool = True  # a review of their own game after each game (/settings)
 
 
 class StoreUnavailable(Exception):

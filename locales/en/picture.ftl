@@ -24,3 +24,10 @@ picture-chart = Points turn by turn
 picture-turns = turn
 # the caption of «/table photo»'s answer
 picture-caption = ⚜️ The table · turn { $turn }
+
+review-head = 🔎 A review of your game in “{ $title }”: the moves that cost you the most
+review-head-practice = 🔎 A review of your practice game: the moves that cost you the most
+review-moment = <b>Turn { $turn }.</b> You chose: { $chosen }. The strong computer would have chosen: { $better } — { $reason }.
+review-none = The strong computer would have played as you did: no costly mistakes.
+btn-review-moment = 🎞 Turn { $turn } in the replay
+btn-reviews-off = 🔕 No more reviews

@@ -25,3 +25,10 @@ picture-chart = Очки по ходам
 picture-turns = ход
 # подпись к ответу на «/table фото»
 picture-caption = ⚜️ Стол · ход { $turn }
+
+review-head = 🔎 Разбор вашей партии в «{ $title }»: ходы, которые стоили вам дороже всего
+review-head-practice = 🔎 Разбор вашей тренировочной партии: ходы, которые стоили вам дороже всего
+review-moment = <b>Ход { $turn }.</b> Вы выбрали: { $chosen }. Сильный компьютер выбрал бы: { $better } — { $reason }.
+review-none = Сильный компьютер сыграл бы так же, как вы: дорогих ошибок нет.
+btn-review-moment = 🎞 Ход { $turn } в повторе
+btn-reviews-off = 🔕 Не присылать разборы

@@ -15,7 +15,8 @@ strong searches in budget mode — measured per game in BENCHMARKS.md.
 
 Who: a person's seat (not a computer's, not one whose person asked to be
 forgotten) whose person has a private chat with the bot and has not turned
-reviews off (/settings in the private chat, or the button under a review).
+reviews off (`UserPrefs.reviews`; its switch in the private chat's /settings
+is still to come).
 A tutor's game gets none (the tutor has just explained it). Bounded: at most
 `MAX_WAITING` games wait for their reviews; past that a game's reviews are
 skipped (logged, counted). A review lost to a restart is not redone.
@@ -36,7 +37,6 @@ from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
-from bot.words.keyboards import PrefsCb
 from bot.words.picture import chart_of, draw_chart
 from bot.words.prompts import Prompts
 from bot.words.render import Renderer
@@ -194,6 +194,6 @@ class Reviews:
             for turn, move in made.moves:
                 text = self.tr.t(lang, "btn-review-moment", turn=turn)
                 rows.append((Button(text, app=self.app.replay_url(number, move)),))
-        off = PrefsCb(what="reviews").pack()
-        rows.append((Button(self.tr.t(lang, "btn-reviews-off"), data=off),))
+        # to come with the opt-out's handler (issue 27 item 6): «🔕 Не присылать
+        # разборы» here, as a callback every kind of which has its case
         return tuple(rows)

@@ -96,13 +96,6 @@ class SettingsCb(CallbackData, prefix="cf"):
     what: str
 
 
-class PrefsCb(CallbackData, prefix="pf"):
-    """A person's own setting in the private chat (/settings there, the button
-    under a review): what it turns over."""
-
-    what: str
-
-
 class ForgetCb(CallbackData, prefix="fg"):
     """/forgetme's confirmation in the private chat: forget, or keep everything."""
 

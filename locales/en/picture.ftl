@@ -30,4 +30,3 @@ review-head-practice = 🔎 A review of your practice game: the moves that cost 
 review-moment = <b>Turn { $turn }.</b> You chose: { $chosen }. The strong computer would have chosen: { $better } — { $reason }.
 review-none = The strong computer would have played as you did: no costly mistakes.
 btn-review-moment = 🎞 Turn { $turn } in the replay
-btn-reviews-off = 🔕 No more reviews

@@ -31,4 +31,3 @@ review-head-practice = 🔎 Разбор вашей тренировочной �
 review-moment = <b>Ход { $turn }.</b> Вы выбрали: { $chosen }. Сильный компьютер выбрал бы: { $better } — { $reason }.
 review-none = Сильный компьютер сыграл бы так же, как вы: дорогих ошибок нет.
 btn-review-moment = 🎞 Ход { $turn } в повторе
-btn-reviews-off = 🔕 Не присылать разборы

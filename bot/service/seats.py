@@ -20,10 +20,11 @@ from bot.service.base import (
     noted,
 )
 from bot.service.bookkeeping import clear_timer, settle
-from bot.service.lobby import CANCELLED, LOBBY, Lobby
+from bot.service.lobby import CANCELLED, Lobby
 from bot.service.outbox import Outboxes
 from bot.service.outcome import ClearButtons, Notice, Tell, TellEnd
 from bot.service.telling import Teller, prompt_ids
+from bot.service.views import LOBBY
 from bot.store.models import MAX_RETURNS, Lang, Table
 from bot.words.i18n import Translator
 from bot.words.keyboards import LeaveCb, StopCb, yes_no_keyboard

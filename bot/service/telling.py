@@ -23,6 +23,7 @@ from bot.service.bookkeeping import ANNOUNCE_GRACE, result_marked_told
 from bot.service.outbox import LogText, Outboxes
 from bot.service.outcome import Answered
 from bot.service.pictures import Pictures
+from bot.service.views import TABLE
 from bot.store import Store
 from bot.store.models import Lang, Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
@@ -34,7 +35,6 @@ from engine import Decision, Event, pending
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, which is longer)
-TABLE = "table"  # the group's view of a running game (`Outboxes` view name)
 
 
 def prompt_ids(decision: Decision, message_id: int | None) -> dict[str, int | None]:
@@ -81,7 +81,6 @@ class Teller:
         self.pictures = pictures
         # after a game's result is handed to the outbox (each player's review)
         self.on_result = on_result
-        outboxes.add_view(TABLE, self.table_view, quiet=True)
 
     # ================================================================== telling a move
     async def tell(
@@ -211,25 +210,7 @@ class Teller:
         sent = await self.send_prompt(table, decision, ids, updates, ring=ring)
         updates.update(prompt_ids(decision, sent))
 
-    # ================================================================== the group's views
-    def table_view(self, table: Table) -> tuple[str, Keyboard | None] | None:
-        if table.state is None or table.status == "lobby":
-            return None
-        return self.table_text(table), self.app_markup(table)
-
-    def app_markup(self, table: Table) -> Keyboard | None:
-        """The table's way into the Mini App: a link in a group, the `web_app`
-        button in a practice game's private chat; None without the app."""
-        if self.app is None or table.status != "playing":
-            return None
-        if table.practice:
-            return self.app.markup(self.tr, table.lang, table.chat_id)
-        return self.app.group_markup(self.tr, table.lang, table.chat_id)
-
-    def table_text(self, table: Table) -> str:
-        assert table.state is not None
-        return self.render.table(table, table.state, table.turn_log)
-
+    # ================================================================== the group's log
     def closed_turn_text(self, table: Table, lines: list[str]) -> str:
         return self.log_text(table.lang)(lines)[0]
 

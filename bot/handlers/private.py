@@ -10,6 +10,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
+from bot.handlers.courier import carry_out
 from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
 from bot.handlers.replies import (
@@ -105,7 +106,8 @@ def private_router() -> Router:
                 return
         lang = await user_lang(games, message.from_user)
         await message.answer(tr.t(lang, "welcome"), disable_notification=True)
-        await games.play.resend(actor)
+        # the hand and prompt of every game they sit in, if any (no word when none)
+        await carry_out(games, (await games.play.resend(actor)).effects)
 
     @router.message(Command("hand"))
     async def hand(message: Message, games: Games, play: Play, tr: Translator) -> None:

@@ -117,4 +117,4 @@ class Forgetting:
         if table.status == "lobby":
             self.outboxes.show(chat_id, LOBBY)
         elif table.status == "playing" and events:
-            await self.teller.tell(table, ids, events, answered=None)
+            await self.teller.tell(table, ids)

@@ -22,7 +22,6 @@ from bot.service.base import (
 )
 from bot.service.bookkeeping import settle
 from bot.service.outbox import Outboxes
-from bot.service.outcome import Tell
 from bot.service.profile import Profiles, rules_of
 from bot.service.seating import MAX_SEATS, MIN_SEATS
 from bot.service.telling import Teller
@@ -430,7 +429,7 @@ class Lobby:
         done = await self._manage(chat_id, actor, start, game)
         if isinstance(done, Reply):
             return done
-        table, ids, started, _ = done
+        table, ids, _, _ = done
         self.outboxes.fix(
             chat_id,
             LOBBY,
@@ -441,7 +440,8 @@ class Lobby:
             ),
         )
 
-        return Reply("game-started", effects=(Tell(table, ids, started, new_game_started=True),))
+        told = self.teller.lay_out(table, ids, new_game_started=True)
+        return Reply("game-started", effects=(told,))
 
     async def repost(self, chat_id: int, full: bool = False, photo: bool = False) -> Reply | None:
         """/table: the lobby or the game's table as a new message at the bottom;

@@ -183,6 +183,7 @@ class Games:
             "rematch": self.rematch,
             "forgetting": self.forgetting,
             "links": self.links,
+            "app": self.app,  # the Mini App's links (None: no app)
         }
 
     @property
@@ -223,8 +224,3 @@ class Games:
             await self.ratings.drain()
         except Exception:  # the store, say: the result is told; rating waits
             log.warning("rating deferred", exc_info=True)
-
-    async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
-        """The group became a supergroup: its game and its home follow it."""
-        await self.seats.migrate(old_chat_id, new_chat_id)
-        await self.store.migrate_home(old_chat_id, new_chat_id)

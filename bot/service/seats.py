@@ -316,9 +316,14 @@ class Seats:
 
     # ------------------------------------------------------------------ the chat and the person
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
-        """The group became a supergroup: its game follows it, and the pending
-        prompt is sent again with buttons that name the new chat (the old
-        prompt's buttons name the old one: they go)."""
+        """The group became a supergroup: its game and its home (settings,
+        ratings, history) follow it."""
+        await self._migrate_game(old_chat_id, new_chat_id)
+        await self.store.migrate_home(old_chat_id, new_chat_id)
+
+    async def _migrate_game(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The pending prompt is sent again with buttons that name the new
+        chat (the old prompt's buttons name the old one: they go)."""
         if not await self.store.migrate(old_chat_id, new_chat_id):
             return
         self.outboxes.discard(old_chat_id)

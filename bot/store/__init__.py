@@ -253,7 +253,9 @@ class Store(ABC):
 
     @abstractmethod
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
-        """`load` and `messages` together, in one round trip."""
+        """`load` and `messages` together, in one round trip. The record
+        loaded is `Table.adrift` when a primary other than the store's own
+        saved it last (a store with no primaries never is)."""
 
     @abstractmethod
     async def messages(self, chat_id: int) -> dict[str, int]:

@@ -189,6 +189,27 @@ return new
 """
 )
 
+# KEYS: 1 table hash. The record's version and JSON, and ``1`` when a primary
+# other than this one saved it last (its ``r`` is not this primary's
+# replication id, see `_SAVE_LUA`: it may lack saves the old primary made and
+# told players of); nothing when there is no record. Reads only (no-writes): it
+# runs on a read-only replica and in a full Redis as HMGET does — on a replica,
+# its primary's id is the one it follows. Sent whole (EVAL), not by its SHA: it
+# rides in one pipeline with the update's claim, and a primary whose script
+# cache is empty (promoted, restarted) answers it all the same.
+_LOAD_LUA = """#!lua flags=no-writes
+local got = redis.call('HMGET', KEYS[1], 'v', 'data', 'r')
+if not got[2] then
+  return {}
+end
+local primary = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') or ''
+local adrift = 0
+if got[3] ~= primary then
+  adrift = 1
+end
+return {got[1] or '0', got[2], adrift}
+"""
+
 # KEYS: 1 the chat's history hash. Returns the last game number given in the
 # chat (see `_LAST_LUA`).
 _LAST_GAME_LUA = "local hist = KEYS[1]\n" + _LAST_LUA + "return last\n"
@@ -679,15 +700,17 @@ class RedisStore(Store):
         return table
 
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
-        (v, data), raw = await self._read(
-            lambda p: p.hmget(self._table_key(chat_id), ["v", "data"]),
+        got, raw = await self._read(
+            lambda p: p.eval(_LOAD_LUA, 1, self._table_key(chat_id)),
             lambda p: p.hgetall(self._msgs_key(chat_id)),
         )
         ids = {_str(k): int(_str(m)) for k, m in raw.items()}
-        if data is None:
+        if not got:
             return None, ids
+        v, data, adrift = got
         table = Table.model_validate_json(data)
         table.version = int(_str(v))
+        table.adrift = int(adrift) == 1
         return table, ids
 
     async def save(self, table: Table, commands: Sequence[Command] = ()) -> bool:
@@ -750,6 +773,7 @@ class RedisStore(Store):
         if finishing is not None:
             finishing.final = True
         table.version = version
+        table.adrift = False  # saved under this primary
         return True
 
     async def _run_saving(self, script: Any, keys: list[str], args: list[str]) -> int:

@@ -67,9 +67,7 @@ class Play:
 
     async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
         """A prompt button in a private chat: open a menu level, or answer."""
-        found = await self._decision_of(
-            actor, cb.chat, cb.game, cb.decision, cb.option, message_id
-        )
+        found = await self._decision_of(actor, cb.chat, cb.game, cb.decision, cb.option, message_id)
         if isinstance(found, Reply):
             return found
         table, ids, seat, decision = found
@@ -97,9 +95,7 @@ class Play:
         """«Подробнее» under a practice game's prompt: the same prompt, at the
         same menu level, with the computers' turns it sums up in full lines
         (`cb.full`), or a line each again. Only on the live prompt."""
-        found = await self._decision_of(
-            actor, cb.chat, cb.game, cb.decision, cb.option, message_id
-        )
+        found = await self._decision_of(actor, cb.chat, cb.game, cb.decision, cb.option, message_id)
         if isinstance(found, Reply):
             return found
         table, ids, seat, decision = found

@@ -192,3 +192,36 @@ async def test_a_button_forged_ahead_changes_nothing_without_a_rollback(store: S
     assert len(h.tg.sent()) == sent
     assert (await h.table(GROUP)).version == before.version
     assert decision.id in decisions_of(h.tg.markups[(who.id, prompt)]), "its buttons stay"
+
+
+async def test_the_mini_apps_live_view_follows_a_rollback_back() -> None:
+    """A process's viewers were sent a version Redis then lost; the feed's
+    reconnect reads the chat again (`Hub.gap`): the record read — an older
+    version — is what its viewers are sent, not the lost one kept because
+    its number is higher."""
+    from bot.webapp.live import Hub
+
+    records: list[Table] = []
+
+    class Feed:
+        def listen(self, hub: object) -> None: ...
+
+        async def follow(self, chat_id: int) -> None: ...
+
+        async def unfollow(self, chat_id: int) -> None: ...
+
+    async def load(chat_id: int) -> Table | None:
+        return records[-1]
+
+    base = Table(chat_id=GROUP, game_no=1, creator_id=1, version=7)
+    records.append(base.model_copy(update={"version": 8}))
+    hub = Hub(load, Feed())  # type: ignore[arg-type]
+    viewer = await hub.join(GROUP)
+    await hub.idle()
+    assert hub.table(GROUP) is not None and hub.table(GROUP).version == 8  # type: ignore[union-attr]
+    viewer.sent = 8
+    records.append(base)  # Redis came back without version 8
+    hub.gap()
+    await hub.idle()
+    assert hub.table(GROUP) is not None and hub.table(GROUP).version == 7  # type: ignore[union-attr]
+    assert viewer.wake.is_set()

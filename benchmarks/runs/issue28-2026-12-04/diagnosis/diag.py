@@ -1,15 +1,20 @@
-import json, sys, collections
+import json
+import sys
+from pathlib import Path
+
 from engine import GameState, pending
-from engine.ai import search as S, decide
-from engine.ai.lookahead import ranked, NormalConfig
-from engine.hidden import observe, mix
-from engine.ai import LEVELS
-res = json.load(open(sys.argv[2]))
-lines = open(sys.argv[1]).read().splitlines()
-for k, (line, o) in enumerate(zip(lines, res)):
+from engine.ai import LEVELS, decide
+from engine.ai.lookahead import NormalConfig, ranked
+from engine.hidden import mix, observe
+
+res = json.loads(Path(sys.argv[2]).read_text())
+lines = Path(sys.argv[1]).read_text().splitlines()
+for k, (line, o) in enumerate(zip(lines, res, strict=False)):
     if tuple(o) != ("end",):
         continue
-    r = json.loads(line); st = GameState.from_json(r["state"]); d = pending(st)
+    r = json.loads(line)
+    st = GameState.from_json(r["state"])
+    d = pending(st)
     seed = mix(st.seed, d.id, d.seat, LEVELS.index("strong"))
     obs = observe(st, d.seat)
     first = ranked(obs, d.kind, d.options, seed, NormalConfig(samples=6))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
 import time
@@ -166,6 +167,9 @@ def build_app(
         feed = feed_for(store)
     except TypeError:  # a store whose saves cannot be heard of (a wrapper): none
         feed = None
+    if app_links is not None:
+        # the app's links learn the bot's username on first use (the group's link names it)
+        app_links = dataclasses.replace(app_links, learn=username)
     games = Games(
         store=store,
         messenger=Messenger(bot),
@@ -183,8 +187,6 @@ def build_app(
     courier = Courier.of(games, tr)  # the dispatcher's and the Mini App's alike
     webapp = None
     if app_links is not None:
-        app_links.learn = username
-
         webapp = WebApp(
             games,
             tr,

@@ -347,3 +347,35 @@ async def test_a_review_being_made_delays_neither_the_result_nor_the_next_game(
 
 async def _nothing() -> None:
     return None
+
+
+async def test_a_person_who_left_midway_gets_the_review_of_their_own_moves() -> None:
+    """Борис leaves after some moves; the computer plays his seat on. His
+    review names only moves he made himself, before he left."""
+    h = Harness(MemoryStore(), app=APP, review_cpu=GAME_CPU)
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    await h.open_game(GROUP, anna, [boris, vera], seed=5)
+    for step in range(60):
+        decision = await h.decision(GROUP)
+        assert decision is not None
+        await h.answer((anna, boris, vera)[decision.seat], GROUP, choose(step, decision))
+    left_at = len(await h.store.log(GROUP))
+    await h.leave_game(boris, GROUP)
+    since = len(h.tg.requests)
+    await play_to_the_end(h, GROUP, Witness())
+    table = await h.table(GROUP)
+    assert table.seats[1].left
+    found = await h.store.game_at(GROUP, table.game_no)
+    assert found is not None
+    _, commands = found
+    assert any(c.seat == 1 and c.computer is not None for c in commands[left_at:])
+    reviews = reviews_in(h, since)
+    assert sorted(reviews) == [anna.id, boris.id, vera.id]
+    moves = [
+        int(m[2])
+        for _, url in buttons_of(reviews[boris.id][0])
+        if (m := REPLAY.search(url)) is not None
+    ]
+    assert moves, "his own moves before he left had a costly one"
+    assert all(m < left_at and commands[m].seat == 1 for m in moves)
+    assert all(commands[m].computer is None for m in moves)

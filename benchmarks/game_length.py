@@ -16,7 +16,7 @@ the pace is taken per decision: 25 s a turn over the decisions a turn of a
 3-player game makes here. Prints one JSON line a count of players: the
 quartiles of turns and decisions, and the minutes the middle half of the
 games takes (the lower end rounded down, the upper up, to 5 minutes) — what
-`bot.service.lobby.GAME_MINUTES` keeps.
+`bot.service.seating.GAME_MINUTES` keeps.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 
 from bot.config import Settings
 from bot.handlers.admission import Admission
+from bot.handlers.courier import Courier
 from bot.handlers.dispatcher import build_dispatcher
 from bot.handlers.observe import UpdateObserver
 from bot.ops import metrics
@@ -188,6 +189,7 @@ def build_app(
         feed=feed,
         review_cpu=review_cpu,
     )
+    courier = Courier.of(games, tr)  # the dispatcher's and the Mini App's alike
     webapp = None
     if app_links is not None:
         app_links.learn = username
@@ -200,11 +202,12 @@ def build_app(
             webapp_auth_max_age,
             feed=feed,
             clock=(clock or SystemClock()).now,
+            courier=courier,
         )
     # every update: its log context, its metrics, and the count a shutdown drains
     observer = UpdateObserver()
     admission = Admission(tr)
-    dispatcher = build_dispatcher(games, tr, observer, admission, update_lease)
+    dispatcher = build_dispatcher(games, tr, observer, admission, update_lease, courier)
     # every Bot API request: errors by kind (innermost, so each attempt counts)
     metrics.count_telegram_errors(bot)
     return App(

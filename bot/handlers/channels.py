@@ -17,10 +17,10 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.handlers.courier import Courier
 from bot.handlers.inline import Inline
-from bot.handlers.replies import GROUPS, say
-from bot.service.games import Games, Reply
-from bot.words.i18n import Translator
+from bot.handlers.replies import GROUPS
+from bot.service.base import Reply
 
 #: commands that act as a person: seats, lobbies, games, calls
 ACTING = ("newgame", "join", "leave", "go", "stop", "back", "notify")
@@ -30,7 +30,7 @@ def channel_router() -> Router:
     router = Router(name="channels")
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Inline(F.sender_chat), Command(*ACTING))
-    async def as_a_channel(message: Message, games: Games, tr: Translator) -> None:
-        await say(message, games, tr, Reply("err-channel-sender"))
+    async def as_a_channel(message: Message, courier: Courier) -> None:
+        await courier.say(message, Reply("err-channel-sender"))
 
     return router

@@ -1,10 +1,12 @@
 """The dispatcher: every router, in order, with the services in its workflow data.
 
 `build_dispatcher` makes a fresh dispatcher (tests build one per "process").
-Services come in through the dispatcher's workflow data: ``games`` (the
-`Games` service), ``tr`` (the `Translator`) and each of the service's parts
-by name (``play``, ``lobby``, ``seats``… `Games.parts`): a handler declares
-the parts it uses. Handlers only translate
+Services come in through the dispatcher's workflow data, each by name: the
+service's parts (``play``, ``lobby``, ``seats``… `Games.parts`), the
+``courier`` (how a handler answers and carries out what a command decided)
+and ``tr`` (the `Translator`); a handler declares what it uses, and no
+handler takes the whole service (``games`` is there for the middlewares
+that guard every update). Handlers only translate
 between Telegram and the service; they decide no rule."""
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from aiogram.types import CallbackQuery, ErrorEvent, TelegramObject
 
 from bot.handlers.admission import Admission
 from bot.handlers.channels import channel_router
+from bot.handlers.courier import Courier
 from bot.handlers.help import common_router
 from bot.handlers.home import home_router
 from bot.handlers.lobby import lobby_router
@@ -41,7 +44,7 @@ async def answer_first(
     """A press is held from its handler's start until it is answered (or the
     handler ends): the outboxes wait for its answer to go first."""
     assert isinstance(event, CallbackQuery)
-    unanswered = data["games"].outboxes.unanswered
+    unanswered = data["courier"].outboxes.unanswered
     unanswered.hold(event.id)
     try:
         return await handler(event, data)
@@ -55,6 +58,7 @@ def build_dispatcher(
     observer: BaseMiddleware | None = None,
     admission: Admission | None = None,
     update_lease: float = lease_for(8.0),
+    courier: Courier | None = None,
 ) -> Dispatcher:
     """A fresh dispatcher with every router and the services in its workflow
     data; `observer` (an outer update middleware) sees every update first, also
@@ -62,7 +66,8 @@ def build_dispatcher(
     updates handled at once and sheds the presses past capacity."""
     # no FSM: nothing of it is used, and without it nothing before `ChatOrder`
     # yields to the event loop (see `bot.handlers.ordering`)
-    dp = Dispatcher(games=games, tr=tr, disable_fsm=True)
+    courier = courier or Courier.of(games, tr)
+    dp = Dispatcher(games=games, tr=tr, courier=courier, disable_fsm=True)
     dp.workflow_data.update(games.parts())  # each part by name (see the module's notes)
     if observer is not None:
         dp.update.outer_middleware(observer)

@@ -9,21 +9,17 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
+from bot.handlers.courier import Courier
 from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
-from bot.handlers.replies import (
-    GROUPS,
-    actor_of,
-    answer_callback,
-    group_of,
-    lang_here,
-    respond,
-    say,
-    user_lang,
-)
-from bot.service.games import Games, Reply
+from bot.handlers.replies import GROUPS, actor_of
+from bot.service.base import Links, Reply
+from bot.service.forgetting import Forgetting
+from bot.service.history import History
+from bot.service.notify import Notify
 from bot.service.profile import Profiles
 from bot.service.ratings import Ratings
+from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.keyboards import ForgetCb, PrefsCb, SettingsCb, yes_no_keyboard
 from bot.words.screen import Button, Keyboard, rows
@@ -36,15 +32,16 @@ PRIVATE_ONLY = ("stats", "replay", "forgetme")
 REPLAYS_A_ROW = 3
 
 
-async def replay_buttons(games: Games, tr: Translator, lang: str, chat_id: int) -> Keyboard | None:
+async def replay_buttons(
+    history: History, app: AppLinks | None, tr: Translator, lang: str, chat_id: int
+) -> Keyboard | None:
     """Under /history: a button a game that opens its replay in the Mini App
     (the app lets in only those who played it); None without the app."""
-    app = games.app
     if app is None:
         return None
     await app.know_username()
     buttons = []
-    for number in await games.history.numbers(chat_id):
+    for number in await history.numbers(chat_id):
         url = app.replay_link(number)
         if url is not None:
             text = tr.t(lang, "btn-replay", number=number)
@@ -57,73 +54,74 @@ def home_router() -> Router:
 
     # ------------------------------------------------------------------ the group
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("settings"))
-    async def settings(message: Message, games: Games) -> None:
-        text, markup = await games.profiles.show(message.chat.id)
-        await respond(message, games, text, markup)
+    async def settings(message: Message, courier: Courier, profiles: Profiles) -> None:
+        text, markup = await profiles.show(message.chat.id)
+        await courier.respond(message, text, markup)
 
     @router.callback_query(Pressed(SettingsCb))
     async def settings_button(
-        query: CallbackQuery, callback_data: SettingsCb, games: Games, tr: Translator
+        query: CallbackQuery, callback_data: SettingsCb, courier: Courier, profiles: Profiles
     ) -> None:
-        chat_id = await group_of(query, games, tr)
+        chat_id = await courier.group_of(query)
         if chat_id is None or query.message is None:
             return
-        reply = await games.profiles.press(
+        reply = await profiles.press(
             chat_id, actor_of(query.from_user), callback_data.what, query.message.message_id
         )
-        await answer_callback(query, games, tr, reply)
+        await courier.answer(query, reply)
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("top"))
-    async def top(message: Message, games: Games, ratings: Ratings) -> None:
+    async def top(message: Message, courier: Courier, ratings: Ratings) -> None:
         assert message.from_user is not None
-        lang = await lang_here(message, games)
+        lang = await courier.lang_here(message)
         text = await ratings.top(message.chat.id, lang, actor_of(message.from_user))
-        await respond(message, games, text)
+        await courier.respond(message, text)
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("history"))
-    async def history(message: Message, games: Games, tr: Translator) -> None:
-        lang = await lang_here(message, games)
-        text = await games.history.history(message.chat.id, lang)
-        await respond(message, games, text, await replay_buttons(games, tr, lang, message.chat.id))
+    async def history(
+        message: Message, courier: Courier, history: History, app: AppLinks | None, tr: Translator
+    ) -> None:
+        lang = await courier.lang_here(message)
+        text = await history.history(message.chat.id, lang)
+        await courier.respond(
+            message, text, await replay_buttons(history, app, tr, lang, message.chat.id)
+        )
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command("notify"))
     async def notify(
-        message: Message, command: CommandObject, games: Games, tr: Translator
+        message: Message, command: CommandObject, courier: Courier, notify: Notify
     ) -> None:
         assert message.from_user is not None
         off = (command.args or "").strip().lower() in ("off", "выкл", "stop", "нет")
-        reply = await games.notify.subscribe(
-            message.chat.id, actor_of(message.from_user), on=not off
-        )
-        await say(message, games, tr, reply)
+        reply = await notify.subscribe(message.chat.id, actor_of(message.from_user), on=not off)
+        await courier.say(message, reply)
 
     @router.message(Inline(F.chat.type.in_(GROUPS)), Command(*PRIVATE_ONLY))
-    async def private_only(message: Message, games: Games, tr: Translator) -> None:
-        link = await games.links.private_chat()
-        await say(message, games, tr, Reply("err-private-only", url=link))
+    async def private_only(message: Message, courier: Courier, links: Links) -> None:
+        link = await links.private_chat()
+        await courier.say(message, Reply("err-private-only", url=link))
 
     # ------------------------------------------------------------------ the private chat
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("settings"))
-    async def own_settings(message: Message, games: Games, profiles: Profiles) -> None:
+    async def own_settings(message: Message, courier: Courier, profiles: Profiles) -> None:
         """The person's own settings (a group's are the group's /settings)."""
         assert message.from_user is not None
         user = message.from_user
         text, markup = await profiles.own(user.id, user.language_code)
-        await respond(message, games, text, markup)
+        await courier.respond(message, text, markup)
 
     @router.callback_query(Pressed(PrefsCb))
     async def own_settings_button(
         query: CallbackQuery,
         callback_data: PrefsCb,
-        games: Games,
+        courier: Courier,
         profiles: Profiles,
-        tr: Translator,
     ) -> None:
         """A person's own setting, pressed in their own private chat: on the
         /settings message (which then shows it) or under a review."""
         message = query.message
         if message is None or message.chat.id != query.from_user.id:
-            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            await courier.answer(query, Reply("err-bad-button", alert=True))
             return
         reply = await profiles.set_own(
             actor_of(query.from_user),
@@ -131,65 +129,74 @@ def home_router() -> Router:
             callback_data.on,
             message.message_id if callback_data.screen else None,
         )
-        await answer_callback(query, games, tr, reply)
+        await courier.answer(query, reply)
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("stats"))
-    async def stats(message: Message, games: Games, ratings: Ratings, tr: Translator) -> None:
+    async def stats(message: Message, courier: Courier, ratings: Ratings) -> None:
         assert message.from_user is not None
-        lang = await user_lang(games, message.from_user)
+        lang = await courier.user_lang(message.from_user)
         got = await ratings.my_stats(actor_of(message.from_user), lang)
         if isinstance(got, Reply):
-            await say(message, games, tr, got)
+            await courier.say(message, got)
         else:
-            await respond(message, games, got)
+            await courier.respond(message, got)
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("replay"))
     async def replay(
-        message: Message, command: CommandObject, games: Games, tr: Translator
+        message: Message,
+        command: CommandObject,
+        courier: Courier,
+        history: History,
+        app: AppLinks | None,
+        tr: Translator,
     ) -> None:
         assert message.from_user is not None
         arg = (command.args or "").strip().lstrip("#№")
         if not arg.isdigit() or len(arg) > 12:
-            await say(message, games, tr, Reply("replay-usage"))
+            await courier.say(message, Reply("replay-usage"))
             return
-        lang = await user_lang(games, message.from_user)
-        reply = await games.history.replay(actor_of(message.from_user), lang, int(arg))
-        await say(message, games, tr, reply)
-        if reply is None and games.app is not None:  # the file went: the game in the app too
+        lang = await courier.user_lang(message.from_user)
+        reply = await history.replay(actor_of(message.from_user), lang, int(arg))
+        await courier.say(message, reply)
+        if reply is None and app is not None:  # the file went: the game in the app too
             number = int(arg)
-            button = games.app.replay_button(tr, lang, number)
-            await respond(message, games, tr.t(lang, "replay-open", number=number), ((button,),))
+            button = app.replay_button(tr, lang, number)
+            await courier.respond(message, tr.t(lang, "replay-open", number=number), ((button,),))
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("forgetme"))
-    async def forgetme(message: Message, games: Games, tr: Translator) -> None:
+    async def forgetme(message: Message, courier: Courier, tr: Translator) -> None:
         """Asks first: what it deletes cannot be brought back."""
         assert message.from_user is not None
-        lang = await user_lang(games, message.from_user)
+        lang = await courier.user_lang(message.from_user)
         markup = yes_no_keyboard(
             (tr.t(lang, "btn-forget-yes"), ForgetCb(confirm=True).pack()),
             (tr.t(lang, "btn-forget-no"), ForgetCb(confirm=False).pack()),
         )
-        await respond(message, games, tr.t(lang, "forgetme-confirm"), markup)
+        await courier.respond(message, tr.t(lang, "forgetme-confirm"), markup)
 
     @router.callback_query(Pressed(ForgetCb))
     async def forget_button(
-        query: CallbackQuery, callback_data: ForgetCb, games: Games, tr: Translator
+        query: CallbackQuery,
+        callback_data: ForgetCb,
+        courier: Courier,
+        forgetting: Forgetting,
+        tr: Translator,
     ) -> None:
         message = query.message
         if not isinstance(message, Message) or message.chat.id != query.from_user.id:
-            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            await courier.answer(query, Reply("err-bad-button", alert=True))
             return
-        lang = await user_lang(games, query.from_user)  # asked before it is forgotten
+        lang = await courier.user_lang(query.from_user)  # asked before it is forgotten
         if callback_data.confirm:
-            reply = await games.forgetting.forget(actor_of(query.from_user))
+            reply = await forgetting.forget(actor_of(query.from_user))
         else:
             reply = Reply("forgetme-kept")
         await query.answer()
-        games.outboxes.unanswered.release(query.id)
+        courier.answered(query)
         await message.edit_text(tr.t(lang, reply.key))  # the question, answered: no buttons
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command(*GROUP_ONLY))
-    async def group_only(message: Message, games: Games, tr: Translator) -> None:
-        await say(message, games, tr, Reply("err-group-only"))
+    async def group_only(message: Message, courier: Courier) -> None:
+        await courier.say(message, Reply("err-group-only"))
 
     return router

@@ -10,19 +10,15 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
+from bot.handlers.courier import Courier
 from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
-from bot.handlers.replies import (
-    HAND_LINK,
-    RULES_LINK,
-    actor_of,
-    answer_callback,
-    say,
-    send_rules,
-    user_lang,
-)
-from bot.service.games import Games, Reply
+from bot.handlers.replies import HAND_LINK, RULES_LINK, actor_of
+from bot.service.base import Reply
+from bot.service.lobby import Lobby
 from bot.service.play import Play
+from bot.service.profile import Profiles
+from bot.service.seats import Seats
 from bot.service.tutor import Tutor
 from bot.telegram.markup import markup_of, menu_button_of
 from bot.words.app import START_PREFIX, AppLinks, parse_replay
@@ -34,7 +30,7 @@ log = logging.getLogger(__name__)
 
 
 async def open_app(
-    message: Message, app: AppLinks, tr: Translator, lang: str, payload: str, games: Games
+    message: Message, app: AppLinks, tr: Translator, lang: str, payload: str, seats: Seats
 ) -> None:
     """The Mini App in the private chat: its menu button (optional: a refusal
     is logged), and for the group table's link (``app_<chat>``) its button —
@@ -62,7 +58,7 @@ async def open_app(
         except ValueError:
             await message.answer(tr.t(lang, "err-bad-link"), disable_notification=True)
             return
-        seated = await games.seats.sits_at(chat_id, message.from_user.id)
+        seated = await seats.sits_at(chat_id, message.from_user.id)
         text = tr.t(lang, "app-open" if seated else "app-open-watch")
         await message.answer(
             text, reply_markup=markup_of(app.markup(tr, lang, chat_id)), disable_notification=True
@@ -74,15 +70,24 @@ def private_router() -> Router:
     router.message.filter(Inline(F.chat.type == ChatType.PRIVATE))
 
     @router.message(CommandStart())
-    async def start(message: Message, command: CommandObject, games: Games, tr: Translator) -> None:
+    async def start(
+        message: Message,
+        command: CommandObject,
+        courier: Courier,
+        play: Play,
+        lobby: Lobby,
+        seats: Seats,
+        profiles: Profiles,
+        app: AppLinks | None,
+        tr: Translator,
+    ) -> None:
         assert message.from_user is not None
         actor = actor_of(message.from_user)
-        await games.lobby.mark_started(actor)
+        await lobby.mark_started(actor)
         payload = command.args or ""
-        app = games.app
         if app is not None:
             await open_app(
-                message, app, tr, await user_lang(games, message.from_user), payload, games
+                message, app, tr, await courier.user_lang(message.from_user), payload, seats
             )
             if payload.startswith(START_PREFIX) or parse_replay(payload) is not None:
                 return
@@ -91,31 +96,32 @@ def private_router() -> Router:
             try:
                 chat_id, game_no = int(parts[1]), int(parts[2])
             except (IndexError, ValueError):
-                await say(message, games, tr, Reply("err-bad-link"))
+                await courier.say(message, Reply("err-bad-link"))
                 return
-            await say(message, games, tr, await games.lobby.join_from_link(chat_id, game_no, actor))
+            await courier.say(message, await lobby.join_from_link(chat_id, game_no, actor))
             return
         if payload == HAND_LINK:  # from /hand in a group: what /hand sends here
-            await say(message, games, tr, await games.play.resend(actor))
+            await courier.say(message, await play.resend(actor))
             return
         if payload.startswith(RULES_LINK):  # from /rules in a group: that group's, in full
             group = payload.removeprefix(RULES_LINK)
             if group.lstrip("-").isdigit() and len(group) <= 20:
-                await send_rules(message, games, tr, await games.profiles.rules_in(int(group)))
+                await courier.send_rules(message, await profiles.rules_in(int(group)))
                 return
-        lang = await user_lang(games, message.from_user)
+        lang = await courier.user_lang(message.from_user)
         await message.answer(tr.t(lang, "welcome"), disable_notification=True)
-        await games.play.resend(actor)
+        # the hand and prompt of every game they sit in, if any (no word when none)
+        await courier.carry_out((await play.resend(actor)).effects)
 
     @router.message(Command("hand"))
-    async def hand(message: Message, games: Games, play: Play, tr: Translator) -> None:
+    async def hand(message: Message, courier: Courier, play: Play) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await play.resend(actor_of(message.from_user)))
+        await courier.say(message, await play.resend(actor_of(message.from_user)))
 
     @router.message(Command("lang"))
-    async def lang(message: Message, games: Games, tr: Translator) -> None:
+    async def lang(message: Message, courier: Courier, tr: Translator) -> None:
         assert message.from_user is not None
-        current = await user_lang(games, message.from_user)
+        current = await courier.user_lang(message.from_user)
         markup = keyboard(
             [
                 Button("🇷🇺 Русский", data=LangCb(lang="ru").pack()),
@@ -127,33 +133,33 @@ def private_router() -> Router:
         )
 
     @router.message(Command("practice"))
-    async def practice(message: Message, games: Games, tutor: Tutor, tr: Translator) -> None:
+    async def practice(message: Message, courier: Courier, tutor: Tutor) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await tutor.practice(actor_of(message.from_user)))
+        await courier.say(message, await tutor.practice(actor_of(message.from_user)))
 
     @router.message(Command("learn"))
-    async def learn(message: Message, games: Games, tutor: Tutor, tr: Translator) -> None:
+    async def learn(message: Message, courier: Courier, tutor: Tutor) -> None:
         assert message.from_user is not None
-        await say(message, games, tr, await tutor.learn(actor_of(message.from_user)))
+        await courier.say(message, await tutor.learn(actor_of(message.from_user)))
 
     @router.message(Command("newgame", "join", "go"))
-    async def group_only(message: Message, games: Games, tr: Translator) -> None:
+    async def group_only(message: Message, courier: Courier) -> None:
         # a group's game: how to open one, and what can be played here instead
-        await say(message, games, tr, Reply("err-group-game-only"))
+        await courier.say(message, Reply("err-group-game-only"))
 
     @router.callback_query(Pressed(LangCb))
     async def lang_button(
-        query: CallbackQuery, callback_data: LangCb, games: Games, tr: Translator
+        query: CallbackQuery, callback_data: LangCb, courier: Courier, seats: Seats
     ) -> None:
         if callback_data.lang not in LANGS:
-            await answer_callback(query, games, tr, Reply("err-bad-button", alert=True))
+            await courier.answer(query, Reply("err-bad-button", alert=True))
             return
-        reply = await games.seats.set_lang(actor_of(query.from_user), callback_data.lang)
-        await answer_callback(query, games, tr, reply)
+        reply = await seats.set_lang(actor_of(query.from_user), callback_data.lang)
+        await courier.answer(query, reply)
 
     @router.callback_query(Pressed(PromptCb))
     async def prompt_button(
-        query: CallbackQuery, callback_data: PromptCb, games: Games, play: Play, tr: Translator
+        query: CallbackQuery, callback_data: PromptCb, courier: Courier, play: Play
     ) -> None:
         message_id = _own_prompt(query)
         reply = (
@@ -161,22 +167,22 @@ def private_router() -> Router:
             if message_id is not None
             else Reply("err-bad-button", alert=True)
         )
-        await answer_callback(query, games, tr, reply)
+        await courier.answer(query, reply)
 
     @router.callback_query(Pressed(HintCb))
     async def hint_button(
-        query: CallbackQuery, callback_data: HintCb, games: Games, play: Play, tr: Translator
+        query: CallbackQuery, callback_data: HintCb, courier: Courier, play: Play
     ) -> None:
         reply = (
             await play.hint(actor_of(query.from_user), callback_data)
             if _own_prompt(query) is not None
             else Reply("err-bad-button", alert=True)
         )
-        await answer_callback(query, games, tr, reply)
+        await courier.answer(query, reply)
 
     @router.callback_query(Pressed(DetailsCb))
     async def details_button(
-        query: CallbackQuery, callback_data: DetailsCb, games: Games, play: Play, tr: Translator
+        query: CallbackQuery, callback_data: DetailsCb, courier: Courier, play: Play
     ) -> None:
         message_id = _own_prompt(query)
         reply = (
@@ -184,7 +190,7 @@ def private_router() -> Router:
             if message_id is not None
             else Reply("err-bad-button", alert=True)
         )
-        await answer_callback(query, games, tr, reply)
+        await courier.answer(query, reply)
 
     return router
 

@@ -18,9 +18,9 @@ from typing import Any
 
 from bot.service.base import Actor, Defaults, Moved, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import settle
-from bot.service.lobby import LOBBY
 from bot.service.outbox import Outboxes
 from bot.service.telling import Teller
+from bot.service.views import LOBBY
 from bot.store import Store
 from bot.store.models import Table
 from bot.words.i18n import Translator
@@ -117,4 +117,4 @@ class Forgetting:
         if table.status == "lobby":
             self.outboxes.show(chat_id, LOBBY)
         elif table.status == "playing" and events:
-            await self.teller.tell(table, ids, events, answered=None)
+            await self.teller.tell(table, ids)

@@ -53,7 +53,7 @@ from bot.service.base import (
 from bot.service.bookkeeping import ANNOUNCE_GRACE
 from bot.service.forgetting import Forgetting
 from bot.service.history import History
-from bot.service.lobby import MAX_SEATS, MIN_SEATS, Lobby
+from bot.service.lobby import Lobby
 from bot.service.notify import Notify
 from bot.service.outbox import Outboxes
 from bot.service.pictures import Pictures
@@ -62,11 +62,13 @@ from bot.service.profile import Profiles
 from bot.service.ratings import Ratings
 from bot.service.rematch import Rematch
 from bot.service.reviews import GAME_CPU, Reviews
+from bot.service.seating import MAX_SEATS, MIN_SEATS
 from bot.service.seats import Seats
 from bot.service.telling import Teller
 from bot.service.thinking import Thinker
 from bot.service.tutor import Tutor
 from bot.service.viewing import Viewing
+from bot.service.views import GroupViews
 from bot.store import Store
 from bot.store.feed import Feed
 from bot.telegram.messenger import Messenger
@@ -121,9 +123,10 @@ class Games:
         self.defaults = defaults or Defaults()
         self.render = Renderer(tr)
         self.links = Links(bot_username)
-        self.outboxes = Outboxes(store, messenger, pace or Pace(), feed)
-        self.records = Records(store, clock, is_admin, is_member or nobody, self.outboxes.know)
         self.app = app  # the Mini App's links (None: no app)
+        self.views = GroupViews(self.render, tr, app)
+        self.outboxes = Outboxes(store, messenger, pace or Pace(), self.views, feed)
+        self.records = Records(store, clock, is_admin, is_member or nobody, self.outboxes.know)
         self.prompts = Prompts(self.render, tr, app)
         # in place, strong in its budget mode: the same answer every time (tests);
         # the bot's own (bot.run) searches with a deadline, in a pool
@@ -188,6 +191,7 @@ class Games:
             "rematch": self.rematch,
             "forgetting": self.forgetting,
             "links": self.links,
+            "app": self.app,  # the Mini App's links (None: no app)
         }
 
     @property
@@ -233,8 +237,3 @@ class Games:
             await self.ratings.drain()
         except Exception:  # the store, say: the result is told; rating waits
             log.warning("rating deferred", exc_info=True)
-
-    async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
-        """The group became a supergroup: its game and its home follow it."""
-        await self.seats.migrate(old_chat_id, new_chat_id)
-        await self.store.migrate_home(old_chat_id, new_chat_id)

@@ -22,32 +22,22 @@ from bot.service.base import (
 )
 from bot.service.bookkeeping import settle
 from bot.service.outbox import Outboxes
-from bot.service.outcome import Tell
-from bot.service.profile import Profiles, lobby_home_lines, rules_of
-from bot.service.telling import TABLE, Teller
+from bot.service.profile import Profiles, rules_of
+from bot.service.seating import MAX_SEATS, MIN_SEATS
+from bot.service.telling import Teller
+from bot.service.views import LOBBY, TABLE
 from bot.store import UserPrefs
 from bot.store.models import LobbyMenu, Seat, Status, Table
 from bot.words.i18n import Translator, pick_lang
-from bot.words.keyboards import LobbyCb
 from bot.words.names import clean_name
-from bot.words.screen import Button, Keyboard, keyboard
 from engine import Command, GameSetup, new_game
-from engine.ai import LEVELS, Level
+from engine.ai import Level
 
 log = logging.getLogger(__name__)
 
-MAX_SEATS = 6
-MIN_SEATS = 2
 TURN_TIMEOUTS = (60, 90, 120, 180, 300)
 CHOICE_TIMEOUTS = (30, 60, 90, 120)
-LOBBY = "lobby"  # the group's view of an open lobby (`Outboxes` view name)
 CANCELLED = "lobby-cancelled"  # a lobby's `cancel` did close it
-#: how long a game takes, in minutes (the middle half of the games), by the
-#: number of players: measured by `python -m benchmarks.game_length --games 30
-#: --level normal` — the turns and decisions of games between computers that
-#: look a move ahead (a 3-player game: 58–62 turns, as people's), at the pace
-#: people kept in a 3-player game (25 s a turn, 5.9 s a decision); see BENCHMARKS.md
-GAME_MINUTES = {2: (20, 25), 3: (20, 30), 4: (20, 30), 5: (25, 30), 6: (25, 35)}
 DEFAULT_LEVEL: Level = "normal"
 #: a lobby button's action → the screen it opens (``main``: the first one)
 MENUS: dict[str, LobbyMenu | None] = {"levels": "levels", "settings": "settings", "main": None}
@@ -81,7 +71,6 @@ class Lobby:
         self.defaults = defaults
         self.links = links
         self.seeds = seeds or new_seeds()
-        outboxes.add_view(LOBBY, self.lobby_view)
 
     async def new_lobby(self, chat_id: int, title: str, actor: Actor) -> Reply | None:
         existing = await self.store.load(chat_id)
@@ -409,75 +398,6 @@ class Lobby:
         return Reply(CANCELLED)
 
     # ------------------------------------------------------------------ the lobby's message
-    def lobby_view(self, table: Table) -> tuple[str, Keyboard | None] | None:
-        if table.status != "lobby":
-            return None
-        return self._lobby_text(table), self._lobby_keyboard(table)
-
-    def _lobby_text(self, table: Table) -> str:
-        t = self.tr.t
-        lang = table.lang
-        lines = [t(lang, "practice-lobby-title" if table.practice else "lobby-title")]
-        for i, seat in enumerate(table.seats, 1):
-            mark = " 🤖" if seat.user_id is None else ""
-            lines.append(f"{i}. {self.render.name(lang, table, i - 1)}{mark}")
-        if not table.seats:
-            lines.append(t(lang, "lobby-empty"))
-        lines.append("")
-        hints = t(lang, "lobby-hints-on" if table.hints else "lobby-hints-off")
-        if table.practice:
-            clock = t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
-            lines.append(clock if table.timed else t(lang, "practice-untimed"))
-            lines.append(hints)
-            lines.append(t(lang, "practice-hint", max=MAX_SEATS - 1))
-        else:
-            lines.append(
-                t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
-            )
-            lines.append(hints)
-            players = min(max(len(table.seats), MIN_SEATS), MAX_SEATS)
-            low, high = GAME_MINUTES[players]
-            lines.append(t(lang, "lobby-length", low=low, high=high, players=players))
-            lines.append(t(lang, "lobby-hint", min=MIN_SEATS, max=MAX_SEATS))
-            lines += lobby_home_lines(self.tr, table)
-        if table.lobby_menu == "levels":  # what the levels mean, where they are chosen
-            lines.append(t(lang, "lobby-levels-short"))
-        return "\n".join(lines)
-
-    def _lobby_keyboard(self, table: Table) -> Keyboard:
-        t = self.tr.t
-        lang = table.lang
-
-        def button(key: str, action: str) -> Button:
-            return Button(t(lang, key), data=LobbyCb(action=action, game=table.game_no).pack())
-
-        # a group's people join from every screen; the first screen is short,
-        # the levels and the settings are a tap away (and back)
-        people = (
-            [] if table.practice else [[button("btn-join", "join"), button("btn-leave", "leave")]]
-        )
-        back = [button("btn-back", "main")]
-        hints = button("btn-hints-on" if table.hints else "btn-hints-off", "hints")
-        if table.lobby_menu == "levels":
-            levels = [button(f"btn-add-{level}", f"bot_{level}") for level in LEVELS]
-            return keyboard(*people, levels, back)
-        if table.lobby_menu == "settings":
-            if table.practice:
-                clock = "btn-clock-off" if table.timed else "btn-clock-on"
-                options = [button(clock, "clock")]
-            else:
-                options = [button("btn-lang", "lang"), button("btn-time", "time")]
-            return keyboard(*people, options, [hints], back)
-        computers = [button("btn-computers", "levels")]
-        if any(s.user_id is None for s in table.seats):  # «Выйти» is for a person's own seat
-            computers.append(button("btn-drop-computer", "drop"))
-        return keyboard(
-            *people,
-            computers,
-            [button("btn-go", "go"), button("btn-settings", "settings")],
-            [button("btn-cancel", "cancel")],
-        )
-
     # ------------------------------------------------------------------ the start
     async def go(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply:
         seeds: list[int] = []  # drawn once, once the actor may start the game
@@ -509,7 +429,7 @@ class Lobby:
         done = await self._manage(chat_id, actor, start, game)
         if isinstance(done, Reply):
             return done
-        table, ids, started, _ = done
+        table, ids, _, _ = done
         self.outboxes.fix(
             chat_id,
             LOBBY,
@@ -520,7 +440,8 @@ class Lobby:
             ),
         )
 
-        return Reply("game-started", effects=(Tell(table, ids, started, new_game_started=True),))
+        told = self.teller.lay_out(table, ids, new_game_started=True)
+        return Reply("game-started", effects=(told,))
 
     async def repost(self, chat_id: int, full: bool = False, photo: bool = False) -> Reply | None:
         """/table: the lobby or the game's table as a new message at the bottom;

@@ -23,6 +23,7 @@ import logging
 from bot.ops import logs
 from bot.service.base import Actor, Links, Records, Refusal, Reply
 from bot.service.outbox import Outboxes
+from bot.service.views import LOBBY
 from bot.store import StoreUnavailable
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
@@ -33,7 +34,6 @@ from engine import Command
 
 log = logging.getLogger(__name__)
 
-LOBBY = "lobby"  # the lobby's view (`bot.service.lobby.LOBBY`)
 #: a chat's subscribers are called at most once in this many seconds
 CALL_INTERVAL = 15 * 60
 ON = "1"

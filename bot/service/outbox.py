@@ -60,6 +60,7 @@ import logging
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from bot.ops import metrics
 from bot.service.answering import Unanswered
@@ -72,8 +73,23 @@ from bot.words.screen import Keyboard
 
 log = logging.getLogger(__name__)
 
-#: a view's text and buttons for a record, or None when the record has none to show
-View = Callable[[Table], tuple[str, Keyboard | None] | None]
+
+class Views(Protocol):
+    """The group's views by name (`bot.service.views.GroupViews`)."""
+
+    def draw(self, name: str, table: Table) -> tuple[str, Keyboard | None] | None:
+        """View `name` of `table`, or None when the record has none to show."""
+        ...
+
+    def quiet(self, name: str) -> bool:
+        """Whether the view's new messages go without a sound."""
+        ...
+
+    def __contains__(self, name: object) -> bool:
+        """Whether `name` is a view's (its message id is the view's message)."""
+        ...
+
+
 #: a closed turn's lines as the text of one message: (text, whether every line is in it)
 LogText = Callable[[list[str]], tuple[str, bool]]
 
@@ -340,15 +356,19 @@ class Outboxes:
     """Every group's outbox, and how each op is carried out."""
 
     def __init__(
-        self, store: Store, messenger: Messenger, pace: Pace, feed: Feed | None = None
+        self,
+        store: Store,
+        messenger: Messenger,
+        pace: Pace,
+        views: Views,
+        feed: Feed | None = None,
     ) -> None:
         self.store = store
         self.messenger = messenger
         self.pace = pace
+        self.views = views  # what the group's view messages show (`bot.service.views`)
         self.feed = feed
         self.unanswered = Unanswered()  # presses in hand: their answers go first
-        self.views: dict[str, View] = {}
-        self.quiet: set[str] = set()  # views whose new messages make no sound
         self._boxes: dict[int, Outbox] = {}
         self._known: OrderedDict[int, Known] = OrderedDict()
         self._ring: set[tuple[int, str]] = set()  # (chat, view): its next repost rings
@@ -358,11 +378,6 @@ class Outboxes:
             feed.listen(self)
 
     # ------------------------------------------------------------------ telling
-    def add_view(self, name: str, view: View, quiet: bool = False) -> None:
-        self.views[name] = view
-        if quiet:
-            self.quiet.add(name)
-
     def _box(self, chat_id: int) -> Outbox:
         box = self._boxes.get(chat_id)
         if box is None:
@@ -657,7 +672,7 @@ class Outboxes:
             assert message_id is not None
             known.closed[op.view] = (message_id, lines)
             return
-        sent = await self._send(chat_id, text, quiet=op.view in self.quiet)
+        sent = await self._send(chat_id, text, quiet=self.views.quiet(op.view))
         if sent is None:
             return
         known.showed(sent, text, None)
@@ -745,7 +760,7 @@ class Outboxes:
         by another process, whose edit this one may have landed after)."""
         known = await self._fresh(chat_id)
         table = known.table
-        shown = self.views[view](table) if table is not None else None
+        shown = self.views.draw(view, table) if table is not None else None
         if table is None or shown is None:
             return False
         text, markup = shown
@@ -763,7 +778,7 @@ class Outboxes:
                 return False  # the feed tells of a newer save
             latest = await self.store.set_messages(chat_id, {})
             return latest > table.version
-        quiet = view in self.quiet and not ring
+        quiet = self.views.quiet(view) and not ring
         sent = await self._send(chat_id, text, markup, quiet=quiet)
         if sent is None:
             return False

@@ -7,10 +7,9 @@ import logging
 from bot.ops import metrics
 from bot.service.base import Actor, Defaults, Moved, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import clear_timer, set_deadline, settle
-from bot.service.outcome import Edit, Tell
-from bot.service.telling import Teller, prompt_ids
+from bot.service.outcome import Edit, Note, Private, Tell
+from bot.service.telling import Teller
 from bot.service.thinking import Thinker
-from bot.store import StoreFull
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator
@@ -186,7 +185,7 @@ class Play:
         done = await self.records.attempt(chat_id, act, loaded)
         if isinstance(done, Reply):
             return done
-        return Reply("ok", effects=(Tell(done.table, done.ids, done.events, done.answered),))
+        return Reply("ok", effects=(self.teller.lay_out(done.table, done.ids, done.answered),))
 
     async def hint(self, actor: Actor, cb: HintCb) -> Reply:
         """«💡 Подсказка»: what the strong level would choose (the normal level's
@@ -341,7 +340,7 @@ class Play:
         except Refusal:
             return
         metrics.computer_moved("computer" if computer else "timeout")
-        await self.teller.tell(done.table, done.ids, done.events, answered=(decision, option, True))
+        await self.teller.tell(done.table, done.ids, answered=(decision, option, True))
 
     async def _remind(self, table: Table, decision: Decision) -> None:
         seat = table.seats[decision.seat]
@@ -350,14 +349,14 @@ class Play:
         lang = seat.lang
         left = max(0, round((table.deadline or 0) - self.clock.now()))
         text = self.render.header(lang, table) + "\n" + self.tr.t(lang, "remind", seconds=left)
-        await self.teller.send_private(table, decision.seat, text)
+        await self.teller.deliver(Tell(table, (Note(decision.seat, text),)))
 
     # ------------------------------------------------------------------ /hand
     async def resend(self, actor: Actor) -> Reply:
         """/hand in the private chat: the hand and any pending prompt of every game
         (the prompt anew: the one sent before loses its buttons)."""
         chats = await self.store.user_tables(actor.user_id)
-        sent = False
+        told: list[Tell] = []
         for chat_id in sorted(chats):
             table, ids = await self.store.load_with_messages(chat_id)
             if table is None or table.status != "playing" or table.state is None:
@@ -366,32 +365,20 @@ class Play:
             if seat is None:
                 continue
             # reachable again: a later block is told to the group again
-            told = f"unreachable:{actor.user_id}"
-            forget: dict[str, int | None] = {told: None} if told in ids else {}
+            unreachable = f"unreachable:{actor.user_id}"
+            forget = (unreachable,) if unreachable in ids else ()
             decision = pending(table.state)
+            screen: Private | None
             if decision is not None and decision.seat == seat:
-                message_id = await self.teller.send_prompt(table, decision, ids)
-                if message_id is not None:
-                    await self._remember(chat_id, {**prompt_ids(decision, message_id), **forget})
+                screen = self.teller.prompt(table, decision, ids)
             else:
                 lang = table.seats[seat].lang
                 app = self.teller.app
-                message_id = await self.teller.send_private(
-                    table,
+                screen = Note(
                     seat,
                     self.render.header(lang, table) + "\n" + self.teller.hand_text(table, seat),
                     None if app is None else app.markup(self.tr, lang, chat_id),
                 )
-                if message_id is not None and forget:
-                    await self._remember(chat_id, forget)
-            sent = True
-        return Reply("ok" if sent else "err-no-games")
-
-    async def _remember(self, chat_id: int, ids: dict[str, int | None]) -> None:
-        """/hand's message ids are bookkeeping: a store that refuses writes
-        (full, read-only) loses them, not the hand and prompt just sent — the
-        prompt's buttons answer all the same (the next prompt is sent anew)."""
-        try:
-            await self.store.set_messages(chat_id, ids)
-        except StoreFull as e:
-            log.warning("/hand in %s: its message ids not kept (%s)", chat_id, e)
+            if screen is not None:
+                told.append(Tell(table, (screen,), forget))
+        return Reply("ok" if told else "err-no-games", effects=tuple(told))

@@ -4,7 +4,6 @@ supergroup, a player's language."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 from bot.ops import logs
@@ -20,10 +19,11 @@ from bot.service.base import (
     noted,
 )
 from bot.service.bookkeeping import clear_timer, settle
-from bot.service.lobby import CANCELLED, LOBBY, Lobby
+from bot.service.lobby import CANCELLED, Lobby
 from bot.service.outbox import Outboxes
-from bot.service.outcome import ClearButtons, Notice, Tell, TellEnd
+from bot.service.outcome import ClearButtons, Closing, Note, Notice, PostText, Private, Tell
 from bot.service.telling import Teller, prompt_ids
+from bot.service.views import LOBBY
 from bot.store.models import MAX_RETURNS, Lang, Table
 from bot.words.i18n import Translator
 from bot.words.keyboards import LeaveCb, StopCb, yes_no_keyboard
@@ -150,9 +150,9 @@ class Seats:
             return done
         if not done.table.humans:
             ended = await self._end(chat_id)
-            everyone_left = TellEnd(ended.table, ended.ids, Notice("stop-everyone-left"))
+            everyone_left = self.lay_out_end(ended.table, ended.ids, Notice("stop-everyone-left"))
             return Reply("game-left-last", effects=(everyone_left,))
-        return Reply("game-left", effects=(Tell(done.table, done.ids, done.events),))
+        return Reply("game-left", effects=(self.teller.lay_out(done.table, done.ids),))
 
     # ------------------------------------------------------------------ stopping
     async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | Keyboard:
@@ -193,7 +193,8 @@ class Seats:
             return done
         ended = await self._ended(done)
         notice = Notice("stop-done", ended.table.seat_of(actor.user_id), actor.name)
-        return Reply("stop-done-short", effects=(TellEnd(ended.table, ended.ids, notice),))
+        told = self.lay_out_end(ended.table, ended.ids, notice)
+        return Reply("stop-done-short", effects=(told,))
 
     async def removed_from_group(self, chat_id: int) -> None:
         """The bot was removed from the group: its lobby or game ends (no
@@ -214,7 +215,7 @@ class Seats:
         written to (`group` False). A practice table's player reads it once,
         in its chat."""
         ended = await self._end(table.chat_id)
-        await self.tell_end(TellEnd(ended.table, ended.ids, notice, group))
+        await self.teller.deliver(self.lay_out_end(ended.table, ended.ids, notice, group))
         return ended.table
 
     async def _end(self, chat_id: int) -> Changed:
@@ -237,11 +238,15 @@ class Seats:
             return self.tr.t(lang, notice.key)
         return self.tr.t(lang, notice.key, player=who)
 
-    async def tell_end(self, end: TellEnd) -> None:
-        """`_stop`'s telling half: the prompts closed, the group and everyone
-        seated told."""
-        table, ids, notice, group = end.table, end.ids, end.notice, end.group
-        await self._close_prompts(table, ids)
+    def lay_out_end(
+        self, table: Table, ids: dict[str, int], notice: Notice, group: bool = True
+    ) -> Tell:
+        """What a stopped game's people are told (`_stop`'s telling half), as
+        screens: every prompt says the game is over, in place of its question
+        and buttons (the chat forgets them); everyone seated, in private, and
+        the group read `notice` with the score it stood at — the group unless
+        it cannot be written to (`group` False); a practice table's player
+        reads it once, in its chat."""
 
         def told(lang: str) -> str:
             said = self.notice_text(lang, table, notice)
@@ -250,39 +255,24 @@ class Seats:
                 return said
             return said + "\n\n" + self.render.result(table, state, lang, stopped=True)
 
-        if group:
-            self.outboxes.post(table.chat_id, told(table.lang))
-        if table.practice:
-            return
-        sends = [
-            self.teller.send_private(
-                table, i, self.render.header(seat.lang, table) + "\n" + told(seat.lang)
-            )
-            for i, seat in enumerate(table.seats)
-            if seat.user_id is not None and not seat.left
-        ]
-        await asyncio.gather(*sends)
-
-    async def _close_prompts(self, table: Table, ids: dict[str, int]) -> None:
-        """Every prompt of the stopped game says so, in place of its question
-        and buttons; the chat forgets them."""
-        edits = []
+        private: list[Private] = []
         for key, message_id in ids.items():
             if not key.startswith("prompt:"):
                 continue
             seat = table.seats[int(key.split(":")[1])]
             if seat.user_id is not None:
-                text = (
-                    self.render.header(seat.lang, table)
-                    + "\n"
-                    + self.tr.t(seat.lang, "stop-prompt")
-                )
-                edits.append(self.teller.messenger.edit(seat.user_id, message_id, text))
-        await asyncio.gather(*edits)
-        forget: dict[str, int | None] = {
-            key: None for key in ids if key.startswith(("prompt:", "shown:"))
-        }
-        await self.store.set_messages(table.chat_id, forget)
+                header = self.render.header(seat.lang, table)
+                text = header + "\n" + self.tr.t(seat.lang, "stop-prompt")
+                private.append(Closing(seat.user_id, message_id, text))
+        if not table.practice:
+            private += [
+                Note(i, self.render.header(seat.lang, table) + "\n" + told(seat.lang))
+                for i, seat in enumerate(table.seats)
+                if seat.user_id is not None and not seat.left
+            ]
+        forget = tuple(key for key in ids if key.startswith(("prompt:", "shown:")))
+        steps = (PostText(told(table.lang)),) if group else ()
+        return Tell(table, tuple(private), forget, steps)
 
     # ------------------------------------------------------------------ coming back
     async def back(self, actor: Actor) -> Reply:
@@ -318,7 +308,7 @@ class Seats:
             except Refusal as r:
                 too_often = too_often or r.key == "back-too-often"
                 continue
-            await self.teller.tell(done.table, done.ids, done.events, answered=None)
+            await self.teller.tell(done.table, done.ids)
             returned = True
         if returned:
             return Reply("back-done")
@@ -326,9 +316,14 @@ class Seats:
 
     # ------------------------------------------------------------------ the chat and the person
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
-        """The group became a supergroup: its game follows it, and the pending
-        prompt is sent again with buttons that name the new chat (the old
-        prompt's buttons name the old one: they go)."""
+        """The group became a supergroup: its game and its home (settings,
+        ratings, history) follow it."""
+        await self._migrate_game(old_chat_id, new_chat_id)
+        await self.store.migrate_home(old_chat_id, new_chat_id)
+
+    async def _migrate_game(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The pending prompt is sent again with buttons that name the new
+        chat (the old prompt's buttons name the old one: they go)."""
         if not await self.store.migrate(old_chat_id, new_chat_id):
             return
         self.outboxes.discard(old_chat_id)

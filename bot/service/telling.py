@@ -21,20 +21,32 @@ from bot.ops import logs
 from bot.service.base import Clock, Conflict, until_saved
 from bot.service.bookkeeping import ANNOUNCE_GRACE, result_marked_told
 from bot.service.outbox import LogText, Outboxes
-from bot.service.outcome import Answered
+from bot.service.outcome import (
+    Answered,
+    CloseTurn,
+    Closing,
+    GroupStep,
+    Note,
+    PostText,
+    Private,
+    Prompt,
+    RepostView,
+    ShowView,
+    Tell,
+)
 from bot.service.pictures import Pictures
-from bot.store import Store
+from bot.service.views import TABLE
+from bot.store import Store, StoreFull
 from bot.store.models import Lang, Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.keyboards import rematch_keyboard
 from bot.words.prompts import Prompts, shown_path
 from bot.words.screen import Keyboard
-from engine import Decision, Event, pending
+from engine import Decision, pending
 
 log = logging.getLogger(__name__)
 
 MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, which is longer)
-TABLE = "table"  # the group's view of a running game (`Outboxes` view name)
 
 
 def prompt_ids(decision: Decision, message_id: int | None) -> dict[str, int | None]:
@@ -43,7 +55,12 @@ def prompt_ids(decision: Decision, message_id: int | None) -> dict[str, int | No
     out can be told from one that did: see `Teller.catch_up`)."""
     if message_id is None:
         return {}
-    return {f"prompt:{decision.seat}": message_id, f"shown:{decision.seat}": decision.id}
+    return shown_as(decision.seat, decision.id, message_id)
+
+
+def shown_as(seat: int, decision: int, message_id: int) -> dict[str, int | None]:
+    """The seat's prompt is message `message_id`, showing decision `decision`."""
+    return {f"prompt:{seat}": message_id, f"shown:{seat}": decision}
 
 
 class _ToldAlready(Exception):
@@ -82,39 +99,34 @@ class Teller:
         # after a game's result is handed to the outbox, with what is done once
         # it went out (each player's review: `bot.service.reviews`)
         self.on_result = on_result
-        outboxes.add_view(TABLE, self.table_view, quiet=True)
 
     # ================================================================== telling a move
-    async def tell(
+    def lay_out(
         self,
         table: Table,
         ids: dict[str, int],
-        events: list[Event],
-        answered: Answered | None,
+        answered: Answered | None = None,
         new_game_started: bool = False,
-    ) -> None:
-        """Tell everyone what happened. In private at once, side by side: a
+    ) -> Tell:
+        """What everyone is told of a saved change, as screens. In private: a
         prompt message the move closed gets its last lines and loses its
         buttons; the next decider's prompt edits their message in place when
-        they answered the last decision too, else goes out as a new message.
-        Then the group's table goes to its outbox (see the module's notes)."""
+        they answered the last decision too, else goes out as a new message;
+        a new game's people get their hands. The group: the turn's lines go
+        into the table message, edited in place; a turn that ends gets its
+        last lines, and the new turn a new message (see the module's notes)."""
         state = table.state
         assert state is not None
-        updates: dict[str, int | None] = {}
-        sends: list[Awaitable[None]] = []
-        if self.app is not None:
-            await self.app.know_username()  # the group's table links to the app
-        if table.practice and new_game_started:
-            # the table and the prompts share one chat: the table comes first
-            await self.outboxes.show_now(table.chat_id, TABLE, fresh=True)
+        private: list[Private] = []
+        forget: list[str] = []
 
         # ---- prompt messages the move closed: their story, no buttons
         for i, seat in enumerate(table.seats):
             key = f"prompt:{i}"
             if seat.closing is not None and seat.user_id is not None and key in ids:
                 text = self.prompts.closed(seat.lang, table, seat.closing)
-                sends.append(self._edit(seat.user_id, ids[key], text))
-                updates[key] = updates[f"shown:{i}"] = None
+                private.append(Closing(seat.user_id, ids[key], text))
+                forget += [key, f"shown:{i}"]
 
         # ---- the next prompt: the same message when its player goes on choosing
         upcoming = pending(state)
@@ -129,6 +141,7 @@ class Teller:
         if upcoming is not None and prompted is not None:
             key = f"prompt:{prompted}"
             seat = table.seats[prompted]
+            prompt: Prompt | None = None
             if ids.get(f"shown:{prompted}") == upcoming.id and key in ids:
                 pass  # someone else's /back or leaving changes nobody's decision
             elif (
@@ -137,12 +150,14 @@ class Teller:
                 and seat.closing is None
                 and key in ids
             ):
-                sends.append(self._edit_prompt(table, upcoming, ids[key], updates))
+                prompt = self.prompt(table, upcoming, ids, edit=ids[key])
             else:
                 # a turn starts, or someone else's move asks them (a new
                 # message after their own /back: they are here already)
                 ring = new_game_started or answered is not None
-                sends.append(self._prompt(table, upcoming, ids, updates, ring))
+                prompt = self.prompt(table, upcoming, ids, ring=ring, closed=forget)
+            if prompt is not None:
+                private.append(prompt)
 
         # ---- a new game: everyone gets their hand (the first decider's prompt
         # shows it), and who moves first: the bot writes again on their turn
@@ -155,82 +170,140 @@ class Teller:
                         "game-first-turn",
                         player=self.render.name(seat.lang, table, state.current),
                     )
-                    sends.append(
-                        self._private(table, i, header, [first, "", self.hand_text(table, i)])
-                    )
+                    text = "\n".join([header, first, "", self.hand_text(table, i)])
+                    private.append(Note(i, text))
 
-        await asyncio.gather(*sends)
-        if updates:
-            await self.store.set_messages(table.chat_id, updates)
-
-        # ---- the group: log lines go into the table message, edited in place;
-        # a turn that ends gets its last lines, and the new turn a new message
-        chat = table.chat_id
+        # ---- the group
+        group: list[GroupStep] = []
         if new_game_started:
             if not table.practice:
-                self.outboxes.repost(chat, TABLE, ring=True)
+                group.append(RepostView(TABLE, ring=True))
         elif table.closed_log is not None:
-            self.outboxes.close(chat, TABLE, table.closed_log, self.log_text(table.lang))
-            self.outboxes.repost(chat, TABLE)
+            group += [CloseTurn(TABLE, tuple(table.closed_log)), RepostView(TABLE)]
         else:
-            self.outboxes.show(chat, TABLE)
-        if state.result is not None:
+            group.append(ShowView(TABLE))
+        return Tell(
+            table,
+            tuple(private),
+            tuple(forget),
+            tuple(group),
+            view_first=TABLE if table.practice and new_game_started else None,
+            finish=state.result is not None,
+        )
+
+    async def tell(
+        self,
+        table: Table,
+        ids: dict[str, int],
+        answered: Answered | None = None,
+        new_game_started: bool = False,
+    ) -> None:
+        """Lay out what a saved change means to everyone and send it."""
+        await self.deliver(self.lay_out(table, ids, answered, new_game_started))
+
+    async def deliver(self, tell: Tell) -> None:
+        """Send what a `Tell` lays out — the one place a told change goes out,
+        from a press, the Mini App or a timer: the private screens at once,
+        side by side, and the chat's message ids brought up to date; then the
+        group's steps to its outbox; then, once, the game's result."""
+        table = tell.table
+        chat = table.chat_id
+        if self.app is not None and (tell.group or tell.view_first):
+            await self.app.know_username()  # the group's table links to the app
+        if tell.view_first is not None:
+            await self.outboxes.show_now(chat, tell.view_first, fresh=True)
+        updates: dict[str, int | None] = dict.fromkeys(tell.forget)
+        await asyncio.gather(*(self.carry(table, screen, updates) for screen in tell.private))
+        if updates:
+            await self._remember(chat, updates)
+        for step in tell.group:
+            match step:
+                case ShowView():
+                    self.outboxes.show(chat, step.view)
+                case RepostView():
+                    self.outboxes.repost(chat, step.view, ring=step.ring)
+                case CloseTurn():
+                    self.outboxes.close(
+                        chat, step.view, list(step.lines), self.log_text(table.lang)
+                    )
+                case PostText():
+                    self.outboxes.post(chat, step.text)
+        if tell.finish:
             await self.finish(table)
 
-    async def _edit_prompt(
-        self, table: Table, decision: Decision, message_id: int, updates: dict[str, int | None]
-    ) -> None:
-        """The player's next decision in the message they just answered (a new
-        message if it is gone)."""
-        assert table.state is not None
-        seat = table.seats[decision.seat]
-        assert seat.user_id is not None
-        lang = seat.lang
-        path = shown_path(decision, 0, 0)
-        text = self.prompts.text(lang, table, table.state, decision, path)
-        markup = self.prompts.markup(lang, table, table.state, decision, 0, 0)
-        if await self.messenger.edit(seat.user_id, message_id, text, markup):
-            updates.update(prompt_ids(decision, message_id))
-        else:
-            sent = await self.send_private(table, decision.seat, text, markup)
-            updates.update(prompt_ids(decision, sent))
+    async def _remember(self, chat_id: int, ids: dict[str, int | None]) -> None:
+        """The chat's message ids are bookkeeping: a store that refuses writes
+        (full, read-only) loses them, not what was just sent — a prompt's
+        buttons answer all the same (the next prompt is sent anew), and /hand
+        works while the store is full."""
+        try:
+            await self.store.set_messages(chat_id, ids)
+        except StoreFull as e:
+            log.warning("chat %s: its message ids not kept (%s)", logs.chat(chat_id), e)
 
-    async def _edit(self, chat_id: int, message_id: int, text: str) -> None:
-        await self.messenger.edit(chat_id, message_id, text)
+    async def carry(
+        self, table: Table, screen: Private, updates: dict[str, int | None] | None = None
+    ) -> int | None:
+        """Send one private screen; a prompt's message is noted in `updates`
+        (the seat's prompt and which decision it shows). Returns the message
+        it landed in (None: not delivered)."""
+        match screen:
+            case Closing():
+                await self.messenger.edit(screen.user_id, screen.message_id, screen.text)
+                return screen.message_id
+            case Note():
+                return await self.send_private(table, screen.seat, screen.text, screen.keys)
+            case Prompt():
+                user_id = table.seats[screen.seat].user_id
+                landed: int | None = None
+                if screen.edit is not None and user_id is not None:
+                    edited = await self.messenger.edit(
+                        user_id, screen.edit, screen.text, screen.keys
+                    )
+                    landed = screen.edit if edited else None
+                if landed is None:
+                    landed = await self.send_private(
+                        table, screen.seat, screen.text, screen.keys, ring=screen.ring
+                    )
+                    if landed is not None and screen.replaces is not None:
+                        old = screen.replaces
+                        await self.messenger.edit(old.user_id, old.message_id, old.text)
+                if updates is not None and landed is not None:
+                    updates.update(shown_as(screen.seat, screen.decision, landed))
+                return landed
 
-    async def _private(self, table: Table, seat: int, header: str, lines: list[str]) -> None:
-        await self.send_private(table, seat, "\n".join([header, *lines]))
-
-    async def _prompt(
+    def prompt(
         self,
         table: Table,
         decision: Decision,
         ids: dict[str, int],
-        updates: dict[str, int | None],
-        ring: bool,
-    ) -> None:
-        sent = await self.send_prompt(table, decision, ids, updates, ring=ring)
-        updates.update(prompt_ids(decision, sent))
-
-    # ================================================================== the group's views
-    def table_view(self, table: Table) -> tuple[str, Keyboard | None] | None:
-        if table.state is None or table.status == "lobby":
-            return None
-        return self.table_text(table), self.app_markup(table)
-
-    def app_markup(self, table: Table) -> Keyboard | None:
-        """The table's way into the Mini App: a link in a group, the `web_app`
-        button in a practice game's private chat; None without the app."""
-        if self.app is None or table.status != "playing":
-            return None
-        if table.practice:
-            return self.app.markup(self.tr, table.lang, table.chat_id)
-        return self.app.group_markup(self.tr, table.lang, table.chat_id)
-
-    def table_text(self, table: Table) -> str:
+        ring: bool = False,
+        edit: int | None = None,
+        closed: list[str] | tuple[str, ...] = (),
+    ) -> Prompt | None:
+        """The screen of `decision`'s prompt, under its player's story (None:
+        the seat has no person). Sent as a new message (not `edit`), it
+        replaces the seat's older prompt in `ids` — unless this change closed
+        that one already (`closed`): its question and buttons go and it
+        points to the new one below, never a question left standing with
+        nothing to answer it."""
         assert table.state is not None
-        return self.render.table(table, table.state, table.turn_log)
+        seat = table.seats[decision.seat]
+        if seat.user_id is None:
+            return None
+        lang = seat.lang
+        path = shown_path(decision, 0, 0)
+        text = self.prompts.text(lang, table, table.state, decision, path)
+        markup = self.prompts.markup(lang, table, table.state, decision, 0, 0)
+        key = f"prompt:{decision.seat}"
+        old = ids.get(key)
+        replaces = None
+        if edit is None and old is not None and key not in closed:
+            moved = [*seat.story, self.tr.t(lang, "prompt-moved")]
+            replaces = Closing(seat.user_id, old, self.prompts.closed(lang, table, moved))
+        return Prompt(decision.seat, decision.id, text, markup, ring, edit, replaces)
 
+    # ================================================================== the group's log
     def closed_turn_text(self, table: Table, lines: list[str]) -> str:
         return self.log_text(table.lang)(lines)[0]
 
@@ -360,30 +433,13 @@ class Teller:
         table: Table,
         decision: Decision,
         ids: dict[str, int],
-        updates: dict[str, int | None] | None = None,
         ring: bool = False,
     ) -> int | None:
-        """Send a decision's buttons to its player, under their story (ringing
-        when they are newly asked: `ring`). Only the
-        newest prompt is live: the one the seat had before (unless `updates`
-        already forgets it: it was just closed) keeps its story, loses its
-        question and buttons, and points to the new one below — never a
-        question left standing with nothing to answer it."""
-        assert table.state is not None
-        seat = table.seats[decision.seat]
-        if seat.user_id is None:
-            return None
-        lang = seat.lang
-        path = shown_path(decision, 0, 0)
-        text = self.prompts.text(lang, table, table.state, decision, path)
-        markup = self.prompts.markup(lang, table, table.state, decision, 0, 0)
-        key = f"prompt:{decision.seat}"
-        sent = await self.send_private(table, decision.seat, text, markup, ring=ring)
-        old = ids.get(key)
-        if old is not None and sent is not None and (updates is None or key not in updates):
-            moved = [*seat.story, self.tr.t(lang, "prompt-moved")]
-            await self.messenger.edit(seat.user_id, old, self.prompts.closed(lang, table, moved))
-        return sent
+        """Send a decision's prompt to its player as a new message (ringing
+        when they are newly asked: `ring`); the seat's older prompt in `ids`
+        points to it (see `prompt`). Returns the new message's id."""
+        screen = self.prompt(table, decision, ids, ring=ring)
+        return None if screen is None else await self.carry(table, screen)
 
     async def drop_prompts(self, table: Table, ids: dict[str, int]) -> dict[str, int | None]:
         """Every prompt of the chat loses its buttons; returns the message ids

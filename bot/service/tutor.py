@@ -15,10 +15,10 @@ from __future__ import annotations
 from bot.service.base import Actor, Defaults, Records, Reply
 from bot.service.bookkeeping import settle
 from bot.service.lessons import COMPUTER_LEVEL, COMPUTERS, DEAL
-from bot.service.lobby import LOBBY, Lobby
+from bot.service.lobby import Lobby
 from bot.service.outbox import Outboxes
-from bot.service.outcome import Tell
-from bot.service.telling import TABLE, Teller
+from bot.service.telling import Teller
+from bot.service.views import LOBBY, TABLE
 from bot.store.models import Tutoring
 from bot.words.i18n import Translator
 from engine.scenario import build
@@ -94,4 +94,6 @@ class Tutor:
         if existing is not None and existing.status == "lobby":  # its message says it closed
             self.outboxes.fix(chat_id, LOBBY, self.tr.t(existing.lang, "practice-cancelled"))
 
-        return Reply("tutor-welcome", effects=(Tell(table, {}, [], new_game_started=True),))
+        return Reply(
+            "tutor-welcome", effects=(self.teller.lay_out(table, {}, new_game_started=True),)
+        )

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from bot.handlers.courier import carry_out
+from bot.handlers.courier import Courier
 from bot.ops.http import BadBody, bounded_json, harden
 from bot.service.base import Actor, Reply
 from bot.service.games import Games
@@ -188,8 +188,11 @@ class WebApp:
         feed: Feed | None = None,
         clock: Callable[[], float] = time.time,
         max_streams: int = STREAMS_PER_PROCESS,
+        courier: Courier | None = None,
     ) -> None:
         self.games = games
+        # a move made here is told as a button's is: by the same courier
+        self.courier = courier or Courier.of(games, tr)
         self.tr = tr
         self.token = token
         self.is_member = is_member
@@ -548,7 +551,7 @@ class WebApp:
         effects, carried out by the same courier as a button's."""
         if not reply.effects:
             return
-        task = asyncio.create_task(carry_out(self.games, reply.effects), name="webapp answer told")
+        task = asyncio.create_task(self.courier.carry_out(reply.effects), name="webapp answer told")
         self._tasks.add(task)
         task.add_done_callback(self._told)
 

@@ -240,7 +240,7 @@ async def test_a_group_is_told_every_move_made_while_its_process_was_cut_off(
     title = first.tr.t(newest.lang, "table-title", turn=0).rsplit(" ", 1)[0]
     tables = [m for m, text in group.items() if text.startswith(title)]
     assert tables == [ids["table"]], "one live table, no older one left showing"
-    assert group[ids["table"]] == first.app.games.teller.table_text(newest)
+    assert group[ids["table"]] == first.app.games.views.table_text(newest)
     log_lines = set(closed)
     told = [line for text in group.values() for line in text.split("\n") if line in log_lines]
     assert sorted(told) == sorted(closed), "every closed turn's lines told once"

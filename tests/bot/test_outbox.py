@@ -159,7 +159,7 @@ async def test_a_held_group_holds_up_no_press_and_its_table_is_coalesced(store: 
     assert fix.text == h.app.games.teller.closed_turn_text(closed[0], lines)
     assert isinstance(new_table, SendMessage), "then the new turn's table comes"
     ids = await h.store.messages(GROUP)
-    assert tg.texts[(GROUP, ids["table"])] == h.app.games.teller.table_text(newest)
+    assert tg.texts[(GROUP, ids["table"])] == h.app.games.views.table_text(newest)
     assert h.pace.booked, "every group request still waited for its slot"
 
 
@@ -184,7 +184,7 @@ async def test_many_moves_in_one_turn_while_an_edit_hangs_cost_one_edit(store: S
     told = group_requests(tg, GROUP, since)
     assert len(told) == 2, "the hanging edit and one edit with the newest table"
     assert all(isinstance(r, EditMessageText) for r in told)
-    assert told[-1].text == h.app.games.teller.table_text(newest)
+    assert told[-1].text == h.app.games.views.table_text(newest)
 
 
 # ====================================================================== shutdown
@@ -214,7 +214,7 @@ async def test_a_shutdown_drains_the_outboxes_before_the_store_closes(
     assert await draining == 0, "nothing cut off: the group was told"
     ids = await h.store.messages(GROUP)
     newest = await h.table(GROUP)
-    assert tg.texts[(GROUP, ids["table"])] == h.app.games.teller.table_text(newest)
+    assert tg.texts[(GROUP, ids["table"])] == h.app.games.views.table_text(newest)
 
     # a group whose requests hang: cut off at the bound, its worker stopped
     tg.hold.add(GROUP)

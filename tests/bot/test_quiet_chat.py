@@ -16,7 +16,7 @@ import pytest
 from aiogram.methods import EditMessageText, SendMessage, SendPhoto
 
 from benchmarks.chat_volume import GROUP, play_game
-from bot.service.lobby import GAME_MINUTES
+from bot.service.seating import GAME_MINUTES
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
 from bot.words.render import LINE_MAX, TABLE_MAX_LINES

@@ -564,5 +564,5 @@ async def test_a_table_edit_that_lands_after_a_newer_one_is_put_right(store: Sto
 
     ids = await a.store.messages(GROUP_LATE)
     assert ids["table"] == table_message, "both moves edit the same table message"
-    newest = a.app.games.teller.table_text(await a.table(GROUP_LATE))
+    newest = a.app.games.views.table_text(await a.table(GROUP_LATE))
     assert tg.texts[(GROUP_LATE, table_message)] == newest, "the group is left a stale table"

@@ -379,3 +379,21 @@ async def test_a_person_who_left_midway_gets_the_review_of_their_own_moves() -> 
     assert moves, "his own moves before he left had a costly one"
     assert all(m < left_at and commands[m].seat == 1 for m in moves)
     assert all(commands[m].computer is None for m in moves)
+
+
+def test_a_seat_that_hardly_chose_gets_no_review() -> None:
+    """A seat handed to the computer at once (its person left at the deal)
+    answered nothing itself: no review, however the computer played it."""
+    setup = GameSetup(players=3, seed=7)
+    state, _ = new_game(setup)
+    commands = [Command(seat=0, computer=True)]
+    execute(state, commands[0])
+    while (d := pending(state)) is not None:
+        option = choose(len(commands), d)
+        commands.append(Command(seat=d.seat, decision=d.id, option=option))
+        apply(state, d.seat, d.id, option)
+    seats = [Seat(user_id=i + 1, name=f"P{i}") for i in range(3)]
+    table = Table(chat_id=-1, game_no=1, creator_id=1, seats=seats, setup=setup, state=state)
+    assert own_choices(setup, commands, 0) == []
+    assert reviewed(Translator(), "ru", table, commands, 0, cpu=60.0) is None
+    assert reviewed(Translator(), "ru", table, commands, 1, cpu=60.0) is not None

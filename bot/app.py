@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import logging
 import time
@@ -21,6 +22,7 @@ from bot.handlers.dispatcher import build_dispatcher
 from bot.handlers.observe import UpdateObserver
 from bot.ops import metrics
 from bot.service.games import Clock, Defaults, Games
+from bot.service.reviews import GAME_CPU
 from bot.service.thinking import Thinker
 from bot.service.timers import Ticker
 from bot.store import Store
@@ -62,6 +64,7 @@ PRIVATE_COMMANDS = (
     "practice",
     "back",
     "lang",
+    "settings",
     "stats",
     "replay",
     "forgetme",
@@ -70,6 +73,10 @@ PRIVATE_COMMANDS = (
     "card",
     "cards",
 )
+
+
+#: a private chat's menu names these with a text of its own (/settings there is the person's own)
+PRIVATE_DESCRIPTIONS = {"settings": "cmd-my-settings"}
 
 
 class SystemClock:
@@ -146,9 +153,11 @@ def build_app(
     app_links: AppLinks | None = None,
     webapp_auth_max_age: float = 24 * 3600,
     update_lease: float = lease_for(8.0),
+    review_cpu: float = GAME_CPU,
 ) -> App:
     """Everything one bot process runs; with `app_links`, the Mini App too.
-    `update_lease`: how long an update being handled is held (`bot.store.delivery`)."""
+    `update_lease`: how long an update being handled is held (`bot.store.delivery`).
+    `review_cpu`: the CPU seconds a game's reviews may take (0: no reviews)."""
     tr = tr or Translator()
     pace = pace or Pace()
     # every request, the routers' replies too, goes through one policy
@@ -166,6 +175,9 @@ def build_app(
         feed = feed_for(store)
     except TypeError:  # a store whose saves cannot be heard of (a wrapper): none
         feed = None
+    if app_links is not None:
+        # the app's links learn the bot's username on first use (the group's link names it)
+        app_links = dataclasses.replace(app_links, learn=username)
     games = Games(
         store=store,
         messenger=Messenger(bot),
@@ -179,12 +191,11 @@ def build_app(
         thinker=thinker,
         app=app_links,
         feed=feed,
+        review_cpu=review_cpu,
     )
     courier = Courier.of(games, tr)  # the dispatcher's and the Mini App's alike
     webapp = None
     if app_links is not None:
-        app_links.learn = username
-
         webapp = WebApp(
             games,
             tr,
@@ -223,8 +234,16 @@ async def register_commands(bot: Bot, tr: Translator) -> None:
         (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
     ):
         for lang in (None, *LANGS):
+            private = names is PRIVATE_COMMANDS
             commands = [
-                BotCommand(command=n, description=tr.t(lang or "ru", f"cmd-{n}")) for n in names
+                BotCommand(
+                    command=n,
+                    description=tr.t(
+                        lang or "ru",
+                        PRIVATE_DESCRIPTIONS.get(n, f"cmd-{n}") if private else f"cmd-{n}",
+                    ),
+                )
+                for n in names
             ]
             try:
                 await bot.set_my_commands(commands, scope=scope, language_code=lang)

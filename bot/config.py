@@ -52,6 +52,9 @@ class Settings(BaseSettings):
     computer_pause: float = Field(default=1.5, ge=0)  # seconds before a computer seat answers
     # worker processes the computer thinks in (None: one a core; 0: on the event loop)
     computer_workers: int | None = Field(default=None, ge=0, le=64)
+    # the CPU seconds a finished game's reviews may take in the after-game
+    # worker, all its people's together (bot.service.reviews); 0: no reviews
+    review_cpu_seconds: float = Field(default=6.0, ge=0, le=120)
     lobby_ttl_hours: float = Field(default=24, gt=0)  # an unstarted lobby is forgotten after
     finished_ttl_hours: float = Field(default=168, gt=0)  # a finished game's record is kept
     playing_ttl_hours: float = Field(default=168, gt=0)  # an untouched running game goes after

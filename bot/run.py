@@ -137,6 +137,7 @@ async def run(settings: Settings) -> int:
         ),
         webapp_auth_max_age=settings.webapp_auth_max_age,
         update_lease=lease_for(settings.drain_seconds),
+        review_cpu=settings.review_cpu_seconds,
     )
     app.games.pictures.warm()  # the drawing process starts beside the bot, not at a result
     health = Health(store, app.ticker)

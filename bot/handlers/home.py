@@ -1,5 +1,5 @@
 """A chat's home, in Telegram: /settings, /top, /history, /notify in a group;
-/stats, /replay N, /forgetme in the private chat.
+/settings (the person's own), /stats, /replay N, /forgetme in the private chat.
 
 Included in the dispatcher before the catch-all router (`bot.handlers.help`)."""
 
@@ -21,10 +21,10 @@ from bot.service.profile import Profiles
 from bot.service.ratings import Ratings
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
-from bot.words.keyboards import ForgetCb, SettingsCb, yes_no_keyboard
+from bot.words.keyboards import ForgetCb, PrefsCb, SettingsCb, yes_no_keyboard
 from bot.words.screen import Button, Keyboard, rows
 
-GROUP_ONLY = ("settings", "top", "history", "notify")
+GROUP_ONLY = ("top", "history", "notify")
 PRIVATE_ONLY = ("stats", "replay", "forgetme")
 
 
@@ -102,6 +102,35 @@ def home_router() -> Router:
         await courier.say(message, Reply("err-private-only", url=link))
 
     # ------------------------------------------------------------------ the private chat
+    @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("settings"))
+    async def own_settings(message: Message, courier: Courier, profiles: Profiles) -> None:
+        """The person's own settings (a group's are the group's /settings)."""
+        assert message.from_user is not None
+        user = message.from_user
+        text, markup = await profiles.own(user.id, user.language_code)
+        await courier.respond(message, text, markup)
+
+    @router.callback_query(Pressed(PrefsCb))
+    async def own_settings_button(
+        query: CallbackQuery,
+        callback_data: PrefsCb,
+        courier: Courier,
+        profiles: Profiles,
+    ) -> None:
+        """A person's own setting, pressed in their own private chat: on the
+        /settings message (which then shows it) or under a review."""
+        message = query.message
+        if message is None or message.chat.id != query.from_user.id:
+            await courier.answer(query, Reply("err-bad-button", alert=True))
+            return
+        reply = await profiles.set_own(
+            actor_of(query.from_user),
+            callback_data.what,
+            callback_data.on,
+            message.message_id if callback_data.screen else None,
+        )
+        await courier.answer(query, reply)
+
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("stats"))
     async def stats(message: Message, courier: Courier, ratings: Ratings) -> None:
         assert message.from_user is not None

@@ -26,6 +26,7 @@ from bot.words.keyboards import (
     LangCb,
     LeaveCb,
     LobbyCb,
+    PrefsCb,
     PromptCb,
     RematchCb,
     SettingsCb,
@@ -46,6 +47,7 @@ KINDS: dict[str, type[CallbackData]] = {
         LangCb,
         ForgetCb,
         SettingsCb,
+        PrefsCb,
     )
 }
 

@@ -134,7 +134,8 @@ REVIEW_SECONDS = Histogram(
 )
 REVIEWS_SKIPPED = Counter(
     "smuta_reviews_skipped_total",
-    "Games whose reviews were skipped: too many games waited for theirs",
+    "Reviews skipped: a game's, when too many games waited for theirs; the rest of a "
+    "game's, when its CPU budget was spent",
     registry=REGISTRY,
 )
 PICTURE_SECONDS = Histogram(

@@ -26,7 +26,8 @@ It is made of parts, each an object with one job, that call each other
 - `Ratings` (ratings): figures and skill ratings, /top, /stats;
 - `History` (history): finished games, /history, /replay;
 - `Notify` (notify): /notify's calls to a new lobby;
-- `Forgetting` (forgetting): /forgetme.
+- `Forgetting` (forgetting): /forgetme;
+- `Reviews` (reviews): each person's review of their game, after its result.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from bot.service.play import STRIKES_TO_AWAY, Play
 from bot.service.profile import Profiles
 from bot.service.ratings import Ratings
 from bot.service.rematch import Rematch
+from bot.service.reviews import GAME_CPU, Reviews
 from bot.service.seating import MAX_SEATS, MIN_SEATS
 from bot.service.seats import Seats
 from bot.service.telling import Teller
@@ -111,7 +113,9 @@ class Games:
         thinker: Thinker | None = None,
         app: AppLinks | None = None,
         feed: Feed | None = None,
+        review_cpu: float = GAME_CPU,
     ) -> None:
+        """`review_cpu`: the CPU seconds a game's reviews may take (0: none)."""
         self.store = store
         self.messenger = messenger
         self.tr = tr
@@ -130,6 +134,9 @@ class Games:
         # pictures are drawn in a process of their own where computers think in
         # processes (the bot), else in a thread (tests, the smallest machines)
         self.pictures = Pictures(store, tr, processes=self.thinker.workers > 0)
+        # each person's review of their game, made in the pictures' worker
+        # after the result went out
+        self.reviews = Reviews(store, messenger, tr, self.pictures, app, cpu=review_cpu)
         self.teller = Teller(
             store,
             messenger,
@@ -139,6 +146,7 @@ class Games:
             self.links.deep_link,
             on_finish=self.game_finished,
             pictures=self.pictures,
+            on_result=self.reviews.after_result,
         )
         # a chat's home: its settings, ratings, history, the call to the next game
         self.profiles = Profiles(self.records, messenger, tr, self.defaults)
@@ -197,9 +205,11 @@ class Games:
 
     async def idle(self) -> None:
         """Until nothing is under way off a handler's path: the calls to new
-        lobbies, then every group's outbox (which those calls feed)."""
+        lobbies, then every group's outbox (which those calls feed), then the
+        reviews after a result (which wait for it to go out)."""
         await self.notify.idle()
         await self.outboxes.idle()
+        await self.reviews.idle()
 
     async def drain(self, timeout: float) -> None:
         """At shutdown, within `timeout` seconds in all: the calls to new
@@ -213,6 +223,9 @@ class Games:
         cut = await self.outboxes.drain(max(0.5, until - loop.time()))
         if cut:
             log.warning("%d group(s) not told everything at shutdown", cut)
+        cut = await self.reviews.drain()  # a review is no game's business: not waited for
+        if cut:
+            log.info("%d game(s)' reviews given up at shutdown", cut)
 
     async def on_timer(self, chat_id: int) -> None:
         await self.play.on_timer(chat_id)

@@ -117,7 +117,16 @@ class Post:
     reply_to: int | None = None
     quiet: bool = False
     picture: Drawing | None = None  # the text goes as this picture's caption
+    #: done once the message went out — or failed, or was dropped (see `Outboxes.post`)
+    told: asyncio.Future[None] | None = None
     new_message = True
+
+
+def _settled(op: object) -> None:
+    """A post's `told` is done: it went out, failed, or will never go."""
+    told = getattr(op, "told", None)
+    if told is not None and not told.done():
+        told.set_result(None)
 
 
 @dataclass
@@ -238,6 +247,13 @@ class Outbox:
         self.queue.append(op)
         self._start()
 
+    def clear(self) -> None:
+        """Drop everything waiting (what waits on a post is let go)."""
+        for op in self.queue:
+            _settled(op)
+        self.queue.clear()
+        self.replies.clear()
+
     def say(self, said: Said) -> None:
         if any(w.text == said.text and w.markup == said.markup for w in self.replies):
             metrics.outbox_dropped("same")
@@ -327,9 +343,9 @@ class Outbox:
                     log.exception("group %s: %s failed", self.chat_id, type(op).__name__)
                 finally:
                     self.doing = None
+                    _settled(op)
         except asyncio.CancelledError:
-            self.queue.clear()  # cut off at shutdown
-            self.replies.clear()
+            self.clear()  # cut off at shutdown
             raise
         finally:
             self.task = None
@@ -376,10 +392,15 @@ class Outboxes:
         reply_to: int | None = None,
         quiet: bool = False,
         picture: Drawing | None = None,
-    ) -> None:
+    ) -> asyncio.Future[None]:
         """A new message in its turn; with a `picture`, the picture with the
-        text as its caption (the text alone if the picture fails)."""
-        self._box(chat_id).put(Post(text, markup, reply_to, quiet, picture))
+        text as its caption (the text alone if the picture fails). Returns
+        what is done once it went out (or failed, or was dropped: the group
+        was discarded, the outbox cut off at shutdown) — what must follow it
+        in another chat waits on that (a review after its game's result)."""
+        told: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._box(chat_id).put(Post(text, markup, reply_to, quiet, picture, told))
+        return told
 
     def reply(
         self,
@@ -436,8 +457,7 @@ class Outboxes:
         """Forget what waits for a group the bot may no longer write to."""
         box = self._boxes.get(chat_id)
         if box is not None:
-            box.queue.clear()
-            box.replies.clear()
+            box.clear()
         self._drop_known(chat_id)
 
     def pending(self, chat_id: int) -> int:

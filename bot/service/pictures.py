@@ -10,7 +10,11 @@ and would hold the loop's GIL for tens of milliseconds from a thread), else in
 one worker thread (tests, `COMPUTER_WORKERS=0`). One worker: matplotlib draws
 one figure at a time in a process anyway, a picture takes a few hundred
 milliseconds, and the pictures of a burst of games ending together wait their
-turn there instead of holding the loop. The message that carries a
+turn there instead of holding the loop. The worker has two lanes: a
+picture goes first, and the reviews of a game (`bot.service.reviews`: a
+person's a job) go in the background — one job in the worker at a time, and
+only while no picture waits — so a result's picture waits at most for one
+person's review already under way (`reviews.SEAT_CPU`). The message that carries a
 picture waits for it in the group's outbox (`Outboxes.post(…, picture=…)`)
 while everything before it goes out; a picture that cannot be drawn leaves
 the text to go alone. Drawing reads nothing hidden: the table the group sees
@@ -92,6 +96,10 @@ class Pictures:
         self.tr = tr
         self.processes = processes and executor is None
         self._executor = executor
+        self._pictures = 0  # pictures handed to the worker and not drawn yet
+        self._no_pictures = asyncio.Event()
+        self._no_pictures.set()
+        self._background = asyncio.Lock()  # one background job in the worker at a time
 
     def executor(self) -> Executor:
         if self._executor is None:
@@ -113,6 +121,25 @@ class Pictures:
             log.warning("the drawing worker did not start", exc_info=True)
 
     async def run(self, fn: Callable[..., T], *args: object) -> T:
+        """`fn(tr, *args)` in the worker, first in line (a picture)."""
+        self._pictures += 1
+        self._no_pictures.clear()
+        try:
+            return await self._submit(fn, *args)
+        finally:
+            self._pictures -= 1
+            if self._pictures == 0:
+                self._no_pictures.set()
+
+    async def background(self, fn: Callable[..., T], *args: object) -> T:
+        """`fn(tr, *args)` in the worker when no picture waits, one such job
+        at a time (a person's review: see the module's notes)."""
+        async with self._background:
+            while self._pictures:
+                await self._no_pictures.wait()
+            return await self._submit(fn, *args)
+
+    async def _submit(self, fn: Callable[..., T], *args: object) -> T:
         """`fn(tr, *args)` in the worker (the worker's own translator in a process)."""
         loop = asyncio.get_running_loop()
         tr = None if self.processes else self.tr

@@ -1,6 +1,8 @@
 """A chat's profile: the settings every new lobby starts from, kept for good.
 
-/settings in a group shows them with buttons. Who may change them
+/settings in a group shows them with buttons. /settings in a private chat
+shows the person's own instead (`UserPrefs`: their language, whether a review
+of their game comes after each game), which only they change. Who may change them
 (`Profiles.right_to_change`): a group admin, always; the profile's author
 while they still play in the chat; and, while there is no such author, any
 player of the chat — whose change makes them the author. A player of the chat
@@ -22,10 +24,11 @@ from typing import Literal
 
 from bot.service.base import Actor, Defaults, Records, Refusal, Reply, until_saved
 from bot.service.outcome import Edit
+from bot.store import UserPrefs
 from bot.store.models import VARIANTS, ChatProfile, Lang, Table
 from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator, pick_lang
-from bot.words.keyboards import SettingsCb
+from bot.words.keyboards import PrefsCb, SettingsCb
 from bot.words.screen import Button, Keyboard, keyboard
 from engine import DEFAULT_RULES, Rules
 from engine.ai import LEVELS
@@ -45,6 +48,8 @@ PLAYER_GAMES = 10
 Right = Literal["author", "admin", "player", "member"]
 #: what /settings' buttons may change (the callback's `what`)
 SETTINGS = ("lang", "time", "level", "hints", *VARIANTS)
+#: what a person's own /settings (`PrefsCb`) may set
+OWN_SETTINGS = ("reviews",)
 
 
 def rules_of(variants: dict[str, int]) -> Rules:
@@ -135,6 +140,49 @@ class Profiles:
         table.level = profile.level
         table.variants = dict(profile.variants)
         table.hints = profile.hints
+
+    # ------------------------------------------------------------------ a person's own
+    async def own(self, user_id: int, lang_code: str | None) -> tuple[str, Keyboard]:
+        """/settings in the private chat: the person's own settings."""
+        prefs = await self.store.user(user_id)
+        return self.own_screen(prefs.lang or pick_lang(lang_code, self.defaults.lang), prefs)
+
+    def own_screen(self, lang: Lang, prefs: UserPrefs) -> tuple[str, Keyboard]:
+        t = self.tr.t
+        if prefs.reviews:
+            reviews = t(lang, "own-settings-reviews-on")
+        else:
+            reviews = t(lang, "own-settings-reviews-off")
+        text = "\n".join(
+            [
+                t(lang, "own-settings-title"),
+                "",
+                t(lang, "own-settings-lang"),
+                reviews,
+                "",
+                t(lang, "own-settings-hint"),
+            ]
+        )
+        turn = PrefsCb(what="reviews", on=not prefs.reviews, screen=True).pack()
+        key = "btn-reviews-off" if prefs.reviews else "btn-reviews-on"
+        return text, keyboard([Button(t(lang, key), data=turn)])
+
+    async def set_own(
+        self, actor: Actor, what: str, on: bool, message_id: int | None = None
+    ) -> Reply:
+        """A person's own setting `what` set `on` (or off); with `message_id`
+        (the /settings message it was pressed on), that message shows it."""
+        if what not in OWN_SETTINGS:
+            return Reply("err-bad-button", alert=True)
+        prefs = await self.store.user(actor.user_id)
+        prefs.reviews = on
+        await self.store.save_user(prefs)
+        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        reply = Reply("reviews-on", lang=lang) if on else Reply("reviews-off", lang=lang)
+        if message_id is None:
+            return reply
+        text, keys = self.own_screen(lang, prefs)
+        return reply.and_then(Edit(actor.user_id, message_id, text, keys))
 
     # ------------------------------------------------------------------ /settings
     def lang_of(self, profile: ChatProfile) -> Lang:

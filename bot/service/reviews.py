@@ -5,21 +5,43 @@ have done and why, in the words hints use), their points turn by turn (the
 result picture's chart, their line thickest, the moments' turns marked), and
 a button a moment that opens it in the Mini App's replay.
 
-When: once the result is handed to the group's outbox (`Teller.finish` calls
-`Reviews.after_result`), in a task of its own — the result and the next game
-never wait for it. Where: the review and its chart are computed in the
-after-game worker (`Pictures.run`: a worker process where the computers think
-in processes, so the event loop does none of it). CPU: one one-ply look-ahead
-per decision the person answered and at most `engine.ai.review.SEARCHES`
-strong searches in budget mode — measured per game in BENCHMARKS.md.
+When: `Teller.finish` hands the result to the group's outbox and calls
+`Reviews.after_result` with what is done once the result went out. The
+reviews wait for that in a task of their own, so the result always comes
+first and never waits for a review, and the next game (a rematch, /newgame)
+starts meanwhile as it would without them.
+
+Where: each person's review and its chart are made in the after-game worker
+(`Pictures.background`: the worker process the pictures are drawn in, where
+the computers think in processes — the event loop does none of it), one
+person at a time and only while no picture waits: a result's picture waits
+at most for one review already under way.
+
+CPU: at most `GAME_CPU` seconds of the worker's CPU a game (the bot's
+``REVIEW_CPU_SECONDS``; 0 turns reviews off), at most `SEAT_CPU` a person —
+each person gets the game's budget left over those still to do, so a quick
+review leaves more to the next. The budget stops the strong searches
+(`engine.ai.review`'s `stop`): a review made in budget is shorter, never
+wrong. The chart's drawing (~0.1 s) comes on top. Measured in BENCHMARKS.md.
 
 Who: a person's seat (not a computer's, not one whose person asked to be
-forgotten) whose person has a private chat with the bot and has not turned
-reviews off (`UserPrefs.reviews`; its switch in the private chat's /settings
-is still to come).
-A tutor's game gets none (the tutor has just explained it). Bounded: at most
-`MAX_WAITING` games wait for their reviews; past that a game's reviews are
-skipped (logged, counted). A review lost to a restart is not redone.
+forgotten) — also one who left the game midway, for the choices they made
+before — whose person has a private chat with the bot and has not turned
+reviews off (`UserPrefs.reviews`: /settings in the private chat, or the
+button under a review). A seat that answered fewer than `MIN_CHOICES` of its
+own choices gets none: nothing to learn from. Which games: those played to
+their end — a practice game against computers too (its review has no replay
+buttons: a practice game is not kept in the history the replay reads). A
+game stopped with /stop gets none (its end is not the game's: the choices
+were not played out), nor a tutor's game (the tutor has just explained it).
+A person the bot may not write to (403) is skipped without a word. Bounded:
+at most `MAX_WAITING` games wait for their reviews; past that a game's
+reviews are skipped (logged, counted). A review lost to a restart is not
+redone.
+
+Only what the seat could see: the moments are judged from
+`engine.hidden.observe` (the seat's view), and their words are the options of
+the seat's own decisions — what its prompt showed it then.
 """
 
 from __future__ import annotations
@@ -27,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,6 +60,7 @@ from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
+from bot.words.keyboards import PrefsCb
 from bot.words.picture import chart_of, draw_chart
 from bot.words.prompts import Prompts
 from bot.words.render import Renderer
@@ -47,8 +71,19 @@ from engine.story import scores_by_turn
 
 log = logging.getLogger(__name__)
 
+#: the worker's CPU seconds a game's reviews may take (REVIEW_CPU_SECONDS)
+GAME_CPU = 6.0
+#: the CPU seconds one person's review may take: what a result's picture
+#: waits at most behind it (the chart's drawing comes on top)
+SEAT_CPU = 1.5
+#: a person's share of the game's budget under this: the budget is spent
+MIN_SHARE = 0.05
+#: a seat that answered fewer of its own choices gets no review
+MIN_CHOICES = 5
 #: games whose reviews may wait at once (each is a few seconds of the worker)
 MAX_WAITING = 32
+#: how long the reviews wait for their game's result to go out (then they give up)
+RESULT_WAIT = 900.0
 #: a caption holds at most this many characters (Telegram's limit)
 CAPTION_MAX = 1024
 
@@ -56,43 +91,69 @@ CAPTION_MAX = 1024
 @dataclass(frozen=True, slots=True)
 class Reviewed:
     """A seat's review, made in the worker: a line a moment (HTML), the
-    moments' replay positions, and the chart's PNG."""
+    moments' replay positions, the chart's PNG, and the CPU seconds it took."""
 
     lines: list[str]
     moves: list[tuple[int, int]]  # (turn, the replay's move) a moment
     png: bytes
+    cpu: float
 
 
 def reviewed(
-    tr: Translator | None, lang: str, table: Table, commands: Sequence[Command], seat: int
-) -> Reviewed:
-    """In the worker: `seat`'s review of the game `commands` played at `table`."""
+    tr: Translator | None,
+    lang: str,
+    table: Table,
+    commands: Sequence[Command],
+    seat: int,
+    cpu: float = SEAT_CPU,
+) -> Reviewed | None:
+    """In the worker: `seat`'s review of the game `commands` played at
+    `table`, within `cpu` seconds of this thread's CPU for the analysis;
+    None when the seat made fewer than `MIN_CHOICES` choices of its own."""
+    started = time.thread_time()
     tr = translator_of(tr)
     setup = table.setup
     assert setup is not None
-    moments = review(setup, commands, seat)
-    prompts = Prompts(Renderer(tr), tr)
     asked = {
         index: (state, decision) for index, state, decision, _ in own_choices(setup, commands, seat)
     }
+    if len(asked) < MIN_CHOICES:
+        return None
+    moments = review(setup, commands, seat, stop=lambda: time.thread_time() - started >= cpu)
+    prompts = Prompts(Renderer(tr), tr)
     lines = []
-    for m in moments:
+    for n, m in enumerate(moments, 1):
         state, decision = asked[m.index]
         reason = tr.t(lang, f"hint-reason-{m.reason.replace('_', '-')}", **m.params)
+        chosen = prompts.asked(lang, table, state, decision, m.chosen)
+        better = prompts.asked(lang, table, state, decision, m.better)
         lines.append(
             tr.t(
                 lang,
                 "review-moment",
+                n=n,
                 turn=m.turn,
-                chosen=prompts.asked(lang, table, state, decision, m.chosen),
-                better=prompts.asked(lang, table, state, decision, m.better),
+                chosen=html.escape(chosen, quote=False),
+                better=html.escape(better, quote=False),
                 reason=reason,
             )
         )
     story = scores_by_turn(setup, commands)
     chart = chart_of(tr, lang, table, story, marked=seat)
     chart.moments = [m.turn for m in moments]
-    return Reviewed(lines, [(m.turn, m.index - 1) for m in moments], draw_chart(chart))
+    png = draw_chart(chart)
+    moves = [(m.turn, m.index - 1) for m in moments]
+    return Reviewed(lines, moves, png, time.thread_time() - started)
+
+
+def reviewable(table: Table) -> list[int]:
+    """The seats of `table` that may get a review: its people's (not a
+    computer's, not one whose person asked to be forgotten)."""
+    return [
+        i
+        for i, s in enumerate(table.seats)
+        if s.user_id is not None and not s.forgotten and s.level is None
+    ]
 
 
 class Reviews:
@@ -103,42 +164,79 @@ class Reviews:
         tr: Translator,
         pictures: Pictures,
         app: AppLinks | None = None,
+        cpu: float = GAME_CPU,
     ) -> None:
+        """`cpu`: the worker's CPU seconds a game's reviews may take (0: none)."""
         self.store = store
         self.messenger = messenger
         self.tr = tr
         self.pictures = pictures
         self.app = app
+        self.cpu = cpu
         self.waiting: set[asyncio.Task[None]] = set()
 
-    def after_result(self, table: Table) -> None:
-        """The game's result is told: its players' reviews are made and sent
-        in a task of their own."""
-        if table.tutor is not None or table.setup is None or table.state is None:
+    def after_result(self, table: Table, told: asyncio.Future[None]) -> None:
+        """The game's result is handed to the group's outbox (`told`: done once
+        it went out): its people's reviews are made and sent after it, in a
+        task of their own."""
+        state = table.state
+        if (
+            self.cpu <= 0
+            or table.tutor is not None
+            or table.setup is None
+            or state is None
+            or state.result is None
+            or state.result.aborted  # stopped: see the module's notes
+            or not reviewable(table)
+        ):
             return
         if len(self.waiting) >= MAX_WAITING:
             log.warning("too many games wait for their reviews: this one gets none")
             metrics.review_skipped()
             return
-        task = asyncio.ensure_future(self._send_all(table.model_copy(deep=True)))
+        task = asyncio.ensure_future(self._send_all(table.model_copy(deep=True), told))
         self.waiting.add(task)
         task.add_done_callback(self.waiting.discard)
 
     async def idle(self) -> None:
-        """Until every review under way is sent (tests, the shutdown drain)."""
+        """Until every review under way is sent (tests)."""
         while self.waiting:
             await asyncio.gather(*self.waiting, return_exceptions=True)
 
-    async def _send_all(self, table: Table) -> None:
+    async def drain(self) -> int:
+        """At shutdown: the reviews still to come are given up (not redone);
+        how many games' were."""
+        left = list(self.waiting)
+        for task in left:
+            task.cancel()
+        await asyncio.gather(*left, return_exceptions=True)
+        return len(left)
+
+    async def _send_all(self, table: Table, told: asyncio.Future[None]) -> None:
         try:
+            # the result first: nothing of the reviews comes before it (nor
+            # takes the worker from its picture)
+            await asyncio.wait_for(asyncio.shield(told), RESULT_WAIT)
             number, commands = await self._game(table)
-            for seat, s in enumerate(table.seats):
-                if s.user_id is None or s.forgotten or s.level is not None:
-                    continue
-                prefs = await self.store.user(s.user_id)
-                if not prefs.started or not prefs.reviews:
-                    continue
-                await self._send(table, commands, number, seat, s.user_id, s.lang)
+            todo = []
+            for seat in reviewable(table):
+                user_id = table.seats[seat].user_id
+                assert user_id is not None
+                prefs = await self.store.user(user_id)
+                if prefs.started and prefs.reviews:
+                    todo.append((seat, user_id))
+            budget = self.cpu
+            for done, (seat, user_id) in enumerate(todo):
+                share = min(SEAT_CPU, budget / (len(todo) - done))
+                if share < MIN_SHARE:
+                    log.warning("a game's review budget was spent before its last reviews")
+                    metrics.review_skipped()
+                    return
+                lang = table.seats[seat].lang
+                spent = await self._send(table, commands, number, seat, user_id, lang, share)
+                budget -= spent
+        except TimeoutError:
+            log.warning("the result in %s was not told in time: no reviews", table.chat_id)
         except Exception:
             log.warning(
                 "the reviews of a game in %s could not be made", table.chat_id, exc_info=True
@@ -161,39 +259,54 @@ class Reviews:
         seat: int,
         user_id: int,
         lang: str,
-    ) -> None:
+        cpu: float,
+    ) -> float:
+        """`seat`'s review made and sent; the worker's CPU seconds it took."""
         loop = asyncio.get_running_loop()
         started = loop.time()
-        made = await self.pictures.run(reviewed, lang, table, commands, seat)
+        made = await self.pictures.background(reviewed, lang, table, commands, seat, cpu)
+        if made is None:
+            return 0.0
         metrics.review_made(loop.time() - started)
-        caption = self.caption(table, lang, made)
+        if self.app is not None:
+            await self.app.know_username()
+        caption, shown = self.caption(table, lang, made)
         try:
-            await self.messenger.send_photo(
-                user_id, made.png, caption, self.markup(lang, number, made), quiet=True
-            )
-        except (Unreachable, Undelivered) as e:
+            # without a sound: nobody waits for it (in private only a prompt rings)
+            markup = self.markup(lang, number, made.moves[:shown])
+            await self.messenger.send_photo(user_id, made.png, caption, markup, quiet=True)
+        except Unreachable:
+            log.info("a review was not sent: the bot may not write to its person")
+        except Undelivered as e:
             log.info("a review was not delivered: %s", e)
+        return made.cpu
 
-    def caption(self, table: Table, lang: str, made: Reviewed) -> str:
+    def caption(self, table: Table, lang: str, made: Reviewed) -> tuple[str, int]:
+        """The review's caption, and how many of its moments it tells (those
+        that fit Telegram's 1024 characters, costliest first: never a line
+        cut mid-tag)."""
         head = self.tr.t(
             lang,
             "review-head-practice" if table.practice else "review-head",
             title=html.escape(table.title or str(table.chat_id), quote=False),
         )
         if not made.lines:
-            return "\n\n".join([head, self.tr.t(lang, "review-none")])
+            return "\n\n".join([head, self.tr.t(lang, "review-none")]), 0
         parts = [head]
-        for line in made.lines:  # a long one is left out, never cut mid-tag
-            if len("\n\n".join([*parts, line])) <= CAPTION_MAX:
-                parts.append(line)
-        return "\n\n".join(parts)
+        for line in made.lines:
+            if len("\n\n".join([*parts, line])) > CAPTION_MAX:
+                break
+            parts.append(line)
+        return "\n\n".join(parts), len(parts) - 1
 
-    def markup(self, lang: str, number: int | None, made: Reviewed) -> Keyboard:
+    def markup(self, lang: str, number: int | None, moves: list[tuple[int, int]]) -> Keyboard:
+        """A button a moment told into the replay (a game in the history, with
+        the app), and the one that turns reviews off."""
         rows: list[tuple[Button, ...]] = []
         if self.app is not None and number is not None:
-            for turn, move in made.moves:
-                text = self.tr.t(lang, "btn-review-moment", turn=turn)
+            for n, (turn, move) in enumerate(moves, 1):
+                text = self.tr.t(lang, "btn-review-moment", n=n, turn=turn)
                 rows.append((Button(text, app=self.app.replay_url(number, move)),))
-        # to come with the opt-out's handler (issue 27 item 6): «🔕 Не присылать
-        # разборы» here, as a callback every kind of which has its case
+        off = PrefsCb(what="reviews", on=False, screen=False).pack()
+        rows.append((Button(self.tr.t(lang, "btn-reviews-off"), data=off),))
         return tuple(rows)

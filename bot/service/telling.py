@@ -81,7 +81,7 @@ class Teller:
         deep_link: Callable[[str], Awaitable[str]],
         on_finish: Callable[[], Awaitable[None]] | None = None,
         pictures: Pictures | None = None,
-        on_result: Callable[[Table], None] | None = None,
+        on_result: Callable[[Table, asyncio.Future[None]], None] | None = None,
     ) -> None:
         self.store = store
         self.messenger = messenger
@@ -96,7 +96,8 @@ class Teller:
         self.on_finish = on_finish
         # the result's picture for a group, `/table фото` (None: text only)
         self.pictures = pictures
-        # after a game's result is handed to the outbox (each player's review)
+        # after a game's result is handed to the outbox, with what is done once
+        # it went out (each player's review: `bot.service.reviews`)
         self.on_result = on_result
 
     # ================================================================== telling a move
@@ -350,11 +351,11 @@ class Teller:
             if self.pictures is not None and not table.practice
             else None
         )
-        self.outboxes.post(
+        told = self.outboxes.post(
             table.chat_id, self.render.result(table, table.state), markup, picture=picture
         )
         if self.on_result is not None:
-            self.on_result(table)
+            self.on_result(table, told)
         if table.tutor is not None:  # the tutor's last word: where the game is played
             self.outboxes.post(table.chat_id, self.tr.t(table.lang, "tutor-end"))
         if self.on_finish is not None:

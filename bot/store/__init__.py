@@ -16,7 +16,8 @@ session's keys on both stores against it). In brief:
   another process's outbox stops trusting what it knew of them
   (these three expire together, `Store.ttl_of` after the record's last save)
 - ``smuta:deadlines``      — sorted set: chat id → when its game next needs the timer
-- ``smuta:user:{<uid>}``   — hash: the user's language and whether they started the bot
+- ``smuta:user:{<uid>}``   — hash: the user's language, whether they started the bot,
+  their practice games, whether a review comes after each game (`UserPrefs`)
 - ``smuta:user:{<uid>}:tables`` — set of chat ids where the user has a seat
 
 A chat's home, kept for good (no expiry; bounded):

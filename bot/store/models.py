@@ -4,6 +4,14 @@ The record holds the lobby or the running game (the engine's `GameState`), the
 people in the seats, the chat's settings and the timer for the pending
 decision. It is saved as one JSON document with compare-and-set on `version`.
 
+A few rendered lines stay in the record — a seat's open prompt `story`, the
+turn's public `turn_log` — rather than the events they were made from: they
+are what a prompt and the table were edited to show, in each reader's
+language at the moment, and re-rendering them from events at every send would
+cost more than it saves. They are small (a seat's story ~90 B mid-game, the
+record ~4 KB, mostly `state` and `setup`; measured in BENCHMARKS.md, issue 25)
+and cut at the turn's end.
+
 A record that fails validation does not quote itself in the error
 (``hide_input_in_errors``): it holds hands, the deck and names, and the error
 goes to the log and to Sentry.

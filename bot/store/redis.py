@@ -908,8 +908,8 @@ class RedisStore(Store):
     # users -------------------------------------------------------------
 
     async def user(self, user_id: int) -> UserPrefs:
-        [(lang, started, practices)] = await self._read(
-            lambda p: p.hmget(self._user_key(user_id), ["lang", "started", "practices"])
+        [(lang, started, practices, reviews)] = await self._read(
+            lambda p: p.hmget(self._user_key(user_id), ["lang", "started", "practices", "reviews"])
         )
         return UserPrefs.model_validate(
             {
@@ -917,6 +917,8 @@ class RedisStore(Store):
                 "lang": None if lang is None else _str(lang),
                 "started": started is not None and _str(started) == "1",
                 "practices": 0 if practices is None else int(_str(practices)),
+                # a review after each game unless turned off (absent: on)
+                "reviews": reviews is None or _str(reviews) == "1",
             }
         )
 
@@ -930,6 +932,7 @@ class RedisStore(Store):
                     pipe.hset(key, "lang", prefs.lang)
                 pipe.hset(key, "started", "1" if prefs.started else "0")
                 pipe.hset(key, "practices", str(prefs.practices))
+                pipe.hset(key, "reviews", "1" if prefs.reviews else "0")
                 await pipe.execute()
 
     async def user_tables(self, user_id: int) -> set[int]:

@@ -96,6 +96,17 @@ class SettingsCb(CallbackData, prefix="cf"):
     what: str
 
 
+class PrefsCb(CallbackData, prefix="pf"):
+    """A person's own setting, in their private chat: `what` is set `on` or
+    off (set, not turned over: a second press changes nothing). `screen`:
+    pressed on the /settings message, which then shows the change (else the
+    button under a review)."""
+
+    what: str
+    on: bool
+    screen: bool
+
+
 class ForgetCb(CallbackData, prefix="fg"):
     """/forgetme's confirmation in the private chat: forget, or keep everything."""
 

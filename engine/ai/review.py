@@ -26,12 +26,16 @@ move ``index - 1`` is the position the choice was made in (the Mini App's
 
 CPU per seat: one one-ply look-ahead per decision the seat answered (what a
 normal computer seat does each time), and at most `searches` strong searches
-in budget mode (`STRONG.budget` decisions of rollouts each).
+in budget mode (`STRONG.budget` decisions of rollouts each). A caller with a
+CPU budget gives `stop` (the engine reads no clock): once it says the time is
+up, no further search starts, and a search it cuts short is not trusted — that
+moment is left out (strong's answer was not reached; the normal level's is not
+offered as strong's), so a review made in budget is shorter, never wrong.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.ai import LEVELS
@@ -99,8 +103,10 @@ def review(
     seat: int,
     top: int = TOP,
     searches: int = SEARCHES,
+    stop: Callable[[], bool] | None = None,
 ) -> list[Moment]:
-    """The `top` moments where `seat`'s own choice cost the most, costliest first."""
+    """The `top` moments where `seat`'s own choice cost the most, costliest
+    first; `stop`: the caller's time is up (see the module's notes)."""
     weighed = []
     for index, state, decision, chosen in own_choices(setup, commands, seat):
         values = weigh(state, decision)
@@ -112,7 +118,11 @@ def review(
     weighed.sort(key=lambda w: (-w[0], w[1]))
     moments = []
     for _, index, state, decision, chosen, values in weighed[:searches]:
-        said = hint(state, decision)
+        if stop is not None and stop():
+            break
+        said = hint(state, decision, stop)
+        if said.level != "strong":
+            break  # cut short by `stop`: not strong's answer
         if said.option == chosen:
             continue
         cost = max(0.0, values.get(said.option, values[chosen]) - values[chosen])

@@ -48,7 +48,14 @@ there (BENCHMARKS.md, issue 28: 0.18–0.33 discards a game against normal's
 0.04–0.15). Where the one-ply count itself leads with a discard, the search
 weighs it against the best option that keeps the card, and the discard stands
 only when ahead by `discard_gain` standard errors (a card thrown away is lost; a
-tie keeps it). On the seat's last turn (the game deck empty) it never ends the
+tie keeps it). Likewise an end of the turn that the search prefers to the one-ply
+leader (a lay, a draw) while a card that scores could be laid into the seat's own
+row stands only when ahead by `end_gain` standard errors of the option it replaces:
+with ~17 points of spread between two candidates' rollouts of one world and a few
+dozen worlds a candidate, the best of five by the rollouts is often a lucky one, and
+an end that keeps a card was that lucky one ~1 turn a game — re-weighed on 200 fresh
+worlds those ends were no better than the one-ply leader (BENCHMARKS.md, issue 28,
+2026-12-04). On the seat's last turn (the game deck empty) it never ends the
 turn while a card that scores can still be laid into its own row — laid, it
 counts; kept, it counts nothing.
 
@@ -90,6 +97,10 @@ class StrongConfig:
     max_worlds: int = 128  # worlds a candidate meets, at most
     settled: float = 2.5  # two left: done once the leader is this many standard errors ahead
     discard_gain: float = 2.0  # a discard beats the best other only this many SEs ahead
+    # an end of the turn the search chose over a one-ply lay or draw, while a card that
+    # scores could be laid into the seat's own row, stands only this many SEs ahead of the
+    # option it replaces (0: the strong before this guard, for before/after lines)
+    end_gain: float = 2.0
     # may the search choose a discard where the one-ply leader keeps its cards? (off:
     # the rollouts' own-seat answers are the heuristic's, and a discard's "gain" there
     # was the heuristic's mistake dodged; on: the old strong, for before/after lines)
@@ -201,6 +212,24 @@ def search(
                 gain, se = _lead(values[best], values[other], n)
                 if gain <= config.discard_gain * se:
                     best = other
+        if (
+            options[best] == END_TURN
+            and options[incumbent] != END_TURN
+            and config.end_gain > 0
+            and _scoring_lay(obs, kind, options)
+        ):
+            # the search turns a lay or a draw into an end that keeps a card that scores:
+            # only clearly ahead of what it replaces — the one-ply leader while it is
+            # alive, else the best other option that is alive
+            if incumbent in alive:
+                other = incumbent
+            else:
+                rest = [i for i in alive if options[i] != END_TURN]
+                other = max(rest, key=lambda i: (sum(values[i][:n]), -order[i]), default=-1)
+            if other >= 0:
+                gain, se = _lead(values[best], values[other], n)
+                if gain <= config.end_gain * se:
+                    best = other
         return _last_turn(obs, kind, options, options[best], order)
 
     while True:
@@ -246,6 +275,15 @@ def search(
             break
         batch = min(config.worlds, config.max_worlds - played)
     return answer(played), True
+
+
+def _scoring_lay(obs: Observation, kind: str, options: Sequence[Option]) -> bool:
+    """Is a card that scores layable into the seat's own row among these turn options?"""
+    if kind != "action":
+        return False
+    cards = catalog_for(obs.table.rules).cards
+    me = str(obs.seat)
+    return any(o[0] == "lay" and o[2] == me and cards[o[1]].points > 0 for o in options)
 
 
 def _last_turn(

@@ -27,6 +27,17 @@ picture-caption = ⚜️ The table · turn { $turn }
 
 review-head = 🔎 A review of your game in “{ $title }”: the moves that cost you the most
 review-head-practice = 🔎 A review of your practice game: the moves that cost you the most
-review-moment = <b>Turn { $turn }.</b> You chose: { $chosen }. The strong computer would have chosen: { $better } — { $reason }.
+review-moment = <b>{ $n }. Turn { $turn }.</b> You chose: { $chosen }. The strong computer would have chosen: { $better } — { $reason }.
 review-none = The strong computer would have played as you did: no costly mistakes.
-btn-review-moment = 🎞 Turn { $turn } in the replay
+btn-review-moment = 🎞 { $n }. Turn { $turn } in the replay
+btn-reviews-off = 🔕 No more reviews
+btn-reviews-on = 🔔 Send me reviews
+reviews-off = 🔕 No more reviews. To bring them back: /settings here, in the private chat.
+reviews-on = 🔔 After each of your games, its review comes here.
+
+# /settings in the private chat: the person's own settings
+own-settings-title = ⚙️ <b>Your settings</b>
+own-settings-lang = 🌐 Language: English — change it: /lang
+own-settings-reviews-on = 🔎 A review after each game: yes
+own-settings-reviews-off = 🔎 A review after each game: no
+own-settings-hint = <i>A review comes after each game played to its end: the two or three moves that cost you the most, what the strong computer would have chosen and why, and your points turn by turn. A group's game settings: /settings in the group.</i>

@@ -38,6 +38,7 @@ help-private =
     /table, /stop — the practice table again, end the practice game
     /back — take your seat back from the computer
     /lang — language
+    /settings — my settings: a review after each game
     /stats — my figures: overall and by chat
     /replay N — game № N move by move, as a file (the number is in the group's /history)
     /forgetme — forget me: preferences, subscriptions, statistics
@@ -164,6 +165,7 @@ cmd-hand = Send my hand and the current question
 cmd-lang = Choose the language
 cmd-practice = Practise against the computer
 cmd-settings = The chat's settings
+cmd-my-settings = My settings: game reviews
 cmd-top = This chat's leaderboard
 cmd-history = The last games
 cmd-notify = Call me to the next game

@@ -89,13 +89,18 @@ class Harness:
         tr: MarkedTranslator | None = None,
         app: AppLinks | None = None,
         pace: Callable[[], Pace] | None = None,
+        review_cpu: float = 0.0,
     ):
         """`pace`: builds each process's outbound pace (by default the real
         pace on a make-believe clock, `InstantPace`). `tr`: the translator; by
         default one all harnesses share (parsing the locales is most of what
         building one costs, and it keeps no state but caches of what it
         formatted). `app`: the Mini App's links (the bot
-        then serves it too: `self.app.webapp`)."""
+        then serves it too: `self.app.webapp`). `review_cpu`: the CPU seconds
+        a game's reviews may take (`bot.service.reviews`); 0, the default:
+        no reviews — a review is seconds of CPU a game, which only the tests
+        of reviews spend."""
+        self.review_cpu = review_cpu
         self.app_links = app
         self.make_pace = pace
         self.store = store
@@ -124,6 +129,7 @@ class Harness:
             tr=self.tr,
             pace=self.pace,
             app_links=links,
+            review_cpu=self.review_cpu,
         )
         app.policy.sleep = self.pace.sleep  # a retry's pause is counted, not slept
         return app

@@ -26,6 +26,7 @@ from aiogram.types import User
 import bot
 from bot.handlers.presses import KINDS
 from bot.service.profile import SETTINGS
+from bot.service.reviews import GAME_CPU
 from bot.store import Store
 from bot.words.keyboards import (
     DetailsCb,
@@ -34,6 +35,7 @@ from bot.words.keyboards import (
     LangCb,
     LeaveCb,
     LobbyCb,
+    PrefsCb,
     PromptCb,
     RematchCb,
     SettingsCb,
@@ -41,7 +43,8 @@ from bot.words.keyboards import (
     menu_level,
 )
 from engine import pending
-from tests.bot.harness import Harness, people
+from tests.bot.harness import Harness, Witness, people
+from tests.bot.helpers.finishing import play_to_the_end
 from tests.bot.helpers.rematches import GROUP as REMATCH_GROUP
 from tests.bot.helpers.rematches import finished_game
 
@@ -245,6 +248,38 @@ def _settings(what: str) -> Setup:
     return setup
 
 
+def _own_settings(on: bool) -> Setup:
+    """A person's own /settings in private: reviews off (on: off, then back on)."""
+
+    async def setup(h: Harness) -> Press:
+        (anna,) = people("Анна")
+        await h.say(anna.id, anna, "/start")
+        await h.say(anna.id, anna, "/settings")
+        message = h.last_with_button(anna.id, "pf:")
+        if on:
+            await h.press(
+                anna, anna.id, message, PrefsCb(what="reviews", on=False, screen=True).pack()
+            )
+        data = PrefsCb(what="reviews", on=on, screen=True).pack()
+        assert data in {d for _, d in h.buttons(anna.id, message)}
+        return Press(anna, anna.id, message, data)
+
+    return setup
+
+
+async def _review_off(h: Harness) -> Press:
+    """«🔕 Не присылать разборы» under the review that comes after a game."""
+    h.review_cpu = GAME_CPU
+    h.restart()
+    anna, boris = people("Анна", "Борис")
+    await h.open_game(GROUP, anna, [boris], computers=1, seed=5)
+    await play_to_the_end(h, GROUP, Witness())
+    review = h.last_with_button(anna.id, "pf:")
+    data = PrefsCb(what="reviews", on=False, screen=False).pack()
+    assert data in {d for _, d in h.buttons(anna.id, review)}
+    return Press(anna, anna.id, review, data)
+
+
 async def _lang(h: Harness) -> Press:
     (anna,) = people("Анна")
     await h.say(anna.id, anna, "/start")
@@ -296,6 +331,9 @@ CASES: list[tuple[str, type[CallbackData] | None, Setup]] = [
     ("rematch", RematchCb, _rematch),
     *((f"settings-{what}", SettingsCb, _settings(what)) for what in SETTINGS),
     ("lang", LangCb, _lang),
+    ("own-settings-off", PrefsCb, _own_settings(False)),
+    ("own-settings-on", PrefsCb, _own_settings(True)),
+    ("review-off", PrefsCb, _review_off),
     ("unknown", None, _unknown),
 ]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine import Decision, GameSetup, GameState, new_game, pending
+from engine import Decision, GameSetup, GameState, apply, new_game, pending
 from engine.ai import LEVELS, Level, decide
 from engine.ai.easy import choose
 from engine.ai.lookahead import best_first, normal
@@ -239,3 +239,30 @@ def test_a_rollout_asks_its_deadline_as_it_plays_not_only_before() -> None:
     assert rollout(None) > 3 * STOP_EVERY  # to the end of the game
     assert rollout(time_up_after_two_asks) == 3 * STOP_EVERY - 1
     assert len(asked) == 3
+
+
+def _played_by_normal(seed: int, until: int) -> GameState:
+    """The game of `seed` that normal plays at every seat, up to decision `until`."""
+    state, _ = new_game(GameSetup(players=4, seed=seed, computer=(0, 1, 2, 3)))
+    while (d := pending(state)) is not None and d.id != until:
+        apply(state, d.seat, d.id, decide(state, d, "normal"))
+    return state
+
+
+def test_strong_lays_rather_than_let_a_lucky_end_overrule_its_one_ply_choice() -> None:
+    # From a game normal plays at every seat (seed 500032, decision 239): 13 cards left in
+    # the game deck, two actions taken, a blue Священник (a point) in hand and a blue house.
+    # The one-ply count draws; the search's rollouts, a handful of worlds each, had the
+    # end of the turn ahead — by luck: on 200 fresh worlds the end is 1.08 ± 0.49 points
+    # behind the draw, the lay 0.16 ± 0.42 (the end keeps a card the rollouts' own later
+    # turns lay anyway). An end the search picks over a lay or a draw while a card that
+    # scores is layable now stands only `end_gain` standard errors ahead of it.
+    state = _played_by_normal(500032, 239)
+    d = decision(state)
+    assert d.id == 239 and ("end",) in d.options
+    obs = observe(state, d.seat)
+    seed = mix(state.seed, d.id, d.seat, LEVELS.index("strong"))
+    assert named(state, decide(state, d, "strong"))[:2] == ("lay", "priest.blue")
+    # the strong before the guard ended the turn
+    old = replace(STRONG, end_gain=0.0)
+    assert strong(obs, d.kind, d.options, seed, old) == ("end",)

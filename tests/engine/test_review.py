@@ -55,3 +55,20 @@ def test_only_the_seats_own_answers_are_reviewed() -> None:
 def test_a_choice_is_weighed_from_what_the_seat_sees() -> None:
     for p in pairs()[::9]:
         assert weigh(p.a, p.decision) == weigh(p.b, p.decision), p.how
+
+
+def test_a_review_in_budget_is_shorter_never_wrong() -> None:
+    """`stop` ends the strong searches: a search it cuts short is left out
+    (never normal's answer offered as strong's), and none starts after it."""
+    setup, log = played()
+    whole = review(setup, log, 0, top=3, searches=4)
+    assert review(setup, log, 0, top=3, searches=4, stop=lambda: True) == []
+    calls = 0
+
+    def after_one_search() -> bool:
+        nonlocal calls
+        calls += 1
+        return calls > 1  # the first check passes; the first search is cut at once
+
+    assert review(setup, log, 0, top=3, searches=4, stop=after_one_search) == []
+    assert whole, "without a stop the same game has its moments"

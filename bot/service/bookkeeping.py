@@ -212,6 +212,25 @@ def set_deadline(t: Table, now: float, defaults: Defaults, handed: int | None = 
     t.reminder = now + timeout - min(20.0, timeout / 3)
 
 
+def time_given_back(t: Table, now: float) -> None:
+    """A pending decision whose prompt is sent again after Redis rolled back
+    its answer (`Table.adrift`): its player has at least the reminder's
+    window (`set_deadline`) to answer it with the buttons they get back — the
+    time they spent on the answer that was lost is not held against them.
+    A later deadline stays; an untimed game has none."""
+    state = t.state
+    decision = pending(state) if state is not None and t.status == "playing" else None
+    if decision is None or state is None or t.deadline is None:
+        return
+    if state.players[decision.seat].computer:
+        return
+    timeout = t.turn_timeout if decision.kind == "action" else t.choice_timeout
+    least = now + min(20.0, timeout / 3)
+    if t.deadline < least:
+        t.deadline = least
+        t.reminder = None  # the prompt sent again rings: it is the reminder
+
+
 def result_marked_told(t: Table) -> None:
     """The game's result is handed to the group: the record stops waiting for
     it, and its timer goes."""

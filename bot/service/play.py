@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 
 from bot.ops import metrics
-from bot.service.base import Actor, Defaults, Moved, Records, Refusal, Reply, noted
-from bot.service.bookkeeping import clear_timer, set_deadline, settle
+from bot.service.base import Actor, Changed, Defaults, Moved, Records, Refusal, Reply, noted
+from bot.service.bookkeeping import clear_timer, set_deadline, settle, time_given_back
 from bot.service.outcome import Edit, Note, Private, Tell
 from bot.service.telling import Teller
 from bot.service.thinking import Thinker
@@ -67,7 +67,7 @@ class Play:
 
     async def press(self, actor: Actor, cb: PromptCb, message_id: int) -> Reply:
         """A prompt button in a private chat: open a menu level, or answer."""
-        found = await self._decision_of(actor, cb.chat, cb.game, cb.decision, cb.option)
+        found = await self._decision_of(actor, cb.chat, cb.game, cb.decision, cb.option, message_id)
         if isinstance(found, Reply):
             return found
         table, ids, seat, decision = found
@@ -95,7 +95,7 @@ class Play:
         """«Подробнее» under a practice game's prompt: the same prompt, at the
         same menu level, with the computers' turns it sums up in full lines
         (`cb.full`), or a line each again. Only on the live prompt."""
-        found = await self._decision_of(actor, cb.chat, cb.game, cb.decision, cb.option)
+        found = await self._decision_of(actor, cb.chat, cb.game, cb.decision, cb.option, message_id)
         if isinstance(found, Reply):
             return found
         table, ids, seat, decision = found
@@ -134,17 +134,35 @@ class Play:
         )
 
     async def _decision_of(
-        self, actor: Actor, chat_id: int, game_no: int, decision_id: int, option: int
+        self,
+        actor: Actor,
+        chat_id: int,
+        game_no: int,
+        decision_id: int,
+        option: int,
+        message_id: int | None = None,
     ) -> Reply | tuple[Table, dict[str, int], int, Decision]:
         """The chat's record, its message ids, the actor's seat and the pending
         decision that `option` answers — or the Reply that refuses it (an old
-        game or decision, someone else's turn, an option not offered)."""
+        game or decision, someone else's turn, an option not offered).
+        `message_id`: the prompt pressed (none from the Mini App)."""
         found = await self._seated(actor, chat_id, game_no)
         if isinstance(found, Reply):
             return found
         table, ids, state, seat = found
         decision = pending(state)
         if decision is None or decision.id != decision_id:
+            if table.adrift:
+                # saved last under another Redis primary: the button may be
+                # of a move told and then taken back — never told from a
+                # forged one by the button itself, so the record's primary says
+                rejoined = await self._rejoined(table, ids)
+                if rejoined is not None:
+                    if message_id is not None and message_id not in rejoined.ids.values():
+                        # a prompt the rolled-back ids never knew: its buttons go too
+                        await self.messenger.drop_buttons(actor.user_id, message_id)
+                    await self.teller.catch_up(rejoined.table, rejoined.ids, lost=True)
+                    return Reply("prompt-resent", alert=True)
             if await self.teller.catch_up(table, ids):
                 return Reply("prompt-resent", alert=True)
             return Reply("err-old-button", alert=True)
@@ -256,6 +274,17 @@ class Play:
         if table.deadline_decision != decision.id:
             await self.records.change(chat_id, self._retimed)
             return
+        assert state is not None
+        if table.adrift and not state.players[decision.seat].computer:
+            # saved last under another Redis primary: its player may have
+            # been told of an answer since taken back, their prompt without
+            # buttons — it is sent again, with time to answer it (the reminder
+            # and the timeout alike: neither plays for a person left so)
+            rejoined = await self._rejoined(table, ids)
+            if rejoined is not None:
+                await self.teller.catch_up(rejoined.table, rejoined.ids, lost=True)
+                await self._remind(rejoined.table, decision)
+            return
         if (
             table.reminder is not None
             and now >= table.reminder
@@ -271,6 +300,25 @@ class Play:
         if table.deadline is None or now < table.deadline:
             return
         await self._time_out(table, decision)
+
+    async def _rejoined(self, table: Table, ids: dict[str, int]) -> Changed | None:
+        """An adrift record (`Table.adrift`) saved under this primary: its next
+        version passes any the lost saves gave out (the store's save jumps
+        it), so no version number stands for two states, and it is adrift no
+        more — caught up once, by whoever saves it first (None: another
+        update or process did, or the game moved on). Its pending decision
+        gets its time back (`time_given_back`)."""
+
+        def rejoin(t: Table) -> list[Command]:
+            if not t.adrift:
+                raise Refusal("err-old-button")
+            time_given_back(t, self.clock.now())
+            return []
+
+        try:
+            return await self.records.change(table.chat_id, rejoin, (table, ids))
+        except Refusal:
+            return None
 
     def _cleared(self, t: Table) -> list[Command]:
         clear_timer(t)

@@ -453,20 +453,23 @@ class Teller:
         await asyncio.gather(*drops)
         return {key: None for key in ids if key.startswith(("prompt:", "shown:"))}
 
-    async def catch_up(self, table: Table, ids: dict[str, int]) -> bool:
+    async def catch_up(self, table: Table, ids: dict[str, int], lost: bool = False) -> bool:
         """Show the pending decision's prompt if its player never got it — the
         move before it was saved but not told (the process died, Redis's answer
         to the save was lost, Telegram kept failing). Old prompts lose their
         buttons, the table is brought up to date, the prompt is sent. Not while
         the move is fresh: the process that made it may still be telling it.
-        True when it caught up."""
+        `lost`: moves already told may have been taken back (Redis rolled the
+        record back, with the chat's message ids, which then say this prompt
+        is shown though the answer's edit took its buttons): it is sent
+        whatever they say. True when it caught up."""
         state = table.state
         decision = pending(state) if state is not None and table.status == "playing" else None
         if decision is None or state is None or state.players[decision.seat].computer:
             return False
-        if ids.get(f"shown:{decision.seat}") == decision.id:
+        if not lost and ids.get(f"shown:{decision.seat}") == decision.id:
             return False
-        if self.clock.now() - table.updated_at < ANNOUNCE_GRACE:
+        if not lost and self.clock.now() - table.updated_at < ANNOUNCE_GRACE:
             return False
         log.info(
             "chat %s: the prompt of decision %s was never shown",

@@ -254,7 +254,9 @@ class Store(ABC):
 
     @abstractmethod
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
-        """`load` and `messages` together, in one round trip."""
+        """`load` and `messages` together, in one round trip. The record
+        loaded is `Table.adrift` when a primary other than the store's own
+        saved it last (a store with no primaries never is)."""
 
     @abstractmethod
     async def messages(self, chat_id: int) -> dict[str, int]:
@@ -338,9 +340,11 @@ class Store(ABC):
 
     @abstractmethod
     async def set_aside_rating(self, head: str) -> bool:
-        """Atomically: if `head` is still the oldest game waiting to be rated,
-        move it to the games set aside (its rating failed), so the others are
-        rated. False when it is no longer the head."""
+        """If `head` is still the oldest game waiting to be rated, move it to
+        the games set aside (its rating failed), so the others are rated.
+        False when it is no longer the head. Redis makes it two steps, the
+        listing first (see `bot.store.redis`): cut between them, the game is
+        on both and set aside again, never lost from both."""
 
     @abstractmethod
     async def set_aside(self) -> list[str]:

@@ -149,6 +149,11 @@ class Table(BaseModel):
     created_at: float = 0.0
     updated_at: float = 0.0
     version: int = 0
+    #: as loaded (`Store.load_with_messages`), never saved: the record was saved
+    #: last under another Redis primary — a replica promoted since, or a Redis
+    #: restarted from a file — so moves its players were told of may be gone
+    #: (rolled back with it, message ids included; issue 26 item 2)
+    adrift: bool = Field(default=False, exclude=True)
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -1,6 +1,8 @@
 """`Store` over Redis (redis-py asyncio). Key layout: see `bot.store`.
 
-Round trips: `load` is one (HMGET), `save` is one (EVALSHA of a script that does
+Round trips: `load` is one (HMGET; `load_with_messages` a read-only script
+that also says whether another primary saved the record, `Table.adrift`),
+`save` is one (EVALSHA of a script that does
 the compare-and-set, the log append and the timer in one atomic step) — the
 save that finishes a game two: it first reads the game's log (at the version
 it expects) to pack it for the history (`bot.store.packing`).
@@ -9,8 +11,10 @@ it expects) to pack it for the history (`bot.store.packing`).
 Redis Cluster: the save script touches the chat's keys (one slot: ``{<chat>}``)
 *and* the global ``<prefix>:deadlines`` zset, which lives in another slot, so a
 cluster would refuse it with CROSSSLOT — as it would the save's other global
-and per-person keys, and seven more steps (`tests/bot/test_slots.py` holds
-the list; deploy/README.md, "Going to Redis Cluster", says what each needs).
+and per-person keys, the rating commit and `migrate`: the three steps that
+must span slots (`tests/bot/test_slots.py` holds them and their reasons;
+every other step is one slot; deploy/README.md, "Going to Redis Cluster",
+says what each of the three needs).
 We keep the timer inside the script on purpose: doing the ZADD/ZREM as a
 separate call after a successful CAS (even pipelined right behind it) lets
 two savers' timer writes land in the opposite order of their record writes —
@@ -189,6 +193,27 @@ return new
 """
 )
 
+# KEYS: 1 table hash. The record's version and JSON, and ``1`` when a primary
+# other than this one saved it last (its ``r`` is not this primary's
+# replication id, see `_SAVE_LUA`: it may lack saves the old primary made and
+# told players of); nothing when there is no record. Reads only (no-writes): it
+# runs on a read-only replica and in a full Redis as HMGET does — on a replica,
+# its primary's id is the one it follows. Sent whole (EVAL), not by its SHA: it
+# rides in one pipeline with the update's claim, and a primary whose script
+# cache is empty (promoted, restarted) answers it all the same.
+_LOAD_LUA = """#!lua flags=no-writes
+local got = redis.call('HMGET', KEYS[1], 'v', 'data', 'r')
+if not got[2] then
+  return {}
+end
+local primary = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') or ''
+local adrift = 0
+if got[3] ~= primary then
+  adrift = 1
+end
+return {got[1] or '0', got[2], adrift}
+"""
+
 # KEYS: 1 the chat's history hash. Returns the last game number given in the
 # chat (see `_LAST_LUA`).
 _LAST_GAME_LUA = "local hist = KEYS[1]\n" + _LAST_LUA + "return last\n"
@@ -263,15 +288,30 @@ end
 return 1
 """
 
-# KEYS: 1 rating queue, 2 the games set aside; ARGV: 1 the game expected at
-# the queue's head, 2 how many set aside games are kept
+# A rating set aside, in two steps of one key each (Redis Cluster: no step
+# spans slots), sent in one round trip: the game joins the set-aside list
+# (once), then leaves the queue's head (if it is still there: the head is the
+# compare-and-set). A cut between leaves it on both — the worker meets it at
+# the head again and sets it aside again, listed once — never on neither; a
+# head that had moved (another process took the game) takes back the listing
+# this call made. KEYS: 1 the games set aside; ARGV: 1 the game, 2 how many
+# set aside games are kept. 1: listed now; 0: it was listed already.
 _ASIDE_LUA = """
+if redis.call('LPOS', KEYS[1], ARGV[1]) then
+  return 0
+end
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+return 1
+"""
+
+# KEYS: 1 rating queue; ARGV: 1 the game expected at its head. Pops it (1), or
+# nothing when the head has moved (0).
+_POP_LUA = """
 if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
   return 0
 end
 redis.call('LPOP', KEYS[1])
-redis.call('RPUSH', KEYS[2], ARGV[1])
-redis.call('LTRIM', KEYS[2], -tonumber(ARGV[2]), -1)
 return 1
 """
 
@@ -504,6 +544,7 @@ class RedisStore(Store):
         self._rate_script = client.register_script(_RATE_LUA)
         self._profile_script = client.register_script(_PROFILE_LUA)
         self._aside_script = client.register_script(_ASIDE_LUA)
+        self._pop_script = client.register_script(_POP_LUA)
         self._claim_script = client.register_script(_CLAIM_LUA)
         self._delivered_script = client.register_script(_DELIVERED_LUA)
         self._last_game_script = client.register_script(_LAST_GAME_LUA)
@@ -679,15 +720,17 @@ class RedisStore(Store):
         return table
 
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
-        (v, data), raw = await self._read(
-            lambda p: p.hmget(self._table_key(chat_id), ["v", "data"]),
+        got, raw = await self._read(
+            lambda p: p.eval(_LOAD_LUA, 1, self._table_key(chat_id)),
             lambda p: p.hgetall(self._msgs_key(chat_id)),
         )
         ids = {_str(k): int(_str(m)) for k, m in raw.items()}
-        if data is None:
+        if not got:
             return None, ids
+        v, data, adrift = got
         table = Table.model_validate_json(data)
         table.version = int(_str(v))
+        table.adrift = int(adrift) == 1
         return table, ids
 
     async def save(self, table: Table, commands: Sequence[Command] = ()) -> bool:
@@ -750,6 +793,7 @@ class RedisStore(Store):
         if finishing is not None:
             finishing.final = True
         table.version = version
+        table.adrift = False  # saved under this primary
         return True
 
     async def _run_saving(self, script: Any, keys: list[str], args: list[str]) -> int:
@@ -801,8 +845,15 @@ class RedisStore(Store):
         return int(last)
 
     async def delete(self, chat_id: int) -> None:
+        """The chat's keys go in one step of their own slot; the timer before
+        them, the seated people's links after them, each a step of its own
+        (Redis Cluster: no step spans slots). What a step between may leave is
+        harmless: a timer of a record gone is dropped by `due`, a link to a
+        game gone is skipped by whoever reads it — while a timer removed
+        *after* the record could be a new game's, saved meanwhile."""
         tk = self._table_key(chat_id)
         with _guard():
+            await _a(self._r.zrem(self._deadlines_key, str(chat_id)))
             async with self._r.pipeline(transaction=True) as pipe:
                 while True:
                     try:
@@ -811,13 +862,15 @@ class RedisStore(Store):
                         users = seated_users(data)
                         _multi(pipe)
                         pipe.delete(tk, self._log_key(chat_id), self._msgs_key(chat_id))
-                        pipe.zrem(self._deadlines_key, str(chat_id))
-                        for uid in users:
-                            pipe.srem(self._user_tables_key(uid), str(chat_id))
                         await pipe.execute()
-                        return
+                        break
                     except redis.exceptions.WatchError:
                         continue
+            if users:
+                async with self._r.pipeline(transaction=False) as pipe:
+                    for uid in users:
+                        pipe.srem(self._user_tables_key(uid), str(chat_id))
+                    await pipe.execute()
 
     async def log(self, chat_id: int) -> list[Command]:
         with _guard():
@@ -1073,10 +1126,15 @@ class RedisStore(Store):
         return int(ok) == 1
 
     async def set_aside_rating(self, head: str) -> bool:
-        keys = [self._queue_key, f"{self.prefix}:rating:aside"]
         with _guard():
-            ok = await self._aside_script(keys=keys, args=[head, str(ASIDE_KEEP)])
-        return int(ok) == 1
+            async with self._r.pipeline(transaction=False) as pipe:
+                aside = [f"{self.prefix}:rating:aside"]
+                await self._aside_script(keys=aside, args=[head, str(ASIDE_KEEP)], client=pipe)
+                await self._pop_script(keys=[self._queue_key], args=[head], client=pipe)
+                listed, popped = await pipe.execute()
+            if int(listed) == 1 and int(popped) == 0:
+                await _a(self._r.lrem(aside[0], -1, head))
+        return int(popped) == 1
 
     async def set_aside(self) -> list[str]:
         with _guard():
@@ -1094,15 +1152,20 @@ class RedisStore(Store):
         return {int(_str(k)): _str(v) for k, v in raw.items()}
 
     async def subscribe(self, chat_id: int, user_id: int, state: str | None) -> None:
+        """The chat's subscribers and the person's index of them (what
+        /forgetme sweeps), two steps of their own slots in one round trip:
+        the index is written before a subscription and cleared after one, so
+        whatever a cut between them leaves is an index entry too many —
+        harmless (/forgetme deletes a field that is not there)."""
         mine = self._user_set_key(user_id, "subs")
         with _guard():
-            async with self._r.pipeline(transaction=True) as pipe:
+            async with self._r.pipeline(transaction=False) as pipe:
                 if state is None:
                     pipe.hdel(self._subs_key(chat_id), str(user_id))
                     pipe.srem(mine, str(chat_id))
                 else:
-                    pipe.hset(self._subs_key(chat_id), str(user_id), state)
                     pipe.sadd(mine, str(chat_id))
+                    pipe.hset(self._subs_key(chat_id), str(user_id), state)
                 await pipe.execute()
 
     async def user_chats(self, user_id: int) -> set[int]:
@@ -1115,6 +1178,11 @@ class RedisStore(Store):
         return {int(_str(chat)) for members in found for chat in members}
 
     async def forget_user(self, user_id: int) -> None:
+        """Every trace of the person, a step a key (Redis Cluster: no step
+        spans slots), each one that may be done twice: their traces in the
+        chats first, then everyone's figures, and their own keys last — the
+        sets that say where their traces are go only once the traces are gone,
+        so /forgetme cut short and asked again finds the rest."""
         key = f"u{user_id}"
         chats = await self.user_chats(user_id)
         await self.delete(user_id)  # their practice game (its chat is theirs)
@@ -1122,8 +1190,7 @@ class RedisStore(Store):
             subs = await _a(self._r.smembers(self._user_set_key(user_id, "subs")))
             rated = await _a(self._r.smembers(self._user_set_key(user_id, "stats")))
             played = await _a(self._r.smembers(self._user_set_key(user_id, "played")))
-            async with self._r.pipeline(transaction=True) as pipe:
-                pipe.delete(self._user_key(user_id))
+            async with self._r.pipeline(transaction=False) as pipe:
                 for chat in subs:
                     pipe.hdel(self._subs_key(int(_str(chat))), str(user_id))
                 pipe.hdel(self._stats_key(None), key)
@@ -1131,12 +1198,6 @@ class RedisStore(Store):
                     pipe.hdel(self._stats_key(int(_str(chat))), key)
                 for chat_id in chats:  # the «start the bot» notes about them
                     pipe.hdel(self._msgs_key(chat_id), f"unreachable:{user_id}")
-                pipe.delete(
-                    *(
-                        self._user_set_key(user_id, kind)
-                        for kind in ("subs", "stats", "played", "tables", "owns")
-                    )
-                )
                 await pipe.execute()
             for chat_id in chats:  # the settings they made have no author now
                 raw = await _a(self._r.get(self._profile_key(chat_id)))
@@ -1156,8 +1217,23 @@ class RedisStore(Store):
                             changes[_str(field)] = scrubbed
                 if changes:
                     await _a(self._r.hset(hk, mapping=changes))
+            # their own keys (one slot: ``{<user id>}``), the index of their traces last
+            await _a(
+                self._r.delete(
+                    self._user_key(user_id),
+                    *(
+                        self._user_set_key(user_id, kind)
+                        for kind in ("subs", "stats", "played", "tables", "owns")
+                    ),
+                )
+            )
 
     async def migrate_home(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The chat's home copied under its new id, then the global maps told,
+        then the old copy deleted — in one round trip, a step a key or a
+        chat's keys (Redis Cluster: no step spans slots), in that order: a
+        cut between steps leaves the old home beside a copy, never neither,
+        and the update asked again (its claim given back) copies it anew."""
         if old_chat_id == new_chat_id:
             return
         old, new = old_chat_id, new_chat_id
@@ -1176,20 +1252,24 @@ class RedisStore(Store):
                     record.chat_id = new
                     history[field] = record_json(record)
                     users |= {s.user_id for s in record.seats if s.user_id is not None}
-            async with self._r.pipeline(transaction=True) as pipe:
+            async with self._r.pipeline(transaction=False) as pipe:
                 if profile is not None:
                     moved = ChatProfile.model_validate_json(profile)
                     moved.chat_id = new
                     pipe.set(self._profile_key(new), moved.model_dump_json())
                 if history:
                     pipe.hset(self._history_key(new), mapping=history)
-                    for field, value in history.items():
-                        if field.startswith("n:"):
-                            pipe.hset(f"{self.prefix}:replay:index", value, f"{new}:{field[2:]}")
                 if stats:
                     pipe.hset(self._stats_key(new), mapping=stats)
                 if subs:
                     pipe.hset(self._subs_key(new), mapping=subs)
+                numbers = {
+                    value: f"{new}:{field[2:]}"
+                    for field, value in history.items()
+                    if field.startswith("n:")
+                }
+                if numbers:
+                    pipe.hset(f"{self.prefix}:replay:index", mapping=numbers)
                 pipe.hset(f"{self.prefix}:moved", str(old), str(new))
                 pipe.delete(
                     self._profile_key(old),

@@ -120,9 +120,11 @@ class Hub:
                 watching = self.viewers.get(chat_id)
                 if watching is None:
                     return
-                old = self.tables.get(chat_id)
-                if old is None or table is None or table.version >= old.version:
-                    self.tables[chat_id] = table
+                # the newest read stands, also when its version is lower than
+                # the last one's: a chat's reads are one after another, so
+                # only a rollback (Redis came back without a save) goes back —
+                # and then the version read is the state there is
+                self.tables[chat_id] = table
                 for viewer in watching:
                     viewer.wake.set()
         finally:

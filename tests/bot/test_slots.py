@@ -9,10 +9,13 @@ keys), a MULTI/EXEC transaction (with the keys it WATCHed and read while
 watching) or a single command is one step. A step's keys are asked of Redis
 itself (``COMMAND GETKEYS``) and hashed to their slots.
 
-A chat's keys share the tag ``{<chat>}``, a person's ``{<user id>}``. The
-steps that span slots are the ones listed in `SPANNING` — each key pattern
-they may touch, and why — and no other: a new one fails here, so the list
-(and deploy/README.md, "Going to Redis Cluster") is kept true.
+A chat's keys share the tag ``{<chat>}``, a person's ``{<user id>}``. Every
+step touches one slot but the three named in `SPANNING` — each key pattern
+they may touch, and why it must stay one step — and no other: a new one fails
+here, so the list (and deploy/README.md, "Going to Redis Cluster") is kept
+true. The steps that were split to one slot each (delete, subscribe,
+set-aside, migrate_home, forget_user) keep what a cut between their steps may
+leave harmless: the tests below cut them there.
 """
 
 from __future__ import annotations
@@ -37,14 +40,19 @@ from tests.bot.helpers.finishing import finish_quickly
 GROUP, OTHER, MOVED = -100_262_700, -100_262_701, -100_262_702
 STORE_FILE = "bot/store/redis.py"
 
-#: the steps that touch more than one slot: the store's method and its step →
-#: the key patterns it touches (`shape`). Each is a reason Redis Cluster is
-#: not a configuration step today (deploy/README.md, "Going to Redis Cluster").
+#: the steps that must touch more than one slot: the store's method and its
+#: step → the key patterns it touches (`shape`), and why it cannot be split.
+#: Each is a reason Redis Cluster is not a configuration step today
+#: (deploy/README.md, "Going to Redis Cluster", says what each would need).
 SPANNING: dict[str, set[str]] = {
-    # a save: the chat's keys and, in the same script, the global timer zset,
-    # the replay numbers (one sequence and index for every chat's finished
-    # games), the rating queue, the running update's claim (made final by the
-    # save) and each seated person's "played" set
+    # a save: the chat's keys and, in the same script, the global timer zset
+    # (written apart from the compare-and-set, two savers' timers can land in
+    # the opposite order of their records: a waiting game left with a stale
+    # timer or none), the running update's claim (made final with the save:
+    # apart, a press pays a round trip more), and — the save that finishes a
+    # game only — the replay numbers, the rating queue and each seated
+    # person's "played" set (so a finished game is numbered, queued and
+    # indexed once, with its save)
     "save: script save": {
         "{chat}:table",
         "{chat}:log",
@@ -57,54 +65,20 @@ SPANNING: dict[str, set[str]] = {
         "update:<id>",
         "user:{user}:played",
     },
-    # a rating: the queue's head taken, the chat's, everyone's and each
-    # player's figures, in one step
+    # a rating: the queue's head is the compare-and-set of the figures, taken
+    # with the chat's, everyone's and each player's figures in one step —
+    # apart, two processes' ratings could interleave and one be lost
     "commit_rating: script rate": {"rating:queue", "{chat}:stats", "stats", "user:{user}:stats"},
-    # a rating set aside: off the queue, onto the set-aside list (two global keys)
-    "set_aside_rating: script aside": {"rating:queue", "rating:aside"},
-    # a game deleted: its keys, its timer, each seated person's link to it
-    "delete: MULTI": {
-        "{chat}:table",
-        "{chat}:log",
-        "{chat}:msgs",
-        "deadlines",
-        "user:{user}:tables",
-    },
-    # a group that became a supergroup: the game's keys under the new id, the
-    # timer, the links
+    # a group that became a supergroup: its game's keys under the new id, the
+    # timer, the links, in one WATCHed step over both chats — a save landing
+    # on the old id while the game is copied makes the move start again, so
+    # no acknowledged move is left behind on the old id
     "migrate: MULTI": {
         "{chat}:table",
         "{chat}:log",
         "{chat}:msgs",
         "deadlines",
         "user:{user}:tables",
-    },
-    # the same group's home (history, figures, subscribers) moved, and the
-    # global map of moved chats
-    "migrate_home: MULTI": {
-        "{chat}:history",
-        "{chat}:profile",
-        "{chat}:stats",
-        "{chat}:subs",
-        "moved",
-    },
-    # a subscription: the chat's subscribers and the person's chats
-    "subscribe: MULTI": {"{chat}:subs", "user:{user}:subs"},
-    # /forgetme: the person's keys, and their traces in every chat, their
-    # practice game's keys and timer, everyone's figures
-    "forget_user: MULTI": {
-        "user:{user}",
-        "user:{user}:owns",
-        "user:{user}:played",
-        "user:{user}:stats",
-        "user:{user}:subs",
-        "user:{user}:tables",
-        "{chat}:table",
-        "{chat}:log",
-        "{chat}:msgs",
-        "{chat}:stats",
-        "deadlines",
-        "stats",
     },
 }
 
@@ -262,3 +236,53 @@ async def test_only_the_listed_steps_span_hash_slots(
             spanning[name] |= {shape(k, store.prefix) for k in mine}
     assert "save: script save" in seen, sorted(seen)
     assert dict(spanning) == SPANNING, dict(spanning)
+
+
+# ---------------------------------------------------------------- the split steps, cut between
+
+
+async def test_a_rating_set_aside_is_listed_once_and_never_for_a_head_that_moved(
+    redis_store: RedisStore,
+) -> None:
+    store = redis_store
+    client: Any = store._r
+    queue, aside = store._queue_key, f"{store.prefix}:rating:aside"
+    await client.rpush(queue, f"{GROUP}:1", f"{GROUP}:2")
+    # a head that moved: nothing set aside, nothing listed
+    assert not await store.set_aside_rating(f"{GROUP}:2")
+    assert await store.set_aside() == []
+    # cut after its first step: listed, still at the head — set aside again, listed once
+    await store._aside_script(keys=[aside], args=[f"{GROUP}:1", "10"])
+    assert await store.set_aside() == [f"{GROUP}:1"]
+    assert await store.rating_head() == f"{GROUP}:1"
+    assert await store.set_aside_rating(f"{GROUP}:1")
+    assert await store.set_aside() == [f"{GROUP}:1"]
+    assert await store.rating_head() == f"{GROUP}:2"
+
+
+async def test_forgetme_cut_before_its_own_keys_finds_the_rest_when_asked_again(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = redis_store
+    client: Any = store._r
+    anna = 880_000_777
+    await store.save_user(UserPrefs(user_id=anna, lang="en", started=True))
+    await store.subscribe(GROUP, anna, "on")
+    await store.subscribe(OTHER, anna, "on")
+    real_delete = client.delete
+
+    async def cut(*keys: Any) -> Any:
+        if store._user_key(anna) in keys:
+            raise ConnectionError("cut")
+        return await real_delete(*keys)
+
+    monkeypatch.setattr(client, "delete", cut)
+    with pytest.raises(Exception, match="cut"):
+        await store.forget_user(anna)
+    monkeypatch.undo()
+    # the traces in the chats went first; the index of them is still there
+    assert await store.subscribers(GROUP) == {} and await store.subscribers(OTHER) == {}
+    assert await store.user_chats(anna) == {GROUP, OTHER}
+    await store.forget_user(anna)
+    assert await store.user_chats(anna) == set()
+    assert not await client.exists(store._user_key(anna))

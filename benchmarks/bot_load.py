@@ -3,6 +3,7 @@
     python -m benchmarks.bot_load --games 200 --players 4 [--rate 300] [--seconds 60]
                                   [--seed 1] [--redis URL]
                                   [--computers N --level strong --workers W] [--where]
+                                  [--reviews SECONDS]
 
 `--games` groups play at once for `--seconds`, each starting a new game when
 one ends, so the load stays the same throughout. Scripted people (one per
@@ -48,6 +49,12 @@ Prints one JSON line:
   `served_within_1s`: the share of updates served within a second. A shed
   press stays on the person's prompt, and they press again at their next turn
   to think.
+
+`--reviews S`: each finished game's reviews (issue 27) may take S CPU-seconds
+(default 0: none). They are made after a game, never on an update's path —
+in the bot in its worker process, here (no computers: no pool) in a thread of
+this process, whose CPU the figures would then count per update; their own
+cost, per game, is `benchmarks.review`'s.
 
 The pace limiter runs on a make-believe clock: it still orders each chat's
 messages, but its waits (Telegram's per-group limits, which people playing at
@@ -278,6 +285,7 @@ async def main(
     computers: int = 0,
     level: Level = "strong",
     workers: int | None = None,
+    reviews: float = 0.0,
 ) -> dict[str, Any]:
     count_roundtrips()
     errors = ErrorCount()
@@ -296,6 +304,7 @@ async def main(
         clock=SystemClock(),
         pace=NoWaitPace(),
         thinker=thinker,
+        review_cpu=reviews,
     )
     app.ticker.interval = 0.05
     updates = Updates()
@@ -529,6 +538,9 @@ if __name__ == "__main__":
     parser.add_argument(
         "--where", action="store_true", help="also print the round trips by store call and caller"
     )
+    parser.add_argument(
+        "--reviews", type=float, default=0.0, help="CPU seconds a game's reviews may take (0: none)"
+    )
     args = parser.parse_args()
     if args.where:
         WHERE = Counter()
@@ -543,6 +555,7 @@ if __name__ == "__main__":
             args.computers,
             args.level,
             args.workers,
+            args.reviews,
         )
     )
     print(json.dumps(result))

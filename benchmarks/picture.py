@@ -26,15 +26,16 @@ from bot.store.memory import MemoryStore
 from bot.store.models import Seat, Table
 from bot.words.i18n import Translator
 from engine import Command, GameSetup, apply, new_game, pending
-from engine.ai import decide
+from engine.ai import Level, decide
 
 
-def played(players: int, seed: int) -> tuple[Table, list[Command]]:
+def played(players: int, seed: int, level: Level = "normal") -> tuple[Table, list[Command]]:
+    """A finished game of `players` computers of `level`, and its command log."""
     setup = GameSetup(players=players, seed=seed)
     state, _ = new_game(setup)
     commands = []
     while (d := pending(state)) is not None:
-        option = decide(state, d, "normal")
+        option = decide(state, d, level)
         apply(state, d.seat, d.id, option)
         commands.append(Command(seat=d.seat, decision=d.id, option=option))
     table = Table(

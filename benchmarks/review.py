@@ -31,47 +31,11 @@ import statistics
 import time
 from typing import Any
 
-from benchmarks.picture import watch
+from benchmarks.picture import Store, played, watch
 from bot.service.pictures import Pictures
 from bot.service.reviews import GAME_CPU, Reviews
 from bot.store import UserPrefs
-from bot.store.memory import MemoryStore
-from bot.store.models import Seat, Table
 from bot.words.i18n import Translator
-from engine import Command, GameSetup, apply, new_game, pending
-from engine.ai import decide
-
-
-def played(players: int, seed: int) -> tuple[Table, list[Command]]:
-    setup = GameSetup(players=players, seed=seed)
-    state, _ = new_game(setup)
-    commands = []
-    while (d := pending(state)) is not None:
-        option = decide(state, d, "easy")
-        apply(state, d.seat, d.id, option)
-        commands.append(Command(seat=d.seat, decision=d.id, option=option))
-    table = Table(
-        chat_id=-1,
-        game_no=1,
-        creator_id=1,
-        title="Бенчмарк",
-        status="finished",
-        seats=[Seat(user_id=i + 1, name=f"Игрок {i + 1}") for i in range(players)],
-        setup=setup,
-        state=state,
-    )
-    return table, commands
-
-
-class Store(MemoryStore):
-    """The game's command log, without playing it through the bot."""
-
-    def __init__(self, commands: list[Command]) -> None:
-        super().__init__()
-        self.commands = commands
-
-    async def log(self, chat_id: int) -> list[Command]:
-        return self.commands
 
 
 class Messenger:
@@ -109,7 +73,7 @@ async def measure(players: int, games: int, processes: bool, cpu: float) -> dict
     pictures = Pictures(Store([]), tr, processes=processes)
     await pictures.warm()
     for g in range(games):
-        table, commands = played(players, 200 + g)
+        table, commands = played(players, 200 + g, "easy")  # at random: the costliest to review
         store = Store(commands)
         for seat in table.seats:
             assert seat.user_id is not None

@@ -47,9 +47,9 @@ class Rolled:
         return [m for m, markup in self.h.tg.markups.items() if d in decisions_of(markup)]
 
 
-async def a_press_rolled_back(store: RedisStore, primary: str = "another-primary") -> Rolled:
-    """A game whose decider answered a prompt, then Redis came back without
-    the answer, the record saved last under `primary`."""
+async def a_game_at_its_first_decision(store: Store) -> tuple[Harness, Table, Decision, User]:
+    """A seeded 3-person game just started: its record, the pending decision
+    and the person who decides it."""
     h = Harness(store)
     users = people("Анна", "Борис", "Вера")
     by_id = {u.id: u for u in users}
@@ -60,7 +60,13 @@ async def a_press_rolled_back(store: RedisStore, primary: str = "another-primary
     assert decision is not None
     user_id = before.seats[decision.seat].user_id
     assert user_id is not None
-    who = by_id[user_id]
+    return h, before, decision, by_id[user_id]
+
+
+async def a_press_rolled_back(store: RedisStore, primary: str = "another-primary") -> Rolled:
+    """A game whose decider answered a prompt, then Redis came back without
+    the answer, the record saved last under `primary`."""
+    h, before, decision, who = await a_game_at_its_first_decision(store)
     client: Any = store._r
     keys = [store._table_key(GROUP), store._log_key(GROUP), store._msgs_key(GROUP)]
     kept = [(k, await client.dump(k), await client.pttl(k)) for k in keys]
@@ -171,17 +177,7 @@ async def test_a_button_forged_ahead_changes_nothing_without_a_rollback(store: S
     """The same press on a record this primary saved (and on the embedded
     store, which has no primaries: never adrift) is an old button: no prompt
     is sent again, nothing is saved."""
-    h = Harness(store)
-    users = people("Анна", "Борис", "Вера")
-    by_id = {u.id: u for u in users}
-    await h.open_game(GROUP, users[0], users[1:], seed=5)
-    before = await h.table(GROUP)
-    assert before.state is not None
-    decision = pending(before.state)
-    assert decision is not None
-    user_id = before.seats[decision.seat].user_id
-    assert user_id is not None
-    who = by_id[user_id]
+    h, before, decision, who = await a_game_at_its_first_decision(store)
     loaded, _ = await store.load_with_messages(GROUP)
     assert loaded is not None and not loaded.adrift
     prompt = (await store.messages(GROUP))[f"prompt:{decision.seat}"]

@@ -3,6 +3,8 @@ versions of a player, compared game by game — a paired before/after.
 
     python -m benchmarks.paired BEFORE.jsonl AFTER.jsonl
 
+(several logs of one side, e.g. a line resumed elsewhere: joined by commas, A.jsonl,B.jsonl)
+
 Only the games both logs hold count (matched on the game index `i`: the same deal,
 the same seat). Budget-mode strong plays the same answers every run, so games in
 which the change never altered a decision come out the same in both logs and cancel;
@@ -79,7 +81,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("before")
     parser.add_argument("after")
     args = parser.parse_args(argv)
-    out = compare(read_log(args.before), read_log(args.after))
+
+    def records(paths: str) -> list[Record]:
+        return [r for path in paths.split(",") for r in read_log(path)]
+
+    out = compare(records(args.before), records(args.after))
     print(json.dumps(out))
     if out["games"]:
         d = out["win_share_diff"]

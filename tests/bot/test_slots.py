@@ -65,10 +65,6 @@ SPANNING: dict[str, set[str]] = {
         "update:<id>",
         "user:{user}:played",
     },
-    # a rating: the queue's head is the compare-and-set of the figures, taken
-    # with the chat's, everyone's and each player's figures in one step —
-    # apart, two processes' ratings could interleave and one be lost
-    "commit_rating: script rate": {"rating:queue", "{chat}:stats", "stats", "user:{user}:stats"},
     # a group that became a supergroup: its game's keys under the new id, the
     # timer, the links, in one WATCHed step over both chats — a save landing
     # on the old id while the game is copied makes the move start again, so

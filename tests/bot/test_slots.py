@@ -10,7 +10,7 @@ watching) or a single command is one step. A step's keys are asked of Redis
 itself (``COMMAND GETKEYS``) and hashed to their slots.
 
 A chat's keys share the tag ``{<chat>}``, a person's ``{<user id>}``. Every
-step touches one slot but the three named in `SPANNING` — each key pattern
+step touches one slot but the two named in `SPANNING` — each key pattern
 they may touch, and why it must stay one step — and no other: a new one fails
 here, so the list (and deploy/README.md, "Going to Redis Cluster") is kept
 true. The steps that were split to one slot each (delete, subscribe,

@@ -1230,21 +1230,36 @@ class RedisStore(Store):
             if stored is None:
                 return False
             number, _, raw = _str(stored).partition(" ")
-            got = json.loads(raw)
-            chat = int(got["chat"])
-            async with self._r.pipeline(transaction=False) as pipe:
-                for key, pairs in (
-                    (self._stats_key(None), got["overall"]),
-                    (self._stats_key(chat), got["local"]),
-                ):
-                    if pairs:
-                        args = [number, *(x for pair in pairs for x in pair)]
-                        await self._rating_apply_script(keys=[key], args=args, client=pipe)
-                for uid in got["users"]:
-                    pipe.sadd(self._user_set_key(int(uid), "stats"), str(chat))
-                await pipe.execute()
+            await self._write_figures(number, json.loads(raw))
             await self._pop_script(keys=queue, args=[head])
         return True
+
+    async def _write_figures(self, number: str, figures: dict[str, Any]) -> None:
+        """The rating's second step: its stored figures written to each stats
+        key (each in its own slot), unless there already, in one round trip.
+        EVALSHA is sent bare — a `Script` in a pipeline asks SCRIPT EXISTS
+        first, a round trip more each time — and a Redis that lost its
+        scripts (restarted) has it loaded and everything sent again: a write
+        made twice is made once (``~applied``; SADD)."""
+        chat = int(figures["chat"])
+        for _ in range(2):
+            async with self._r.pipeline(transaction=False) as pipe:
+                for key, pairs in (
+                    (self._stats_key(None), figures["overall"]),
+                    (self._stats_key(chat), figures["local"]),
+                ):
+                    if pairs:
+                        flat = [x for pair in pairs for x in pair]
+                        pipe.evalsha(self._rating_apply_script.sha, 1, key, number, *flat)
+                for uid in figures["users"]:
+                    pipe.sadd(self._user_set_key(int(uid), "stats"), str(chat))
+                results = await pipe.execute(raise_on_error=False)
+            if not any(isinstance(r, redis.exceptions.NoScriptError) for r in results):
+                break
+            self._rating_apply_script.sha = _str(await _a(self._r.script_load(_RATING_APPLY_LUA)))
+        for result in results:
+            if isinstance(result, Exception):
+                raise result
 
     async def set_aside_rating(self, head: str) -> bool:
         with _guard():

@@ -354,20 +354,16 @@ async def test_a_rating_commit_cut_between_its_steps_is_finished_once_by_the_nex
     first = await redis_factory()
     await queue_games(first)
     assert await Ratings(first, shared_translator()).drain(limit=1) == 1
-    apply = first._rating_apply_script
+    write = first._write_figures
 
-    async def cut_apply(keys: list[str], args: list[str], client: Any = None) -> Any:
-        if cut == "half written" and keys == [first._stats_key(None)]:
-            return await apply(keys=keys, args=args)  # written now, alone
-        if cut in ("stored", "half written"):
-            raise Killed
-        return await apply(keys=keys, args=args, client=client)
-
-    async def cut_pop(keys: list[str], args: list[str], client: Any = None) -> Any:
+    async def cut_write(number: str, figures: dict[str, Any]) -> None:
+        if cut == "half written":  # the overall figures only, then the kill
+            await write(number, {**figures, "local": [], "users": []})
+        elif cut == "written":
+            await write(number, figures)
         raise Killed
 
-    monkeypatch.setattr(first, "_rating_apply_script", cut_apply)
-    monkeypatch.setattr(first, "_pop_script", cut_pop)
+    monkeypatch.setattr(first, "_write_figures", cut_write)
     with pytest.raises(Killed):
         await Ratings(first, shared_translator()).drain()
     monkeypatch.undo()
@@ -410,14 +406,14 @@ async def test_a_slow_workers_late_write_never_undoes_a_later_game(
     slow, fast = await redis_factory(), await redis_factory()
     await queue_games(slow)
     stalled, go = asyncio.Event(), asyncio.Event()
-    apply = slow._rating_apply_script
+    write = slow._write_figures
 
-    async def stall(keys: list[str], args: list[str], client: Any = None) -> Any:
+    async def stall(number: str, figures: dict[str, Any]) -> None:
         stalled.set()
         await go.wait()
-        return await apply(keys=keys, args=args, client=client)
+        await write(number, figures)
 
-    monkeypatch.setattr(slow, "_rating_apply_script", stall)
+    monkeypatch.setattr(slow, "_write_figures", stall)
     head = await slow.rating_head()
     assert head is not None
     late = asyncio.create_task(Ratings(slow, shared_translator()).rate_one(head))
@@ -426,6 +422,18 @@ async def test_a_slow_workers_late_write_never_undoes_a_later_game(
     go.set()
     assert await late  # it did rate the game: with the figures stored, already written
     await all_rated_once(fast)
+
+
+async def test_the_figures_are_written_by_a_redis_that_lost_its_scripts(
+    redis_store: RedisStore,
+) -> None:
+    """The second step sends EVALSHA bare (one round trip): a Redis without
+    the script (restarted) answers NOSCRIPT, and it is loaded and sent again."""
+    store = redis_store
+    await queue_games(store)
+    store._rating_apply_script.sha = "0" * 40  # a script Redis does not know
+    assert await Ratings(store, shared_translator()).drain() == 3
+    await all_rated_once(store)
 
 
 async def test_a_rating_set_aside_drops_its_stored_figures(redis_store: RedisStore) -> None:

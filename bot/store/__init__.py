@@ -36,11 +36,16 @@ A chat's home, kept for good (no expiry; bounded):
   or ``asked`` (could not be reached; asked once to start the bot)
 - ``smuta:stats``            — hash: player key → `PlayerStats` everywhere
 - ``smuta:rating:queue``     — list of ``<chat>:<game>`` finished, counted,
-  not yet rated: each is rated and popped in one step (see `commit_rating`)
+  not yet rated: each is rated and popped by `commit_rating`
+- ``smuta:rating:results:{r<n>}`` — hash in the queue's slot (its tag found to
+  hash there, `bot.store.redis`): the head's new figures while they are being
+  written (``<game>`` → its number and figures, gone with its pop or set-aside),
+  ``~last`` the last number given; a stats hash's ``~applied`` is the number
+  of the last rating written to it
 - ``smuta:rating:aside``     — list of ``<chat>:<game>`` whose rating failed,
   set aside so the queue moves on (the newest `ASIDE_KEEP`)
-- ``smuta:rating:queued:{smuta:rating:queue}:<chat>:<game>`` — a game put in
-  the rating queue (in the queue's slot), so a publishing run again never
+- ``smuta:rating:queued:{r<n>}:<chat>:<game>`` — a game put in the rating
+  queue (``r<n>``: a tag that hashes to the queue's slot), so a publishing run again never
   queues it twice; kept `QUEUED_MARK` (a week)
 - ``smuta:replay:seq``, ``smuta:replay:index`` — /replay numbers → ``<chat>:<game>``
 - ``smuta:unpublished``      — zset of ``<chat>:<game>`` finished games whose
@@ -194,10 +199,15 @@ KEYS: tuple[KeyKind, ...] = (
         None,
         "the chat's last HISTORY_KEEP games, each within GAME_BUDGET, and its counter",
     ),
-    KeyKind("{<chat>}:stats", None, "one entry per player rated in the chat"),
+    KeyKind("{<chat>}:stats", None, "one entry per player rated in the chat, one mark"),
     KeyKind("{<chat>}:subs", None, "one entry per person who asked to be called to the chat"),
-    KeyKind("stats", None, "one entry per player ever rated (people, computer levels)"),
+    KeyKind("stats", None, "one entry per player ever rated (people, computer levels), one mark"),
     KeyKind("rating:queue", None, "the finished games not yet rated: popped as rated"),
+    KeyKind(
+        "rating:results:{<name>}",
+        None,
+        "a counter and the figures of the game being rated: gone as it is popped or set aside",
+    ),
     KeyKind(
         "rating:queued:{<name>}:<chat>:<id>",
         QUEUED_MARK,
@@ -370,10 +380,25 @@ class Store(ABC):
         local: Sequence[PlayerStats],
         users: Sequence[int],
     ) -> bool:
-        """Atomically: if `head` is still the oldest game waiting to be rated,
-        pop it and write its players' new figures (everywhere and in
-        `chat_id`), marking `users` as having figures in the chat. False,
-        changing nothing, when someone else rated it first."""
+        """If `head` is still the oldest game waiting to be rated, pop it and
+        write its players' new figures (everywhere and in `chat_id`), marking
+        `users` as having figures in the chat: True, the game is rated once
+        (by this call, or by another with figures stored first — the same,
+        computed from the same figures). False, changing nothing, when it is
+        no longer the head (someone else rated it first): read again.
+
+        Redis makes it three steps of one slot each (`bot.store.redis`):
+        the figures stored by the head first, then written, then the head
+        popped; cut between them, the head stays with its figures stored, and
+        `finish_rating` finishes it — a game is rated once, never from half
+        its own figures."""
+
+    @abstractmethod
+    async def finish_rating(self, head: str) -> bool:
+        """If `head` is still the queue's head and a `commit_rating` of it was
+        cut short after storing its figures, finish it with those figures:
+        True, rated and popped. False: nothing stored for it (rate it anew)
+        or no longer the head."""
 
     @abstractmethod
     async def set_aside_rating(self, head: str) -> bool:

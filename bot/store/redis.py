@@ -12,10 +12,12 @@ number, rating queue entry and players' index, one slot a step).
 
 Redis Cluster: the save script touches the chat's keys (one slot: ``{<chat>}``)
 *and* the global ``<prefix>:deadlines`` zset and the update's claim, which live
-in other slots, so a cluster would refuse it with CROSSSLOT — as it would the
-rating commit and `migrate`: the steps that must span slots
-(`tests/bot/test_slots.py` holds them and their reasons; every other step is
-one slot; deploy/README.md, "Going to Redis Cluster", says what each needs).
+in other slots, so a cluster would refuse it with CROSSSLOT — as it would
+`migrate`: the steps that must span slots (`tests/bot/test_slots.py` holds
+them and their reasons; every other step is one slot — the rating commit too,
+in three steps, see `_RATING_CLAIM_LUA`, and a finished game's publishing
+after its save, `RedisStore._publish`; deploy/README.md, "Going to Redis
+Cluster", says what each of them needs).
 We keep the timer inside the script on purpose: doing the ZADD/ZREM as a
 separate call after a successful CAS (even pipelined right behind it) lets
 two savers' timer writes land in the opposite order of their record writes —
@@ -32,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import json
 import logging
 import time
 import uuid
@@ -44,6 +47,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline, PubSub
 from redis.asyncio.connection import AbstractConnection, BlockingConnectionPool, parse_url
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+from redis.crc import key_slot
 
 from bot.ops import metrics
 from bot.store import (
@@ -281,27 +285,107 @@ return tonumber(redis.call('HGET', KEYS[2], 'v') or '0')
 """
 
 
-# KEYS: 1 rating queue, 2 overall stats hash, 3 the chat's stats hash, 4.. the
-#       rated people's "stats" sets
-# ARGV: 1 the game expected at the queue's head, 2 how many overall pairs,
-#       3 chat id, then key/JSON pairs: the overall ones, then the chat's
-# The head check is the compare-and-set: figures change only by popping the
-# head, so whoever read them before the head moved loses and reads again.
-_RATE_LUA = """
+# The rating commit, in three steps of one slot each (Redis Cluster: no step
+# spans slots). Before, one script popped the queue's head and wrote the
+# overall figures, the chat's and each rated person's "stats" set — four slots
+# and more. Now:
+#
+# 1. the queue's slot (`_RATING_CLAIM_LUA`): if the game is still the queue's
+#    head, its new figures (computed from the figures as they were before it)
+#    are stored beside the queue — HSETNX-like: the first stored stays, and
+#    every process committing this head gets back *that* one and applies it,
+#    whatever it computed itself. Not the head: lost (someone else rated it).
+# 2. one step a stats key, in that key's slot (`_RATING_APPLY_LUA`, pipelined:
+#    one round trip for all): the stored figures written unless this rating
+#    was applied to that key already; the people's "stats" sets are SADDed
+#    (the same twice as once).
+# 3. the queue's slot (`_POP_LUA`): the head popped (if it still is: whoever
+#    gets there first) and its stored figures dropped.
+#
+# A cut (a kill, a lost connection) between them leaves the head in the queue
+# with its stored figures: the next worker, of any process, meets it at the
+# head and finishes it with the stored figures (`finish_rating`) — it never
+# computes again from figures that may hold half of it. The figures stored
+# first were computed from clean ones: nothing writes figures for a head
+# before its figures are stored, and a head is popped only once its figures
+# are written to every key (step 3 follows a step 2 that succeeded), so the
+# figures read after seeing the head hold every older game, wholly.
+#
+# Applied once a key: step 1 gives each head a number that grows along the
+# queue (the later of the primary's clock in µs and the last number given
+# plus one, `~last`), stored with its figures; each stats hash keeps the
+# number of the last rating written to it (`~applied`, a field no player key
+# can be: those are ``u<id>``/``c<level>``). Step 2 writes only a number above
+# it. Numbers are given in queue order (a head gets its number while it is
+# the head, and the next game is the head only once this one is popped, after
+# all its keys are written), so "applied ≥ mine" means this rating, or a later
+# one written over it, is there already. A bare "last applied == this head"
+# would not do: a process slow between its steps 1 and 2 could write a popped
+# game's figures over a later game's. The clock in the number keeps it
+# growing if `~last` were ever lost (a failover to a replica behind), as the
+# save's versions do; a head set aside drops its stored figures with it (a
+# process that already holds them may still write them: a set-aside game is
+# one whose rating raised, and nothing raises once the figures are stored).
+#
+# The stored figures live in a hash of the queue's own slot. The queue key has
+# no hash tag (its slot is that of its whole name, and the save script pushes
+# to it under that name), so rather than renaming it — a migration of every
+# deployment's queue, and a change to the save — the hash is named with a tag
+# found to hash to that same slot (`_same_slot_tag`): one slot, no rename.
+#
+# KEYS: 1 rating queue, 2 the stored figures (hash: game → "<number> <JSON>",
+#       ``~last`` the last number given)
+# ARGV: 1 the game expected at the queue's head, 2 its figures (JSON), or ""
+#       to take only figures already stored (`finish_rating`)
+# Returns the stored "<number> <JSON>", or nil: not the head (or, with "",
+# nothing stored).
+_RATING_CLAIM_LUA = """
 if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
+  return false
+end
+local stored = redis.call('HGET', KEYS[2], ARGV[1])
+if stored or ARGV[2] == '' then
+  return stored
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local number = math.max(now, tonumber(redis.call('HGET', KEYS[2], '~last') or '0') + 1)
+number = string.format('%.0f', number)
+stored = number .. ' ' .. ARGV[2]
+redis.call('HSET', KEYS[2], '~last', number, ARGV[1], stored)
+return stored
+"""
+
+# KEYS: 1 a stats hash (overall or a chat's); ARGV: 1 the rating's number,
+# then player key/JSON pairs. Writes them unless a rating numbered as high was
+# applied already (1: written, 0: it was there).
+_RATING_APPLY_LUA = """
+local applied = tonumber(redis.call('HGET', KEYS[1], '~applied') or '0')
+if applied >= tonumber(ARGV[1]) then
   return 0
 end
-redis.call('LPOP', KEYS[1])
-local n = tonumber(ARGV[2])
-for i = 0, (#ARGV - 3) / 2 - 1 do
-  local key = (i < n) and KEYS[2] or KEYS[3]
-  redis.call('HSET', key, ARGV[4 + 2 * i], ARGV[5 + 2 * i])
+for i = 2, #ARGV - 1, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
 end
-for k = 4, #KEYS do
-  redis.call('SADD', KEYS[k], ARGV[3])
-end
+redis.call('HSET', KEYS[1], '~applied', ARGV[1])
 return 1
 """
+
+#: the fields of a stats hash that are not a player's figures (`~applied`)
+_STATS_MARK = "~"
+
+
+@functools.cache
+def _same_slot_tag(key: str) -> str:
+    """A hash tag (``r<n>``, the smallest n) whose slot is `key`'s: a key named
+    ``…{r<n>}`` lives in `key`'s slot though `key` has no tag. CRC16 reaches
+    every one of the 16,384 slots before n = 160,000 (a tenth of a second, once)."""
+    slot = key_slot(key.encode())
+    n = 0
+    while key_slot(f"r{n}".encode()) != slot:
+        n += 1
+    return f"r{n}"
+
 
 # A rating set aside, in two steps of one key each (Redis Cluster: no step
 # spans slots), sent in one round trip: the game joins the set-aside list
@@ -320,9 +404,11 @@ redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
 return 1
 """
 
-# KEYS: 1 rating queue; ARGV: 1 the game expected at its head. Pops it (1), or
-# nothing when the head has moved (0).
+# KEYS: 1 rating queue, 2 the stored figures (one slot: see `_RATING_CLAIM_LUA`);
+# ARGV: 1 the game expected at its head. Pops it (1), or nothing when the head
+# has moved (0); its stored figures go either way (popped, they are not needed).
 _POP_LUA = """
+redis.call('HDEL', KEYS[2], ARGV[1])
 if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
   return 0
 end
@@ -558,7 +644,8 @@ class RedisStore(Store):
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         self._save_script = client.register_script(_SAVE_LUA)
         self._messages_script = client.register_script(_MESSAGES_LUA)
-        self._rate_script = client.register_script(_RATE_LUA)
+        self._rating_claim_script = client.register_script(_RATING_CLAIM_LUA)
+        self._rating_apply_script = client.register_script(_RATING_APPLY_LUA)
         self._profile_script = client.register_script(_PROFILE_LUA)
         self._aside_script = client.register_script(_ASIDE_LUA)
         self._pop_script = client.register_script(_POP_LUA)
@@ -700,15 +787,20 @@ class RedisStore(Store):
 
     def _queued_key(self, ref: str) -> str:
         """A finished game's mark of being queued for its rating, in the
-        queue's own slot: tagged with the queue's tag, or — an untagged key
-        hashes whole — with the queue key itself."""
-        queue = self._queue_key
-        tag = queue[queue.index("{") + 1 : queue.index("}")] if "{" in queue else queue
-        return f"{self.prefix}:rating:queued:{{{tag}}}:{ref}"
+        queue's own slot (`_same_slot_tag`)."""
+        return f"{self.prefix}:rating:queued:{{{_same_slot_tag(self._queue_key)}}}:{ref}"
 
     @property
     def _unpublished_key(self) -> str:
         return f"{self.prefix}:unpublished"
+
+    @property
+    def _results_key(self) -> str:
+        """The figures of the ratings being committed, in the queue's slot."""
+        plain = f"{self.prefix}:rating:results"
+        if key_slot(plain.encode()) == key_slot(self._queue_key.encode()):
+            return plain  # (a prefix with a hash tag of its own)
+        return f"{plain}:{{{_same_slot_tag(self._queue_key)}}}"
 
     # games -------------------------------------------------------------
 
@@ -1243,7 +1335,11 @@ class RedisStore(Store):
                 found = dict(zip(keys, values, strict=True))
             else:
                 found = {_str(k): v for k, v in (await _a(self._r.hgetall(key))).items()}
-        return {k: PlayerStats.model_validate_json(v) for k, v in found.items() if v is not None}
+        return {
+            k: PlayerStats.model_validate_json(v)
+            for k, v in found.items()
+            if v is not None and not k.startswith(_STATS_MARK)
+        }
 
     async def commit_rating(
         self,
@@ -1253,25 +1349,65 @@ class RedisStore(Store):
         local: Sequence[PlayerStats],
         users: Sequence[int],
     ) -> bool:
-        keys = [
-            self._queue_key,
-            self._stats_key(None),
-            self._stats_key(chat_id),
-            *(self._user_set_key(u, "stats") for u in users),
-        ]
-        args = [head, str(len(overall)), str(chat_id)]
-        for p in (*overall, *local):
-            args += [p.key, p.model_dump_json()]
+        """Three round trips, a slot each (see `_RATING_CLAIM_LUA`): the
+        figures stored by the queue's head (or the ones stored there first),
+        written to each stats key, the head popped."""
+        figures = {
+            "chat": chat_id,
+            "overall": [[p.key, p.model_dump_json()] for p in overall],
+            "local": [[p.key, p.model_dump_json()] for p in local],
+            "users": list(users),
+        }
+        return await self._commit_stored(head, json.dumps(figures, separators=(",", ":")))
+
+    async def finish_rating(self, head: str) -> bool:
+        return await self._commit_stored(head, "")
+
+    async def _commit_stored(self, head: str, figures: str) -> bool:
+        queue = [self._queue_key, self._results_key]
         with _guard():
-            ok = await self._rate_script(keys=keys, args=args)
-        return int(ok) == 1
+            stored = await self._rating_claim_script(keys=queue, args=[head, figures])
+            if stored is None:
+                return False
+            number, _, raw = _str(stored).partition(" ")
+            await self._write_figures(number, json.loads(raw))
+            await self._pop_script(keys=queue, args=[head])
+        return True
+
+    async def _write_figures(self, number: str, figures: dict[str, Any]) -> None:
+        """The rating's second step: its stored figures written to each stats
+        key (each in its own slot), unless there already, in one round trip.
+        EVALSHA is sent bare — a `Script` in a pipeline asks SCRIPT EXISTS
+        first, a round trip more each time — and a Redis that lost its
+        scripts (restarted) has it loaded and everything sent again: a write
+        made twice is made once (``~applied``; SADD)."""
+        chat = int(figures["chat"])
+        for _ in range(2):
+            async with self._r.pipeline(transaction=False) as pipe:
+                for key, pairs in (
+                    (self._stats_key(None), figures["overall"]),
+                    (self._stats_key(chat), figures["local"]),
+                ):
+                    if pairs:
+                        flat = [x for pair in pairs for x in pair]
+                        pipe.evalsha(self._rating_apply_script.sha, 1, key, number, *flat)
+                for uid in figures["users"]:
+                    pipe.sadd(self._user_set_key(int(uid), "stats"), str(chat))
+                results = await pipe.execute(raise_on_error=False)
+            if not any(isinstance(r, redis.exceptions.NoScriptError) for r in results):
+                break
+            self._rating_apply_script.sha = _str(await _a(self._r.script_load(_RATING_APPLY_LUA)))
+        for result in results:
+            if isinstance(result, Exception):
+                raise result
 
     async def set_aside_rating(self, head: str) -> bool:
         with _guard():
             async with self._r.pipeline(transaction=False) as pipe:
                 aside = [f"{self.prefix}:rating:aside"]
                 await self._aside_script(keys=aside, args=[head, str(ASIDE_KEEP)], client=pipe)
-                await self._pop_script(keys=[self._queue_key], args=[head], client=pipe)
+                queue = [self._queue_key, self._results_key]
+                await self._pop_script(keys=queue, args=[head], client=pipe)
                 listed, popped = await pipe.execute()
             if int(listed) == 1 and int(popped) == 0:
                 await _a(self._r.lrem(aside[0], -1, head))

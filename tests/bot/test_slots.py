@@ -39,7 +39,7 @@ from bot.store.models import PlayerStats
 from bot.store.redis import RedisStore
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, shared_translator
-from tests.bot.helpers.finishing import _finish_game, finish_quickly
+from tests.bot.helpers.finishing import _finish, _finish_game, _finished_table, finish_quickly
 
 GROUP, OTHER, MOVED = -100_262_700, -100_262_701, -100_262_702
 STORE_FILE = "bot/store/redis.py"
@@ -52,22 +52,16 @@ SPANNING: dict[str, set[str]] = {
     # a save: the chat's keys and, in the same script, the global timer zset
     # (written apart from the compare-and-set, two savers' timers can land in
     # the opposite order of their records: a waiting game left with a stale
-    # timer or none), the running update's claim (made final with the save:
-    # apart, a press pays a round trip more), and — the save that finishes a
-    # game only — the replay numbers, the rating queue and each seated
-    # person's "played" set (so a finished game is numbered, queued and
-    # indexed once, with its save)
+    # timer or none) and the running update's claim (made final with the
+    # save: apart, a press pays a round trip more). What a finished game means
+    # outside its chat is written after the save, one slot a step.
     "save: script save": {
         "{chat}:table",
         "{chat}:log",
         "{chat}:msgs",
         "{chat}:history",
         "deadlines",
-        "replay:seq",
-        "replay:index",
-        "rating:queue",
         "update:<id>",
-        "user:{user}:played",
     },
     # a group that became a supergroup: its game's keys under the new id, the
     # timer, the links, in one WATCHed step over both chats — a save landing
@@ -174,6 +168,10 @@ async def play_everything(h: Harness, store: RedisStore) -> None:
     await store.last_game_no(GROUP)
     await store.log(GROUP)
     await store.due(0.0)
+    client: Any = store._r
+    await client.zadd(store._deadlines_key, {str(MOVED - 9): 1.0})  # its record is gone
+    await store.due(2.0)
+    await store.publish_finished(older_than=0)
     await store.set_messages(GROUP, {"table": 5, "prompt:0": None})
     await store.user(anna.id)
     await store.save_user(UserPrefs(user_id=anna.id, lang="en", started=True))
@@ -286,6 +284,127 @@ async def test_forgetme_cut_before_its_own_keys_finds_the_rest_when_asked_again(
     await store.forget_user(anna)
     assert await store.user_chats(anna) == set()
     assert not await client.exists(store._user_key(anna))
+
+
+async def played_in(store: RedisStore, user_id: int) -> set[int]:
+    client: Any = store._r
+    return {int(c) for c in await client.smembers(store._user_set_key(user_id, "played"))}
+
+
+async def numbers_of(store: RedisStore, ref: str) -> list[int]:
+    client: Any = store._r
+    index = await client.hgetall(f"{store.prefix}:replay:index")
+    return sorted(int(n) for n, r in index.items() if r.decode() == ref)
+
+
+async def a_finishing_save_cut_before_its_publishing(
+    store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game of two people and a computer saved as finished, the process cut
+    right after the save: the publishing (`_publish`) never runs."""
+    table = _finished_table(GROUP, (701, 702))
+    assert await store.save(table)
+
+    async def cut(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("cut")
+
+    monkeypatch.setattr(store, "_publish", cut)
+    with pytest.raises(Exception, match="cut"):
+        await _finish(store, table)
+    monkeypatch.undo()
+
+
+async def test_a_finished_game_cut_after_its_save_is_published_once_by_the_sweep(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = redis_store
+    client: Any = store._r
+    ref = f"{GROUP}:1"
+    await a_finishing_save_cut_before_its_publishing(store, monkeypatch)
+    # the save stands — the game is in its chat's history — but has no /replay
+    # number, no place in the rating queue, no player's index yet
+    got = await store.game_at(GROUP, 1)
+    assert got is not None
+    record = got[0]
+    assert record.counted and record.number == 0
+    assert await store.rating_head() is None
+    assert GROUP not in await played_in(store, 701)
+    # too soon for the sweep (the save's own publishing may be under way)
+    assert await store.publish_finished() == 0
+    assert await store.publish_finished(older_than=0) == 1
+    got = await store.game_at(GROUP, 1)
+    assert got is not None and got[0].number > 0
+    number = got[0].number
+    assert await numbers_of(store, ref) == [number]
+    by_number = await store.game_by_number(number)
+    assert by_number is not None and by_number[0].game_no == 1
+    assert [x.decode() for x in await client.lrange(store._queue_key, 0, -1)] == [ref]
+    assert GROUP in await played_in(store, 701) and GROUP in await played_in(store, 702)
+    # published again (a process cut after publishing, before its mark went):
+    # the same number, queued once; the mark is gone
+    await store._publish(record, GROUP, fresh=False)
+    assert await store.publish_finished(older_than=0) == 0
+    again = await store.game_at(GROUP, 1)
+    assert again is not None and again[0].number == number
+    assert await numbers_of(store, ref) == [number]
+    assert [x.decode() for x in await client.lrange(store._queue_key, 0, -1)] == [ref]
+
+
+async def test_publishers_racing_give_a_game_one_number_and_one_place_in_the_queue(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = redis_store
+    client: Any = store._r
+    ref = f"{GROUP}:1"
+    await a_finishing_save_cut_before_its_publishing(store, monkeypatch)
+    got = await store.game_at(GROUP, 1)
+    assert got is not None
+    record = got[0]
+    await asyncio.gather(
+        store._publish(record, GROUP, fresh=False),
+        store._publish(record, GROUP, fresh=False),
+        store.publish_finished(older_than=0),
+    )
+    got = await store.game_at(GROUP, 1)
+    assert got is not None and got[0].number > 0
+    # each publisher was given a number; the one written first stays, the
+    # others went back out of the index
+    assert await numbers_of(store, ref) == [got[0].number]
+    assert [x.decode() for x in await client.lrange(store._queue_key, 0, -1)] == [ref]
+
+
+async def test_a_finishing_save_that_lost_its_race_leaves_nothing_to_publish(
+    redis_store: RedisStore,
+) -> None:
+    store = redis_store
+    table = _finished_table(GROUP, (701, 702))
+    assert await store.save(table)
+    stale = table.model_copy(deep=True)
+    assert await _finish(store, table)  # the winner publishes its game
+    assert await store.publish_finished(older_than=0) == 0
+    stale.status = "finished"
+    assert not await store.save(stale)  # marked, then lost the compare-and-set
+    assert await store.publish_finished(older_than=0) == 0
+    client: Any = store._r
+    assert await client.zcard(store._unpublished_key) == 0
+    assert await store.rating_head() == f"{GROUP}:1"
+    assert len(await numbers_of(store, f"{GROUP}:1")) == 1
+
+
+async def test_due_drops_a_timer_whose_record_is_gone_unless_a_save_gave_it_a_new_time(
+    redis_store: RedisStore,
+) -> None:
+    store = redis_store
+    client: Any = store._r
+    deadlines = store._deadlines_key
+    await client.zadd(deadlines, {str(GROUP): 10.0})
+    assert await store.due(20.0) == []
+    assert await client.zscore(deadlines, str(GROUP)) is None
+    # `due` read the timer at 10, then a save gave the chat a new one: kept
+    await client.zadd(deadlines, {str(GROUP): 15.0})
+    assert await store._untimer_script(keys=[deadlines], args=[str(GROUP), "10.0"]) == 0
+    assert await client.zscore(deadlines, str(GROUP)) == 15.0
+    assert await store._untimer_script(keys=[deadlines], args=[str(GROUP), "15.0"]) == 1
 
 
 # ------------------------------------------------------------ the rating commit, cut between

@@ -5,8 +5,9 @@ rating queue, once (`Store.save`, `record_of`; on Redis the queue entry is
 written right after the save, and a cut there is finished by
 `Store.publish_finished`). Rating folds that queue in order: read the
 oldest game and its players' figures, compute, and write the figures while
-popping the game — only if the game is still the queue's head (`Store.commit_rating`: the first figures stored for
-the head are the ones written, whoever computed them). So a game is counted
+popping the game — only if the game is still the queue's head
+(`Store.commit_rating`: the first figures stored for the head are the ones
+written, whoever computed them). So a game is counted
 exactly once whichever process (or how many) rates it, and one saved but not
 yet rated when a process dies is rated by the next one that drains the queue;
 one whose commit was cut short is finished with its stored figures

@@ -10,12 +10,12 @@ watching) or a single command is one step. A step's keys are asked of Redis
 itself (``COMMAND GETKEYS``) and hashed to their slots.
 
 A chat's keys share the tag ``{<chat>}``, a person's ``{<user id>}``. Every
-step touches one slot but the three named in `SPANNING` — each key pattern
+step touches one slot but the two named in `SPANNING` — each key pattern
 they may touch, and why it must stay one step — and no other: a new one fails
 here, so the list (and deploy/README.md, "Going to Redis Cluster") is kept
 true. The steps that were split to one slot each (delete, subscribe,
-set-aside, migrate_home, forget_user) keep what a cut between their steps may
-leave harmless: the tests below cut them there.
+set-aside, migrate, migrate_home, forget_user) keep what a cut between their
+steps may leave harmless: the tests below cut them there.
 """
 
 from __future__ import annotations
@@ -69,17 +69,6 @@ SPANNING: dict[str, set[str]] = {
     # with the chat's, everyone's and each player's figures in one step —
     # apart, two processes' ratings could interleave and one be lost
     "commit_rating: script rate": {"rating:queue", "{chat}:stats", "stats", "user:{user}:stats"},
-    # a group that became a supergroup: its game's keys under the new id, the
-    # timer, the links, in one WATCHed step over both chats — a save landing
-    # on the old id while the game is copied makes the move start again, so
-    # no acknowledged move is left behind on the old id
-    "migrate: MULTI": {
-        "{chat}:table",
-        "{chat}:log",
-        "{chat}:msgs",
-        "deadlines",
-        "user:{user}:tables",
-    },
 }
 
 

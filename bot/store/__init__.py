@@ -290,8 +290,11 @@ class Store(ABC):
         """Move a chat's game to the chat's new id (group → supergroup): the
         record (with `chat_id` rewritten, same version and the time it has
         left to live), log, message ids, timer and the seated users' links;
-        the old id is then forgotten.
-        False when there is nothing to move or the new id is taken."""
+        the old id is then forgotten. True also when the move was made
+        already — the old id holds nothing, the new id the game moved from it
+        (the update handled again): Redis then finishes what a cut left
+        undone, none of it twice.
+        False when there is nothing to move or the new id holds another game."""
 
     # ------------------------------------------------------------------ a chat's home
     @abstractmethod

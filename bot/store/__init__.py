@@ -8,7 +8,10 @@ time to live or a stated bound: `KEYS` lists them all (a test scans a varied
 session's keys on both stores against it). In brief:
 
 - ``smuta:{<chat>}:table`` — hash: ``v`` (version), ``data`` (the `Table` JSON),
-  ``g`` (its game number), ``s`` (its status: for the games gauge)
+  ``g`` (its game number), ``s`` (its status: for the games gauge), ``r`` (the
+  replication id of the primary that saved it last); a record moved here
+  from a group's old id (`Store.migrate`) also ``from`` (that id) and ``cv``
+  (the version it was copied at)
 - ``smuta:{<chat>}:log``   — list of the game's accepted commands (JSON)
 - ``smuta:{<chat>}:msgs``  — hash: message ids the bot edits later (table, prompts);
   a name without ``:`` is one of the group's views (``table``, ``lobby``): a

@@ -156,9 +156,13 @@ async def held(client: Any) -> int:
 
 
 async def forget_records(client: Any, store: RedisStore, chats: list[int]) -> None:
-    """The records' week passes (lobbies, games, finished records expire)."""
+    """The records' week passes (lobbies, games, finished records expire, and
+    the marks of the games queued for their ratings: `QUEUED_MARK`, a week)."""
     for chat in chats:
         await client.delete(store._table_key(chat), store._log_key(chat), store._msgs_key(chat))
+    marks = [key async for key in client.scan_iter(match=f"{store.prefix}:rating:queued:*")]
+    if marks:
+        await client.delete(*marks)
 
 
 async def measure(client: Any, games: int, chats: int, players: int) -> dict[str, Any]:

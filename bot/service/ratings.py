@@ -4,9 +4,13 @@ The save that finishes a game puts it, in the same atomic step, into its
 chat's history and onto the rating queue (`Store.save`, `record_of`). Rating
 folds that queue in order: read the oldest game and its players' figures,
 compute, and write the figures while popping the game — only if the game is
-still the queue's head (`Store.commit_rating`). So a game is counted exactly
-once whichever process (or how many) rates it, and one saved but not yet rated
-when a process dies is rated by the next one that drains the queue.
+still the queue's head (`Store.commit_rating`: the first figures stored for
+the head are the ones written, whoever computed them). So a game is counted
+exactly once whichever process (or how many) rates it, and one saved but not
+yet rated when a process dies is rated by the next one that drains the queue;
+one whose commit was cut short is finished with its stored figures
+(`Store.finish_rating`), never computed again from figures that may hold half
+of it.
 
 The skill rating is openskill's Plackett–Luce model (a Weng–Lin Bayesian
 rating for free-for-all games of any size): each rated seat is a team of one,
@@ -195,6 +199,8 @@ class Ratings:
         return done
 
     async def rate_one(self, head: str) -> bool:
+        if await self.store.finish_rating(head):  # a commit cut short: its figures stored
+            return True
         chat, _, game = head.partition(":")
         got = await self.store.game_at(int(chat), int(game))
         if got is None:  # nothing left to rate it by: let it go

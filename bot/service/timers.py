@@ -22,6 +22,9 @@ from bot.store import StoreFull, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+#: seconds between two looks for finished games a cut left unpublished
+PUBLISH_EVERY = 30.0
+
 
 class Ticker:
     def __init__(self, games: Games, interval: float = 0.5, parallel: int = 64) -> None:
@@ -30,19 +33,32 @@ class Ticker:
         self._slots = asyncio.Semaphore(parallel)
         self._stopping = asyncio.Event()
         self._firing: dict[int, asyncio.Task[None]] = {}
+        self._publish_at = 0.0  # time.monotonic() of the next look for unpublished games
         self.last_beat: float | None = None  # time.monotonic() of run()'s last turn (/readyz)
         # a store that is full or away fails every due timer every tick: told once a minute
         self.outage = OutageLog(log, "timers")
 
     async def tick(self) -> int:
-        """Start firing every due timer (not one still firing); how many were due."""
-        due = await self.games.store.due(self.games.clock.now())
+        """Start firing every due timer (not one still firing); how many were due.
+        Then, once in `PUBLISH_EVERY` seconds, one process (a claim) publishes
+        the finished games whose save was cut before it (`Store.publish_finished`)."""
+        store, now = self.games.store, self.games.clock.now()
+        due = await store.due(now)
         for chat_id in due:
             if chat_id in self._firing:
                 continue
             task = asyncio.create_task(self._fire(chat_id), name=f"timer {chat_id}")
             self._firing[chat_id] = task
             task.add_done_callback(self._fired)
+        if time.monotonic() >= self._publish_at:
+            self._publish_at = time.monotonic() + PUBLISH_EVERY
+            try:
+                if await store.claim("publish", now, int(PUBLISH_EVERY)):
+                    await store.publish_finished()
+            except StoreUnavailable:
+                raise  # (`run` tells an outage once a minute)
+            except Exception:
+                log.exception("publishing the finished games a cut left failed")
         return len(due)
 
     def _fired(self, task: asyncio.Task[None]) -> None:

@@ -28,19 +28,32 @@ A chat's home, kept for good (no expiry; bounded):
 - ``smuta:{<chat>}:profile`` — the chat's settings (`ChatProfile` JSON)
 - ``smuta:{<chat>}:history`` — hash of finished games: ``r:<game>`` the
   `GameRecord`, ``l:<game>`` its command log (zlib-compressed, see
-  `bot.store.packing`), ``n:<game>`` its /replay number; written by the very
-  save that finishes the game, which also drops the games beyond the last
-  `HISTORY_KEEP` (and their /replay numbers); ``last``: the highest game
-  number given in the chat (`Store.last_game_no`)
+  `bot.store.packing`), ``n:<game>`` its /replay number; the record and log
+  written by the very save that finishes the game, which also drops the games
+  beyond the last `HISTORY_KEEP`; the number (and the game's place in the
+  rating queue, its players' ``played`` sets) right after it
+  (`RedisStore._publish`); ``last``: the highest game number given in the
+  chat (`Store.last_game_no`)
 - ``smuta:{<chat>}:stats``   — hash: player key → `PlayerStats` in this chat
 - ``smuta:{<chat>}:subs``    — hash: user id → ``1`` (called to new lobbies)
   or ``asked`` (could not be reached; asked once to start the bot)
 - ``smuta:stats``            — hash: player key → `PlayerStats` everywhere
 - ``smuta:rating:queue``     — list of ``<chat>:<game>`` finished, counted,
-  not yet rated: each is rated and popped in one step (see `commit_rating`)
+  not yet rated: each is rated and popped by `commit_rating`
+- ``smuta:rating:results:{r<n>}`` — hash in the queue's slot (its tag found to
+  hash there, `bot.store.redis`): the head's new figures while they are being
+  written (``<game>`` → its number and figures, gone with its pop or set-aside),
+  ``~last`` the last number given; a stats hash's ``~applied`` is the number
+  of the last rating written to it
 - ``smuta:rating:aside``     — list of ``<chat>:<game>`` whose rating failed,
   set aside so the queue moves on (the newest `ASIDE_KEEP`)
+- ``smuta:rating:queued:{r<n>}:<chat>:<game>`` — a game put in the rating
+  queue (``r<n>``: a tag that hashes to the queue's slot), so a publishing run again never
+  queues it twice; kept `QUEUED_MARK` (a week)
 - ``smuta:replay:seq``, ``smuta:replay:index`` — /replay numbers → ``<chat>:<game>``
+- ``smuta:unpublished``      — zset of ``<chat>:<game>`` finished games whose
+  publishing (number, queue, ``played``) is under way or was cut: the time of
+  the save; `Store.publish_finished` finishes those over a minute old
 - ``smuta:moved``            — hash: a chat's old id → its new one (migration)
 - ``smuta:user:{<uid>}:played`` — chats whose history has the user;
   ``smuta:user:{<uid>}:subs`` — chats the user asked to be called to;
@@ -139,6 +152,15 @@ ASIDE_KEEP = 1000
 UPDATE_TTL = 3600
 
 
+#: seconds a finished game's mark of being in the rating queue is kept
+#: (Redis: a cut publishing run again never queues it twice): far longer than
+#: any cut publishing waits to be run again
+QUEUED_MARK = 7 * 24 * 3600
+#: seconds after its save a finished game still unpublished is taken to have
+#: been cut there (`Store.publish_finished`)
+PUBLISH_AFTER = 60.0
+
+
 @dataclass(frozen=True)
 class KeyKind:
     """A kind of key the store writes (after ``<prefix>:``; ``<chat>`` and
@@ -180,10 +202,26 @@ KEYS: tuple[KeyKind, ...] = (
         None,
         "the chat's last HISTORY_KEEP games, each within GAME_BUDGET, and its counter",
     ),
-    KeyKind("{<chat>}:stats", None, "one entry per player rated in the chat"),
+    KeyKind("{<chat>}:stats", None, "one entry per player rated in the chat, one mark"),
     KeyKind("{<chat>}:subs", None, "one entry per person who asked to be called to the chat"),
-    KeyKind("stats", None, "one entry per player ever rated (people, computer levels)"),
+    KeyKind("stats", None, "one entry per player ever rated (people, computer levels), one mark"),
     KeyKind("rating:queue", None, "the finished games not yet rated: popped as rated"),
+    KeyKind(
+        "rating:results:{<name>}",
+        None,
+        "a counter and the figures of the game being rated: gone as it is popped or set aside",
+    ),
+    KeyKind(
+        "rating:queued:{<name>}:<chat>:<id>",
+        QUEUED_MARK,
+        "one per finished game queued for its rating in the last QUEUED_MARK seconds",
+    ),
+    KeyKind(
+        "unpublished",
+        None,
+        "one member per finished game whose save was cut before its publishing:"
+        " published and removed within PUBLISH_AFTER and the next tick",
+    ),
     KeyKind("rating:aside", None, "the last ASIDE_KEEP games whose rating failed"),
     KeyKind("replay:seq", None, "one counter"),
     KeyKind("replay:index", None, "one entry per game some chat's history still keeps"),
@@ -249,6 +287,15 @@ class Store(ABC):
     @abstractmethod
     async def log(self, chat_id: int) -> list[Command]:
         """The game's accepted commands, oldest first."""
+
+    async def publish_finished(self, older_than: float = PUBLISH_AFTER) -> int:
+        """Finish what a save that finished a game left undone when it was cut
+        after the save (the game's /replay number, its rating queue entry, its
+        players' index: written after the save where they lie apart from the
+        chat's keys), for games saved more than `older_than` seconds ago; how
+        many. A store whose finishing save does all of it in one step has
+        nothing to finish."""
+        return 0
 
     @abstractmethod
     async def due(self, now: float, limit: int = 100) -> list[int]:
@@ -339,10 +386,25 @@ class Store(ABC):
         local: Sequence[PlayerStats],
         users: Sequence[int],
     ) -> bool:
-        """Atomically: if `head` is still the oldest game waiting to be rated,
-        pop it and write its players' new figures (everywhere and in
-        `chat_id`), marking `users` as having figures in the chat. False,
-        changing nothing, when someone else rated it first."""
+        """If `head` is still the oldest game waiting to be rated, pop it and
+        write its players' new figures (everywhere and in `chat_id`), marking
+        `users` as having figures in the chat: True, the game is rated once
+        (by this call, or by another with figures stored first — the same,
+        computed from the same figures). False, changing nothing, when it is
+        no longer the head (someone else rated it first): read again.
+
+        Redis makes it three steps of one slot each (`bot.store.redis`):
+        the figures stored by the head first, then written, then the head
+        popped; cut between them, the head stays with its figures stored, and
+        `finish_rating` finishes it — a game is rated once, never from half
+        its own figures."""
+
+    @abstractmethod
+    async def finish_rating(self, head: str) -> bool:
+        """If `head` is still the queue's head and a `commit_rating` of it was
+        cut short after storing its figures, finish it with those figures:
+        True, rated and popped. False: nothing stored for it (rate it anew)
+        or no longer the head."""
 
     @abstractmethod
     async def set_aside_rating(self, head: str) -> bool:

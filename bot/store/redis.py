@@ -4,18 +4,21 @@ Round trips: `load` is one (HMGET; `load_with_messages` a read-only script
 that also says whether another primary saved the record, `Table.adrift`),
 `save` is one (EVALSHA of a script that does
 the compare-and-set, the log append and the timer in one atomic step) — the
-save that finishes a game two: it first reads the game's log (at the version
-it expects) to pack it for the history (`bot.store.packing`).
+save that finishes a game four: it first reads the game's log (at the version
+it expects) to pack it for the history (`bot.store.packing`), and after the
+save publishes the game outside its chat (`RedisStore._publish`: its /replay
+number, rating queue entry and players' index, one slot a step).
 `delete` (WATCH/MULTI) and `migrate` (copy-then-delete: four round trips,
 see its notes) are rare.
 
 Redis Cluster: the save script touches the chat's keys (one slot: ``{<chat>}``)
-*and* the global ``<prefix>:deadlines`` zset, which lives in another slot, so a
-cluster would refuse it with CROSSSLOT — as it would the save's other global
-and per-person keys and the rating commit: the two steps that must span
-slots (`tests/bot/test_slots.py` holds them and their reasons; every other
-step is one slot; deploy/README.md, "Going to Redis Cluster", says what each
-of the two needs).
+*and* the global ``<prefix>:deadlines`` zset and the update's claim, which live
+in other slots, so a cluster would refuse it with CROSSSLOT: the one step that
+must span slots (`tests/bot/test_slots.py` holds it and its reasons; every
+other step is one slot — the rating commit too, in three steps, see
+`_RATING_CLAIM_LUA`, a finished game's publishing after its save,
+`RedisStore._publish`, and `migrate`, copy-then-delete; deploy/README.md,
+"Going to Redis Cluster", says what the save would need).
 We keep the timer inside the script on purpose: doing the ZADD/ZREM as a
 separate call after a successful CAS (even pipelined right behind it) lets
 two savers' timer writes land in the opposite order of their record writes —
@@ -32,6 +35,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
+import json
+import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -42,11 +48,14 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline, PubSub
 from redis.asyncio.connection import AbstractConnection, BlockingConnectionPool, parse_url
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+from redis.crc import key_slot
 
 from bot.ops import metrics
 from bot.store import (
     ASIDE_KEEP,
     HISTORY_KEEP,
+    PUBLISH_AFTER,
+    QUEUED_MARK,
     UPDATE_TTL,
     VIEWS_MOVED,
     Store,
@@ -78,15 +87,13 @@ _LAST_LUA = """
 """
 
 # KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash,
-#       5 history hash, 6 replay number counter, 7 replay index hash, 8 rating queue,
-#       9 the running update's claim (when ARGV 13 is not ""), 10.. the seated
-#       people's "played" sets
+#       5 history hash, 6 the running update's claim (when ARGV 13 is not "")
 # ARGV: 1 expected version, 2 record JSON (its version is the hash's `v`), 3 game_no,
 #       4 chat id (the zset member), 5 timer score or "" to clear,
 #       6 seconds the game's keys live on, 7 status (lobby, playing,
 #       finished: kept beside the JSON for the games gauge), 8 the history's
-#       `GameRecord` JSON of a game this save finishes ("" none), 9 "1" when it
-#       counts in the ratings, 10 how many finished games the history keeps,
+#       `GameRecord` JSON of a game this save finishes ("" none), 9 unused,
+#       10 how many finished games the history keeps,
 #       11 "1" when the chat's game numbers count (a group's game: not practice),
 #       12 the finished game's whole command log, packed (`bot.store.packing`),
 #       13 the running update's lease token ("": none to make final), 14 the
@@ -98,9 +105,12 @@ _LAST_LUA = """
 # numbers (``last`` in the history hash, kept for good with it), so a number
 # is never given twice in the chat whatever expires; a chat from before the
 # counter starts it past the highest game its history holds.
-# A finished game goes into the history (with its whole log) and the rating
-# queue in this same atomic step, once: HSETNX on its game number; the oldest
-# games beyond the kept number leave the history and the replay index in it too.
+# A finished game goes into the chat's history (with its whole log) in this
+# same atomic step, once: HSETNX on its game number; the oldest games beyond
+# the kept number leave the history in it too. What a finished game means
+# outside its chat — its /replay number, its place in the rating queue, each
+# player's ``played`` index — is written after the save, in steps of one slot
+# each (`RedisStore._publish`, which a cut leaves to `publish_finished`).
 # The new version is published on the channel named like the table key (the
 # Mini App's live views, `bot.webapp.live`): inside the script, so it costs no
 # round trip and no viewer ever hears of a version before it is saved.
@@ -112,13 +122,15 @@ _LAST_LUA = """
 # (and told players of) after this record's state: its version jumps ahead to
 # an epoch of the primary's clock (``TIME`` seconds × 2^20), past any version a
 # lost save can have held (given out before the failure, within a second's
-# 2^20); while the primary stays, it grows by one. Returns the new version (0:
-# someone else saved first).
+# 2^20); while the primary stays, it grows by one. Returns ``{new version,
+# 1 when this save put a finished game into the history (else 0), the /replay
+# numbers of the games it dropped from the history...}``; ``{0}``: someone
+# else saved first.
 _SAVE_LUA = (
     """
 local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
-  return 0
+  return {0}
 end
 local primary = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') or ''
 local new = v + 1
@@ -142,17 +154,10 @@ redis.call('HSET', KEYS[1], 'v', version, 'data', ARGV[2], 'g', ARGV[3], 's', AR
 for i = 15, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
+local out = {new, 0}
 if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 1 then
-  local n = redis.call('INCR', KEYS[6])
-  local ref = ARGV[4] .. ':' .. ARGV[3]
-  redis.call('HSET', KEYS[5], 'l:' .. ARGV[3], ARGV[12], 'n:' .. ARGV[3], n)
-  redis.call('HSET', KEYS[7], tostring(n), ref)
-  if ARGV[9] == '1' then
-    redis.call('RPUSH', KEYS[8], ref)
-  end
-  for k = 10, #KEYS do
-    redis.call('SADD', KEYS[k], ARGV[4])
-  end
+  out[2] = 1
+  redis.call('HSET', KEYS[5], 'l:' .. ARGV[3], ARGV[12])
   local games = {}
   for _, field in ipairs(redis.call('HKEYS', KEYS[5])) do
     if string.sub(field, 1, 2) == 'r:' then
@@ -166,7 +171,7 @@ if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 
       local old = games[i]
       local number = redis.call('HGET', KEYS[5], 'n:' .. old)
       if number then
-        redis.call('HDEL', KEYS[7], number)
+        out[#out + 1] = number
       end
       redis.call('HDEL', KEYS[5], 'r:' .. old, 'l:' .. old, 'n:' .. old)
     end
@@ -184,15 +189,50 @@ else
   redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
 end
 if ARGV[13] ~= '' then
-  local held = redis.call('GET', KEYS[9])
+  local held = redis.call('GET', KEYS[6])
   if not held or held == ARGV[13] then
-    redis.call('SET', KEYS[9], 'done', 'EX', ARGV[14])
+    redis.call('SET', KEYS[6], 'done', 'EX', ARGV[14])
   end
 end
 redis.call('PUBLISH', KEYS[1], version)
-return new
+return out
 """
 )
+
+# KEYS: 1 the chat's history hash. ARGV: 1 the game, 2 the /replay number
+# this call was given. The game's number, once: the one given first (a
+# publisher that lost — a cut save's follow-up and `publish_finished` racing —
+# takes back the number it was given, see `RedisStore._publish`). Returns the
+# game's number, or 0 when the history no longer has the game.
+_NUMBER_LUA = """
+if redis.call('HEXISTS', KEYS[1], 'r:' .. ARGV[1]) == 0 then
+  return 0
+end
+redis.call('HSETNX', KEYS[1], 'n:' .. ARGV[1], ARGV[2])
+return tonumber(redis.call('HGET', KEYS[1], 'n:' .. ARGV[1]))
+"""
+
+# KEYS: 1 rating queue, 2 the game's mark (in the queue's slot). ARGV: 1 the
+# game (``<chat>:<game>``), 2 seconds the mark is kept. The game joins the
+# queue once, however often its publishing is run: the mark is set with the
+# push, and kept far longer than a cut publishing waits to be run again.
+_QUEUE_LUA = """
+if redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[2]) then
+  redis.call('RPUSH', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
+"""
+
+# KEYS: 1 deadlines zset. ARGV: 1 a chat, 2 the timer `due` read for it. The
+# chat's timer goes only if it is still that one (a save meanwhile set another).
+_UNTIMER_LUA = """
+local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if at and tonumber(at) == tonumber(ARGV[2]) then
+  return redis.call('ZREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
 
 # KEYS: 1 table hash. The record's version and JSON, and ``1`` when a primary
 # other than this one saved it last (its ``r`` is not this primary's
@@ -245,49 +285,108 @@ end
 return tonumber(redis.call('HGET', KEYS[2], 'v') or '0')
 """
 
-# KEYS: 1 deadlines zset
-# ARGV: 1 now, 2 how many at most, 3 the key prefix
-# The chats whose timer is due, earliest first; a chat whose record has expired
-# loses its timer instead (the zset never keeps one for long). The table keys
-# are built here, which a Redis Cluster would refuse; see the module's notes.
-_DUE_LUA = """
-local due = {}
-local gone = {}
-local found = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[2])
-for _, chat in ipairs(found) do
-  if redis.call('EXISTS', ARGV[3] .. ':{' .. chat .. '}:table') == 1 then
-    due[#due + 1] = chat
-  else
-    gone[#gone + 1] = chat
-  end
+
+# The rating commit, in three steps of one slot each (Redis Cluster: no step
+# spans slots). Before, one script popped the queue's head and wrote the
+# overall figures, the chat's and each rated person's "stats" set — four slots
+# and more. Now:
+#
+# 1. the queue's slot (`_RATING_CLAIM_LUA`): if the game is still the queue's
+#    head, its new figures (computed from the figures as they were before it)
+#    are stored beside the queue — HSETNX-like: the first stored stays, and
+#    every process committing this head gets back *that* one and applies it,
+#    whatever it computed itself. Not the head: lost (someone else rated it).
+# 2. one step a stats key, in that key's slot (`_RATING_APPLY_LUA`, pipelined:
+#    one round trip for all): the stored figures written unless this rating
+#    was applied to that key already; the people's "stats" sets are SADDed
+#    (the same twice as once).
+# 3. the queue's slot (`_POP_LUA`): the head popped (if it still is: whoever
+#    gets there first) and its stored figures dropped.
+#
+# A cut (a kill, a lost connection) between them leaves the head in the queue
+# with its stored figures: the next worker, of any process, meets it at the
+# head and finishes it with the stored figures (`finish_rating`) — it never
+# computes again from figures that may hold half of it. The figures stored
+# first were computed from clean ones: nothing writes figures for a head
+# before its figures are stored, and a head is popped only once its figures
+# are written to every key (step 3 follows a step 2 that succeeded), so the
+# figures read after seeing the head hold every older game, wholly.
+#
+# Applied once a key: step 1 gives each head a number that grows along the
+# queue (the later of the primary's clock in µs and the last number given
+# plus one, `~last`), stored with its figures; each stats hash keeps the
+# number of the last rating written to it (`~applied`, a field no player key
+# can be: those are ``u<id>``/``c<level>``). Step 2 writes only a number above
+# it. Numbers are given in queue order (a head gets its number while it is
+# the head, and the next game is the head only once this one is popped, after
+# all its keys are written), so "applied ≥ mine" means this rating, or a later
+# one written over it, is there already. A bare "last applied == this head"
+# would not do: a process slow between its steps 1 and 2 could write a popped
+# game's figures over a later game's. The clock in the number keeps it
+# growing if `~last` were ever lost (a failover to a replica behind), as the
+# save's versions do; a head set aside drops its stored figures with it (a
+# process that already holds them may still write them: a set-aside game is
+# one whose rating raised, and nothing raises once the figures are stored).
+#
+# The stored figures live in a hash of the queue's own slot. The queue key has
+# no hash tag (its slot is that of its whole name, and the save script pushes
+# to it under that name), so rather than renaming it — a migration of every
+# deployment's queue, and a change to the save — the hash is named with a tag
+# found to hash to that same slot (`_same_slot_tag`): one slot, no rename.
+#
+# KEYS: 1 rating queue, 2 the stored figures (hash: game → "<number> <JSON>",
+#       ``~last`` the last number given)
+# ARGV: 1 the game expected at the queue's head, 2 its figures (JSON), or ""
+#       to take only figures already stored (`finish_rating`)
+# Returns the stored "<number> <JSON>", or nil: not the head (or, with "",
+# nothing stored).
+_RATING_CLAIM_LUA = """
+if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
+  return false
 end
-if #gone > 0 then
-  redis.call('ZREM', KEYS[1], unpack(gone))
+local stored = redis.call('HGET', KEYS[2], ARGV[1])
+if stored or ARGV[2] == '' then
+  return stored
 end
-return due
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local number = math.max(now, tonumber(redis.call('HGET', KEYS[2], '~last') or '0') + 1)
+number = string.format('%.0f', number)
+stored = number .. ' ' .. ARGV[2]
+redis.call('HSET', KEYS[2], '~last', number, ARGV[1], stored)
+return stored
 """
 
-# KEYS: 1 rating queue, 2 overall stats hash, 3 the chat's stats hash, 4.. the
-#       rated people's "stats" sets
-# ARGV: 1 the game expected at the queue's head, 2 how many overall pairs,
-#       3 chat id, then key/JSON pairs: the overall ones, then the chat's
-# The head check is the compare-and-set: figures change only by popping the
-# head, so whoever read them before the head moved loses and reads again.
-_RATE_LUA = """
-if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
+# KEYS: 1 a stats hash (overall or a chat's); ARGV: 1 the rating's number,
+# then player key/JSON pairs. Writes them unless a rating numbered as high was
+# applied already (1: written, 0: it was there).
+_RATING_APPLY_LUA = """
+local applied = tonumber(redis.call('HGET', KEYS[1], '~applied') or '0')
+if applied >= tonumber(ARGV[1]) then
   return 0
 end
-redis.call('LPOP', KEYS[1])
-local n = tonumber(ARGV[2])
-for i = 0, (#ARGV - 3) / 2 - 1 do
-  local key = (i < n) and KEYS[2] or KEYS[3]
-  redis.call('HSET', key, ARGV[4 + 2 * i], ARGV[5 + 2 * i])
+for i = 2, #ARGV - 1, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
 end
-for k = 4, #KEYS do
-  redis.call('SADD', KEYS[k], ARGV[3])
-end
+redis.call('HSET', KEYS[1], '~applied', ARGV[1])
 return 1
 """
+
+#: the fields of a stats hash that are not a player's figures (`~applied`)
+_STATS_MARK = "~"
+
+
+@functools.cache
+def _same_slot_tag(key: str) -> str:
+    """A hash tag (``r<n>``, the smallest n) whose slot is `key`'s: a key named
+    ``…{r<n>}`` lives in `key`'s slot though `key` has no tag. CRC16 reaches
+    every one of the 16,384 slots before n = 160,000 (a tenth of a second, once)."""
+    slot = key_slot(key.encode())
+    n = 0
+    while key_slot(f"r{n}".encode()) != slot:
+        n += 1
+    return f"r{n}"
+
 
 # A rating set aside, in two steps of one key each (Redis Cluster: no step
 # spans slots), sent in one round trip: the game joins the set-aside list
@@ -306,9 +405,11 @@ redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
 return 1
 """
 
-# KEYS: 1 rating queue; ARGV: 1 the game expected at its head. Pops it (1), or
-# nothing when the head has moved (0).
+# KEYS: 1 rating queue, 2 the stored figures (one slot: see `_RATING_CLAIM_LUA`);
+# ARGV: 1 the game expected at its head. Pops it (1), or nothing when the head
+# has moved (0); its stored figures go either way (popped, they are not needed).
 _POP_LUA = """
+redis.call('HDEL', KEYS[2], ARGV[1])
 if redis.call('LINDEX', KEYS[1], 0) ~= ARGV[1] then
   return 0
 end
@@ -469,6 +570,8 @@ _UNAVAILABLE = (
 
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 #: the room a save needs below ``maxmemory``: Redis counts a command's own
 #: bytes (a game's record, its log) while it runs, so a Redis closer to its
@@ -634,14 +737,17 @@ class RedisStore(Store):
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         self._save_script = client.register_script(_SAVE_LUA)
         self._messages_script = client.register_script(_MESSAGES_LUA)
-        self._rate_script = client.register_script(_RATE_LUA)
+        self._rating_claim_script = client.register_script(_RATING_CLAIM_LUA)
+        self._rating_apply_script = client.register_script(_RATING_APPLY_LUA)
         self._profile_script = client.register_script(_PROFILE_LUA)
         self._aside_script = client.register_script(_ASIDE_LUA)
         self._pop_script = client.register_script(_POP_LUA)
         self._claim_script = client.register_script(_CLAIM_LUA)
         self._delivered_script = client.register_script(_DELIVERED_LUA)
         self._last_game_script = client.register_script(_LAST_GAME_LUA)
-        self._due_script = client.register_script(_DUE_LUA)
+        self._number_script = client.register_script(_NUMBER_LUA)
+        self._queue_script = client.register_script(_QUEUE_LUA)
+        self._untimer_script = client.register_script(_UNTIMER_LUA)
         self._copy_script = client.register_script(_COPY_LUA)
         self._drop_script = client.register_script(_DROP_LUA)
 
@@ -774,6 +880,23 @@ class RedisStore(Store):
     def _queue_key(self) -> str:
         return f"{self.prefix}:rating:queue"
 
+    def _queued_key(self, ref: str) -> str:
+        """A finished game's mark of being queued for its rating, in the
+        queue's own slot (`_same_slot_tag`)."""
+        return f"{self.prefix}:rating:queued:{{{_same_slot_tag(self._queue_key)}}}:{ref}"
+
+    @property
+    def _unpublished_key(self) -> str:
+        return f"{self.prefix}:unpublished"
+
+    @property
+    def _results_key(self) -> str:
+        """The figures of the ratings being committed, in the queue's slot."""
+        plain = f"{self.prefix}:rating:results"
+        if key_slot(plain.encode()) == key_slot(self._queue_key.encode()):
+            return plain  # (a prefix with a hash tag of its own)
+        return f"{plain}:{{{_same_slot_tag(self._queue_key)}}}"
+
     # games -------------------------------------------------------------
 
     async def _read(self, *reads: Callable[[Pipeline], object]) -> list[Any]:
@@ -855,7 +978,7 @@ class RedisStore(Store):
             str(self.ttl_of(table)),
             table.status,
             "" if record is None else record_json(record),
-            "1" if record is not None and record.counted else "0",
+            "",  # (unused: a finished game is queued by `_publish`)
             str(HISTORY_KEEP),
             "0" if table.practice else "1",
             packed,
@@ -869,19 +992,16 @@ class RedisStore(Store):
             self._deadlines_key,
             self._msgs_key(chat),
             self._history_key(chat),
-            f"{self.prefix}:replay:seq",
-            f"{self.prefix}:replay:index",
-            self._queue_key,
             self._table_key(chat) if finishing is None else self._update_key(finishing.update_id),
         ]
-        if record is not None:
-            keys += [
-                self._user_set_key(s.user_id, "played")
-                for s in record.seats
-                if s.user_id is not None
-            ]
+        ref = f"{chat}:{table.game_no}"
+        # a save that finishes a game first marks it to be published (in the
+        # same round trip, sent ahead): a cut between the save and the
+        # publishing leaves the mark, and `publish_finished` finishes the work
+        before = [("ZADD", self._unpublished_key, repr(time.time()), ref)] if record else []
         with _guard():
-            version = await self._run_saving(self._save_script, keys, args)
+            got = await self._run_saving(self._save_script, keys, args, before)
+        version = int(got[0])
         if not version:
             metrics.cas_conflict()
             return False
@@ -889,31 +1009,116 @@ class RedisStore(Store):
             finishing.final = True
         table.version = version
         table.adrift = False  # saved under this primary
+        if record is not None:
+            dropped = [int(_str(n)) for n in got[2:]]
+            with _guard():
+                await self._publish(record, chat, fresh=int(got[1]) == 1, dropped=dropped)
         return True
 
-    async def _run_saving(self, script: Any, keys: list[str], args: list[str]) -> int:
-        """Run a script that saves what a person is told of; with
-        `wait_replicas`, followed by WAIT in the same round trip (EVALSHA and
-        WAIT pipelined; a script the primary lacks — a promoted replica's
-        cache starts empty — is sent whole once, and the pair again)."""
-        if not self.wait_replicas:
-            return int(await script(keys=keys, args=args))
+    async def _publish(
+        self, record: GameRecord, chat: int, fresh: bool, dropped: Sequence[int] = ()
+    ) -> None:
+        """What a finished game means outside its chat, after the save that put
+        it into the history, in steps of one slot each: its /replay number
+        (the counter, then the index and the history's ``n:<game>``), each
+        player's ``played`` index, its place in the rating queue (once: a mark
+        beside the queue), the numbers of the games the save dropped out of the
+        history taken out of the index, and last its mark to be published.
+        Each step may be run again — a cut before the mark goes leaves it to
+        `publish_finished` — and gives the same: the number written first
+        stays (one given meanwhile is taken back: /replay numbers are never
+        given twice, a gap is harmless), the sets and the queue's mark are
+        idempotent. `fresh`: the save has just put the game into the history,
+        so it has no number yet (a read spared). `chat`: the chat whose history
+        has the game now (a chat that moved since: its new id; the game keeps
+        its name ``<chat>:<game>`` by the chat it was played in). Two round
+        trips; three when the number is not yet known."""
+        game = record.game_no
+        ref = f"{record.chat_id}:{game}"
+        history = self._history_key(chat)
+        index = f"{self.prefix}:replay:index"
+        number = 0 if fresh else int(_str(await _a(self._r.hget(history, f"n:{game}")) or "0"))
+        given = 0 if number else int(await _a(self._r.incr(f"{self.prefix}:replay:seq")))
+        async with self._r.pipeline(transaction=False) as pipe:
+            if given:
+                pipe.hset(index, str(given), ref)
+                await self._number_script(keys=[history], args=[str(game), str(given)], client=pipe)
+            for user in sorted({s.user_id for s in record.seats if s.user_id is not None}):
+                pipe.sadd(self._user_set_key(user, "played"), str(chat))
+            if record.counted:
+                marks = [self._queue_key, self._queued_key(ref)]
+                await self._queue_script(keys=marks, args=[ref, str(QUEUED_MARK)], client=pipe)
+            if dropped:
+                pipe.hdel(index, *(str(n) for n in dropped))
+            pipe.zrem(self._unpublished_key, ref)
+            got = await pipe.execute()
+        if given and int(got[1]) != given:  # numbered meanwhile, or gone: ours goes back
+            await _a(self._r.hdel(index, str(given)))
+
+    async def publish_finished(self, older_than: float = PUBLISH_AFTER) -> int:
+        """Publish the finished games whose save was cut before its publishing
+        (`_publish`): those marked more than `older_than` seconds ago, so a
+        save's own publishing is not raced while it runs (a race would be
+        harmless all the same). How many were published."""
+        key = self._unpublished_key
+        now = time.time()
+        done = 0
+        with _guard():
+            found = await _a(
+                self._r.zrange(key, "-inf", repr(now - older_than), byscore=True, withscores=True)
+            )
+            for member, marked in found:
+                ref = _str(member)
+                played_in, _, game = ref.partition(":")
+                chat = await self._where(int(played_in))
+                raw = await _a(self._r.hget(self._history_key(chat), f"r:{game}"))
+                if raw is None or now - float(marked) > QUEUED_MARK / 2:
+                    # the save lost its race (or the game has left the history
+                    # since): nothing to publish. A mark nearly as old as the
+                    # queue's could queue the game twice: given up, logged.
+                    if raw is not None:
+                        log.warning("a finished game left unpublished for days: %s", ref)
+                    await _a(self._r.zrem(key, ref))
+                    continue
+                await self._publish(GameRecord.model_validate_json(raw), chat, fresh=False)
+                done += 1
+        return done
+
+    async def _run_saving(
+        self, script: Any, keys: list[str], args: list[str], before: Sequence[tuple[str, ...]] = ()
+    ) -> list[Any]:
+        """Run a script that saves what a person is told of, `before`'s commands
+        sent ahead of it in the same round trip; with `wait_replicas`, followed
+        by WAIT in that round trip too. A script the primary lacks (a promoted
+        replica's cache starts empty) is sent whole once, and the lot again
+        (`before` must be safe to repeat). Returns the script's answer."""
+        if not self.wait_replicas and not before:
+            return list(await script(keys=keys, args=args))
         for _ in range(2):
             async with self._r.pipeline(transaction=False) as pipe:
+                for command in before:
+                    pipe.execute_command(*command)
                 pipe.evalsha(script.sha, len(keys), *keys, *args)
-                pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
-                outcome, replicas = await pipe.execute(raise_on_error=False)
+                if self.wait_replicas:
+                    pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
+                answers = await pipe.execute(raise_on_error=False)
+            for answer in answers[: len(before)]:
+                if isinstance(answer, Exception):
+                    raise answer
+            outcome = answers[len(before)]
             if isinstance(outcome, redis.exceptions.NoScriptError):
                 script.sha = await _a(self._r.script_load(script.script))
                 continue
             if isinstance(outcome, Exception):
                 raise outcome
-            if isinstance(replicas, Exception):
-                # the save is made (the script answered): only its copy is unknown
-                metrics.wait_timed_out()
-            elif int(replicas) < self.wait_replicas and int(outcome):
-                metrics.wait_timed_out()
-            return int(outcome)
+            if self.wait_replicas:
+                replicas = answers[-1]
+                if isinstance(replicas, Exception):
+                    # the save is made (the script answered): only its copy is unknown
+                    metrics.wait_timed_out()
+                elif int(replicas) < self.wait_replicas and int(outcome[0]):
+                    metrics.wait_timed_out()
+            return list(outcome)
         raise redis.exceptions.NoScriptError("the save script could not be loaded")
 
     async def _log_before(self, table: Table) -> list[str] | None:
@@ -975,11 +1180,39 @@ class RedisStore(Store):
     async def due(self, now: float, limit: int = 100) -> list[int]:
         if limit <= 0:
             return []
+        # the chats due, then whether each still has a record: each step one
+        # slot (a script could not look at the chats' keys under Redis
+        # Cluster). A timer whose record is gone is dropped, so the zset never
+        # keeps one for long — unless a record saved meanwhile gave the chat a
+        # new time (the drop compares the score it read).
+        key = self._deadlines_key
         with _guard():
-            found = await self._due_script(
-                keys=[self._deadlines_key], args=[repr(float(now)), str(limit), self.prefix]
+            found = await _a(
+                self._r.zrange(
+                    key,
+                    "-inf",
+                    repr(float(now)),
+                    byscore=True,
+                    offset=0,
+                    num=limit,
+                    withscores=True,
+                )
             )
-        return [int(_str(m)) for m in found]
+            if not found:
+                return []
+            async with self._r.pipeline(transaction=False) as pipe:
+                for member, _ in found:
+                    pipe.exists(self._table_key(int(_str(member))))
+                alive = await pipe.execute()
+            gone = [(_str(m), t) for (m, t), there in zip(found, alive, strict=True) if not there]
+            if gone:
+                async with self._r.pipeline(transaction=False) as pipe:
+                    for member, score in gone:
+                        await self._untimer_script(
+                            keys=[key], args=[member, repr(float(score))], client=pipe
+                        )
+                    await pipe.execute()
+        return [int(_str(m)) for (m, _), there in zip(found, alive, strict=True) if there]
 
     async def messages(self, chat_id: int) -> dict[str, int]:
         with _guard():
@@ -1320,7 +1553,11 @@ class RedisStore(Store):
                 found = dict(zip(keys, values, strict=True))
             else:
                 found = {_str(k): v for k, v in (await _a(self._r.hgetall(key))).items()}
-        return {k: PlayerStats.model_validate_json(v) for k, v in found.items() if v is not None}
+        return {
+            k: PlayerStats.model_validate_json(v)
+            for k, v in found.items()
+            if v is not None and not k.startswith(_STATS_MARK)
+        }
 
     async def commit_rating(
         self,
@@ -1330,25 +1567,65 @@ class RedisStore(Store):
         local: Sequence[PlayerStats],
         users: Sequence[int],
     ) -> bool:
-        keys = [
-            self._queue_key,
-            self._stats_key(None),
-            self._stats_key(chat_id),
-            *(self._user_set_key(u, "stats") for u in users),
-        ]
-        args = [head, str(len(overall)), str(chat_id)]
-        for p in (*overall, *local):
-            args += [p.key, p.model_dump_json()]
+        """Three round trips, a slot each (see `_RATING_CLAIM_LUA`): the
+        figures stored by the queue's head (or the ones stored there first),
+        written to each stats key, the head popped."""
+        figures = {
+            "chat": chat_id,
+            "overall": [[p.key, p.model_dump_json()] for p in overall],
+            "local": [[p.key, p.model_dump_json()] for p in local],
+            "users": list(users),
+        }
+        return await self._commit_stored(head, json.dumps(figures, separators=(",", ":")))
+
+    async def finish_rating(self, head: str) -> bool:
+        return await self._commit_stored(head, "")
+
+    async def _commit_stored(self, head: str, figures: str) -> bool:
+        queue = [self._queue_key, self._results_key]
         with _guard():
-            ok = await self._rate_script(keys=keys, args=args)
-        return int(ok) == 1
+            stored = await self._rating_claim_script(keys=queue, args=[head, figures])
+            if stored is None:
+                return False
+            number, _, raw = _str(stored).partition(" ")
+            await self._write_figures(number, json.loads(raw))
+            await self._pop_script(keys=queue, args=[head])
+        return True
+
+    async def _write_figures(self, number: str, figures: dict[str, Any]) -> None:
+        """The rating's second step: its stored figures written to each stats
+        key (each in its own slot), unless there already, in one round trip.
+        EVALSHA is sent bare — a `Script` in a pipeline asks SCRIPT EXISTS
+        first, a round trip more each time — and a Redis that lost its
+        scripts (restarted) has it loaded and everything sent again: a write
+        made twice is made once (``~applied``; SADD)."""
+        chat = int(figures["chat"])
+        for _ in range(2):
+            async with self._r.pipeline(transaction=False) as pipe:
+                for key, pairs in (
+                    (self._stats_key(None), figures["overall"]),
+                    (self._stats_key(chat), figures["local"]),
+                ):
+                    if pairs:
+                        flat = [x for pair in pairs for x in pair]
+                        pipe.evalsha(self._rating_apply_script.sha, 1, key, number, *flat)
+                for uid in figures["users"]:
+                    pipe.sadd(self._user_set_key(int(uid), "stats"), str(chat))
+                results = await pipe.execute(raise_on_error=False)
+            if not any(isinstance(r, redis.exceptions.NoScriptError) for r in results):
+                break
+            self._rating_apply_script.sha = _str(await _a(self._r.script_load(_RATING_APPLY_LUA)))
+        for result in results:
+            if isinstance(result, Exception):
+                raise result
 
     async def set_aside_rating(self, head: str) -> bool:
         with _guard():
             async with self._r.pipeline(transaction=False) as pipe:
                 aside = [f"{self.prefix}:rating:aside"]
                 await self._aside_script(keys=aside, args=[head, str(ASIDE_KEEP)], client=pipe)
-                await self._pop_script(keys=[self._queue_key], args=[head], client=pipe)
+                queue = [self._queue_key, self._results_key]
+                await self._pop_script(keys=queue, args=[head], client=pipe)
                 listed, popped = await pipe.execute()
             if int(listed) == 1 and int(popped) == 0:
                 await _a(self._r.lrem(aside[0], -1, head))

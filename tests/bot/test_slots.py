@@ -10,16 +10,17 @@ watching) or a single command is one step. A step's keys are asked of Redis
 itself (``COMMAND GETKEYS``) and hashed to their slots.
 
 A chat's keys share the tag ``{<chat>}``, a person's ``{<user id>}``. Every
-step touches one slot but the two named in `SPANNING` — each key pattern
-they may touch, and why it must stay one step — and no other: a new one fails
+step touches one slot but the one named in `SPANNING` — each key pattern
+it may touch, and why it must stay one step — and no other: a new one fails
 here, so the list (and deploy/README.md, "Going to Redis Cluster") is kept
 true. The steps that were split to one slot each (delete, subscribe,
-set-aside, migrate, migrate_home, forget_user) keep what a cut between their
-steps may leave harmless: the tests below cut them there.
+set-aside, migrate, migrate_home, forget_user, the rating commit) keep what
+a cut between their steps may leave harmless: the tests below cut them there.
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sys
 from collections import defaultdict
@@ -30,14 +31,16 @@ import pytest
 from redis.asyncio.client import Pipeline, Redis
 from redis.crc import key_slot
 
-from bot.store import StoreUnavailable, UserPrefs
+from bot.service.ratings import Ratings
+from bot.store import Store, StoreUnavailable, UserPrefs
 from bot.store.delivery import Delivery
-from bot.store.models import Seat, Table
+from bot.store.memory import MemoryStore
+from bot.store.models import PlayerStats, Seat, Table
 from bot.store.redis import RedisStore
 from engine import Command
 from tests.bot.fake_telegram import person
-from tests.bot.harness import Harness
-from tests.bot.helpers.finishing import finish_quickly
+from tests.bot.harness import Harness, shared_translator
+from tests.bot.helpers.finishing import _finish, _finish_game, _finished_table, finish_quickly
 
 GROUP, OTHER, MOVED = -100_262_700, -100_262_701, -100_262_702
 STORE_FILE = "bot/store/redis.py"
@@ -50,27 +53,17 @@ SPANNING: dict[str, set[str]] = {
     # a save: the chat's keys and, in the same script, the global timer zset
     # (written apart from the compare-and-set, two savers' timers can land in
     # the opposite order of their records: a waiting game left with a stale
-    # timer or none), the running update's claim (made final with the save:
-    # apart, a press pays a round trip more), and — the save that finishes a
-    # game only — the replay numbers, the rating queue and each seated
-    # person's "played" set (so a finished game is numbered, queued and
-    # indexed once, with its save)
+    # timer or none) and the running update's claim (made final with the
+    # save: apart, a press pays a round trip more). What a finished game means
+    # outside its chat is written after the save, one slot a step.
     "save: script save": {
         "{chat}:table",
         "{chat}:log",
         "{chat}:msgs",
         "{chat}:history",
         "deadlines",
-        "replay:seq",
-        "replay:index",
-        "rating:queue",
         "update:<id>",
-        "user:{user}:played",
     },
-    # a rating: the queue's head is the compare-and-set of the figures, taken
-    # with the chat's, everyone's and each player's figures in one step —
-    # apart, two processes' ratings could interleave and one be lost
-    "commit_rating: script rate": {"rating:queue", "{chat}:stats", "stats", "user:{user}:stats"},
 }
 
 
@@ -165,6 +158,10 @@ async def play_everything(h: Harness, store: RedisStore) -> None:
     await store.last_game_no(GROUP)
     await store.log(GROUP)
     await store.due(0.0)
+    client: Any = store._r
+    await client.zadd(store._deadlines_key, {str(MOVED - 9): 1.0})  # its record is gone
+    await store.due(2.0)
+    await store.publish_finished(older_than=0)
     await store.set_messages(GROUP, {"table": 5, "prompt:0": None})
     await store.user(anna.id)
     await store.save_user(UserPrefs(user_id=anna.id, lang="en", started=True))
@@ -277,6 +274,289 @@ async def test_forgetme_cut_before_its_own_keys_finds_the_rest_when_asked_again(
     await store.forget_user(anna)
     assert await store.user_chats(anna) == set()
     assert not await client.exists(store._user_key(anna))
+
+
+async def played_in(store: RedisStore, user_id: int) -> set[int]:
+    client: Any = store._r
+    return {int(c) for c in await client.smembers(store._user_set_key(user_id, "played"))}
+
+
+async def numbers_of(store: RedisStore, ref: str) -> list[int]:
+    client: Any = store._r
+    index = await client.hgetall(f"{store.prefix}:replay:index")
+    return sorted(int(n) for n, r in index.items() if r.decode() == ref)
+
+
+async def a_finishing_save_cut_before_its_publishing(
+    store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game of two people and a computer saved as finished, the process cut
+    right after the save: the publishing (`_publish`) never runs."""
+    table = _finished_table(GROUP, (701, 702))
+    assert await store.save(table)
+
+    async def cut(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("cut")
+
+    monkeypatch.setattr(store, "_publish", cut)
+    with pytest.raises(Exception, match="cut"):
+        await _finish(store, table)
+    monkeypatch.undo()
+
+
+async def test_a_finished_game_cut_after_its_save_is_published_once_by_the_sweep(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = redis_store
+    client: Any = store._r
+    ref = f"{GROUP}:1"
+    await a_finishing_save_cut_before_its_publishing(store, monkeypatch)
+    # the save stands — the game is in its chat's history — but has no /replay
+    # number, no place in the rating queue, no player's index yet
+    got = await store.game_at(GROUP, 1)
+    assert got is not None
+    record = got[0]
+    assert record.counted and record.number == 0
+    assert await store.rating_head() is None
+    assert GROUP not in await played_in(store, 701)
+    # too soon for the sweep (the save's own publishing may be under way)
+    assert await store.publish_finished() == 0
+    assert await store.publish_finished(older_than=0) == 1
+    got = await store.game_at(GROUP, 1)
+    assert got is not None and got[0].number > 0
+    number = got[0].number
+    assert await numbers_of(store, ref) == [number]
+    by_number = await store.game_by_number(number)
+    assert by_number is not None and by_number[0].game_no == 1
+    assert [x.decode() for x in await client.lrange(store._queue_key, 0, -1)] == [ref]
+    assert GROUP in await played_in(store, 701) and GROUP in await played_in(store, 702)
+    # published again (a process cut after publishing, before its mark went):
+    # the same number, queued once; the mark is gone
+    await store._publish(record, GROUP, fresh=False)
+    assert await store.publish_finished(older_than=0) == 0
+    again = await store.game_at(GROUP, 1)
+    assert again is not None and again[0].number == number
+    assert await numbers_of(store, ref) == [number]
+    assert [x.decode() for x in await client.lrange(store._queue_key, 0, -1)] == [ref]
+
+
+async def test_publishers_racing_give_a_game_one_number_and_one_place_in_the_queue(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = redis_store
+    client: Any = store._r
+    ref = f"{GROUP}:1"
+    await a_finishing_save_cut_before_its_publishing(store, monkeypatch)
+    got = await store.game_at(GROUP, 1)
+    assert got is not None
+    record = got[0]
+    await asyncio.gather(
+        store._publish(record, GROUP, fresh=False),
+        store._publish(record, GROUP, fresh=False),
+        store.publish_finished(older_than=0),
+    )
+    got = await store.game_at(GROUP, 1)
+    assert got is not None and got[0].number > 0
+    # each publisher was given a number; the one written first stays, the
+    # others went back out of the index
+    assert await numbers_of(store, ref) == [got[0].number]
+    assert [x.decode() for x in await client.lrange(store._queue_key, 0, -1)] == [ref]
+
+
+async def test_a_finishing_save_that_lost_its_race_leaves_nothing_to_publish(
+    redis_store: RedisStore,
+) -> None:
+    store = redis_store
+    table = _finished_table(GROUP, (701, 702))
+    assert await store.save(table)
+    stale = table.model_copy(deep=True)
+    assert await _finish(store, table)  # the winner publishes its game
+    assert await store.publish_finished(older_than=0) == 0
+    stale.status = "finished"
+    assert not await store.save(stale)  # marked, then lost the compare-and-set
+    assert await store.publish_finished(older_than=0) == 0
+    client: Any = store._r
+    assert await client.zcard(store._unpublished_key) == 0
+    assert await store.rating_head() == f"{GROUP}:1"
+    assert len(await numbers_of(store, f"{GROUP}:1")) == 1
+
+
+async def test_due_drops_a_timer_whose_record_is_gone_unless_a_save_gave_it_a_new_time(
+    redis_store: RedisStore,
+) -> None:
+    store = redis_store
+    client: Any = store._r
+    deadlines = store._deadlines_key
+    await client.zadd(deadlines, {str(GROUP): 10.0})
+    assert await store.due(20.0) == []
+    assert await client.zscore(deadlines, str(GROUP)) is None
+    # `due` read the timer at 10, then a save gave the chat a new one: kept
+    await client.zadd(deadlines, {str(GROUP): 15.0})
+    assert await store._untimer_script(keys=[deadlines], args=[str(GROUP), "10.0"]) == 0
+    assert await client.zscore(deadlines, str(GROUP)) == 15.0
+    assert await store._untimer_script(keys=[deadlines], args=[str(GROUP), "15.0"]) == 1
+
+
+# ------------------------------------------------------------ the rating commit, cut between
+
+RATED = (881, 882, 883)
+Stats = dict[str, PlayerStats]
+#: the overall figures, the two chats', and where each person has figures
+Figures = tuple[Stats, Stats, Stats, list[set[int]]]
+
+
+class Killed(BaseException):
+    """The process dies here: nothing of it catches this (a kill, not an error)."""
+
+
+async def queue_games(store: Store) -> None:
+    """Three finished games waiting to be rated, in two chats, each person in
+    two of them and a computer level in all: every game moves figures the
+    next one reads."""
+    a, b, c = RATED
+    await _finish_game(store, GROUP, 1, (a, b))
+    await _finish_game(store, OTHER, 1, (b, c))
+    await _finish_game(store, GROUP, 2, (c, a))
+
+
+async def figures(store: Store) -> Figures:
+    return (
+        await store.stats(None),
+        await store.stats(GROUP),
+        await store.stats(OTHER),
+        [await store.stat_chats(u) for u in RATED],
+    )
+
+
+async def rated_without_cuts() -> Figures:
+    """The figures of the same games rated by one process, never cut."""
+    store = MemoryStore()
+    await queue_games(store)
+    assert await Ratings(store, shared_translator()).drain() == 3
+    return await figures(store)
+
+
+async def all_rated_once(store: RedisStore) -> None:
+    """Every figure as one uncut process leaves it: each game counted once."""
+    assert await store.rating_head() is None
+    got = await figures(store)
+    assert got == await rated_without_cuts()
+    overall = got[0]
+    assert overall["cstrong"].games == 3
+    assert [overall[f"u{u}"].games for u in RATED] == [2, 2, 2]
+    # the stored figures went with their heads (only the counter stays)
+    client: Any = store._r
+    assert await client.hkeys(store._results_key) == [b"~last"]
+
+
+@pytest.mark.parametrize("cut", ["stored", "half written", "written"])
+async def test_a_rating_commit_cut_between_its_steps_is_finished_once_by_the_next_worker(
+    redis_factory: Callable[[], Awaitable[RedisStore]],
+    monkeypatch: pytest.MonkeyPatch,
+    cut: str,
+) -> None:
+    """The process dies after storing the second game's figures (before any is
+    written), after writing them to the overall figures only (the chat's not
+    yet), or after writing them all (the game not popped): another process's
+    worker finishes it with the stored figures — never computed again from
+    figures holding half of it — and rates the rest, as if nothing was cut."""
+    first = await redis_factory()
+    await queue_games(first)
+    assert await Ratings(first, shared_translator()).drain(limit=1) == 1
+    write = first._write_figures
+
+    async def cut_write(number: str, figures: dict[str, Any]) -> None:
+        if cut == "half written":  # the overall figures only, then the kill
+            await write(number, {**figures, "local": [], "users": []})
+        elif cut == "written":
+            await write(number, figures)
+        raise Killed
+
+    monkeypatch.setattr(first, "_write_figures", cut_write)
+    with pytest.raises(Killed):
+        await Ratings(first, shared_translator()).drain()
+    monkeypatch.undo()
+    head = await first.rating_head()
+    assert head == f"{OTHER}:1"  # still waiting, its figures stored
+    client: Any = first._r
+    assert await client.hexists(first._results_key, head)
+    if cut == "half written":  # the overall figures hold it, the chat's not yet
+        assert (await first.stats(None))[f"u{RATED[2]}"].games == 1
+        assert f"u{RATED[2]}" not in await first.stats(OTHER)
+
+    second = await redis_factory()  # the next process
+    assert await Ratings(second, shared_translator()).drain() == 2
+    await all_rated_once(second)
+
+
+async def test_two_workers_rating_the_same_games_at_once_give_the_figures_of_one(
+    redis_factory: Callable[[], Awaitable[RedisStore]],
+) -> None:
+    one, two = await redis_factory(), await redis_factory()
+    await queue_games(one)
+    workers = Ratings(one, shared_translator()), Ratings(two, shared_translator())
+    head = await one.rating_head()
+    assert head is not None
+    # both read the head and its figures, both compute, both commit
+    done = await asyncio.gather(workers[0].rate_one(head), workers[1].rate_one(head))
+    assert True in done
+    rated = await asyncio.gather(workers[0].drain(), workers[1].drain())
+    assert sum(rated) >= 2
+    await all_rated_once(one)
+
+
+async def test_a_slow_workers_late_write_never_undoes_a_later_game(
+    redis_factory: Callable[[], Awaitable[RedisStore]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker stalls between storing the first game's figures and writing
+    them; another finishes that game and rates the next two (which write the
+    same figures over). When the slow one goes on, its writes are refused:
+    the figures of the later games stay."""
+    slow, fast = await redis_factory(), await redis_factory()
+    await queue_games(slow)
+    stalled, go = asyncio.Event(), asyncio.Event()
+    write = slow._write_figures
+
+    async def stall(number: str, figures: dict[str, Any]) -> None:
+        stalled.set()
+        await go.wait()
+        await write(number, figures)
+
+    monkeypatch.setattr(slow, "_write_figures", stall)
+    head = await slow.rating_head()
+    assert head is not None
+    late = asyncio.create_task(Ratings(slow, shared_translator()).rate_one(head))
+    await stalled.wait()
+    assert await Ratings(fast, shared_translator()).drain() == 3
+    go.set()
+    assert await late  # it did rate the game: with the figures stored, already written
+    await all_rated_once(fast)
+
+
+async def test_the_figures_are_written_by_a_redis_that_lost_its_scripts(
+    redis_store: RedisStore,
+) -> None:
+    """The second step sends EVALSHA bare (one round trip): a Redis without
+    the script (restarted) answers NOSCRIPT, and it is loaded and sent again."""
+    store = redis_store
+    await queue_games(store)
+    store._rating_apply_script.sha = "0" * 40  # a script Redis does not know
+    assert await Ratings(store, shared_translator()).drain() == 3
+    await all_rated_once(store)
+
+
+async def test_a_rating_set_aside_drops_its_stored_figures(redis_store: RedisStore) -> None:
+    store = redis_store
+    client: Any = store._r
+    await client.rpush(store._queue_key, f"{GROUP}:1", f"{GROUP}:2")
+    await store._rating_claim_script(
+        keys=[store._queue_key, store._results_key], args=[f"{GROUP}:1", "{}"]
+    )
+    assert await client.hexists(store._results_key, f"{GROUP}:1")
+    assert await store.set_aside_rating(f"{GROUP}:1")
+    assert not await client.hexists(store._results_key, f"{GROUP}:1")
+    assert not await store.finish_rating(f"{GROUP}:2")  # nothing stored: rate it anew
+    assert await store.rating_head() == f"{GROUP}:2"
 
 
 # ---------------------------------------------------------------- migrate, cut between its steps

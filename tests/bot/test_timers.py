@@ -28,6 +28,9 @@ class SlowTimers:
     async def due(self, now: float) -> list[int]:
         return [-100]
 
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        return False  # (another process looks for unpublished games)
+
     async def on_timer(self, chat_id: int) -> None:
         self.fired.append(chat_id)
         self.started.set()
@@ -76,6 +79,9 @@ class CancellationTakenForAnOutage:
     def now(self) -> float:
         return 0.0
 
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        return False  # (another process looks for unpublished games)
+
     async def due(self, now: float) -> list[int]:
         if self.broken:
             raise RuntimeError("the test is over")
@@ -98,3 +104,40 @@ async def test_a_cancelled_ticker_ends_though_the_store_took_the_cancel_for_an_o
         await asyncio.wait({runner}, timeout=10)
     assert done, "the ticker went on ticking after it was cancelled"
     assert runner.cancelled()
+
+
+class Publishing:
+    """The game service over a store that records the ticker's looks for
+    finished games a cut left unpublished."""
+
+    def __init__(self, claimed: bool) -> None:
+        self.clock = self
+        self.store = self
+        self.claimed = claimed
+        self.claims: list[str] = []
+        self.published = 0
+
+    def now(self) -> float:
+        return 0.0
+
+    async def due(self, now: float) -> list[int]:
+        return []
+
+    async def claim(self, name: str, now: float, seconds: int) -> bool:
+        self.claims.append(name)
+        return self.claimed
+
+    async def publish_finished(self) -> int:
+        self.published += 1
+        return 0
+
+
+async def test_one_process_a_while_publishes_what_a_cut_finishing_save_left() -> None:
+    mine: Any = Publishing(claimed=True)
+    ticker = Ticker(mine)
+    await ticker.tick()
+    await ticker.tick()  # within the while: not again
+    assert mine.claims == ["publish"] and mine.published == 1
+    others: Any = Publishing(claimed=False)  # another process holds the claim
+    await Ticker(others).tick()
+    assert others.claims == ["publish"] and others.published == 0

@@ -1301,10 +1301,10 @@ class RedisStore(Store):
         No acknowledged move is lost: a save that lands on the old id after 1
         changes its version, so 3 refuses and the move starts again with it; a
         save after 3 finds no record at the version it expects and is refused
-        (its handler reloads — under the new id). The one loss left: the old
-        and the new id both saved within the same round trip of a move (a late
-        press in the old group, a press in the new one): the copy played on is
-        kept, the old id's later save dropped.
+        (a button of the old group finds no game there). The one loss left:
+        the old and the new id both saved within the same round trip of a move
+        (a late press in the old group, a press in the new one): the copy
+        played on is kept, the old id's later save dropped.
 
         A cut between two steps leaves play going on, and the update handled
         again (`bot.store.delivery`: a redelivery after a kill) finishes the

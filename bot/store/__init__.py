@@ -8,7 +8,10 @@ time to live or a stated bound: `KEYS` lists them all (a test scans a varied
 session's keys on both stores against it). In brief:
 
 - ``smuta:{<chat>}:table`` — hash: ``v`` (version), ``data`` (the `Table` JSON),
-  ``g`` (its game number), ``s`` (its status: for the games gauge)
+  ``g`` (its game number), ``s`` (its status: for the games gauge), ``r`` (the
+  replication id of the primary that saved it last); a record moved here
+  from a group's old id (`Store.migrate`) also ``from`` (that id) and ``cv``
+  (the version it was copied at)
 - ``smuta:{<chat>}:log``   — list of the game's accepted commands (JSON)
 - ``smuta:{<chat>}:msgs``  — hash: message ids the bot edits later (table, prompts);
   a name without ``:`` is one of the group's views (``table``, ``lobby``): a
@@ -337,8 +340,11 @@ class Store(ABC):
         """Move a chat's game to the chat's new id (group → supergroup): the
         record (with `chat_id` rewritten, same version and the time it has
         left to live), log, message ids, timer and the seated users' links;
-        the old id is then forgotten.
-        False when there is nothing to move or the new id is taken."""
+        the old id is then forgotten. True also when the move was made
+        already — the old id holds nothing, the new id the game moved from it
+        (the update handled again): Redis then finishes what a cut left
+        undone, none of it twice.
+        False when there is nothing to move or the new id holds another game."""
 
     # ------------------------------------------------------------------ a chat's home
     @abstractmethod

@@ -67,6 +67,9 @@ class MemoryStore(Store):
         self._subs: dict[int, dict[int, str]] = {}
         self._user_sets: dict[tuple[int, str], set[int]] = {}  # (user, played|stats|subs) → chats
         self._moved: dict[int, int] = {}
+        # a chat's record moved there from another chat (`migrate`) → that
+        # chat, as long as the record lives (Redis: its ``from`` field)
+        self._copied_from: dict[int, int] = {}
         # update id → (the lease's token, or ``done``; when that is over)
         self._updates: dict[int, tuple[str, float]] = {}
         self._claims: dict[str, float] = {}  # name → when its claim is over (game clock)
@@ -83,6 +86,7 @@ class MemoryStore(Store):
         if until is not None and until <= self._clock():
             del self._expires[chat_id]
             self._tables.pop(chat_id, None)
+            self._copied_from.pop(chat_id, None)
             self._logs.pop(chat_id, None)
             self._msgs.pop(chat_id, None)
 
@@ -147,6 +151,7 @@ class MemoryStore(Store):
     async def delete(self, chat_id: int) -> None:
         await asyncio.sleep(0)
         rec = self._tables.pop(chat_id, None)
+        self._copied_from.pop(chat_id, None)
         self._logs.pop(chat_id, None)
         self._msgs.pop(chat_id, None)
         self._timers.pop(chat_id, None)
@@ -234,7 +239,15 @@ class MemoryStore(Store):
         self._expire(old_chat_id)
         self._expire(new_chat_id)
         rec = self._tables.get(old_chat_id)
-        if rec is None or old_chat_id == new_chat_id or new_chat_id in self._tables:
+        if old_chat_id == new_chat_id:
+            return False
+        if rec is None:
+            # moved already (the update handled again): done, as the first time
+            # — Redis answers so too, finishing a move a cut left half made
+            return self._copied_from.get(new_chat_id) == old_chat_id and (
+                new_chat_id in self._tables
+            )
+        if new_chat_id in self._tables:
             return False
         table = Table.model_validate_json(rec.data)
         table.chat_id = new_chat_id
@@ -242,6 +255,8 @@ class MemoryStore(Store):
             rec.version, table.model_dump_json(), rec.game_no, rec.status
         )
         del self._tables[old_chat_id]
+        self._copied_from.pop(old_chat_id, None)
+        self._copied_from[new_chat_id] = old_chat_id
         _move(self._logs, old_chat_id, new_chat_id)
         _move(self._msgs, old_chat_id, new_chat_id)
         _move(self._timers, old_chat_id, new_chat_id)

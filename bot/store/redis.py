@@ -8,16 +8,17 @@ save that finishes a game four: it first reads the game's log (at the version
 it expects) to pack it for the history (`bot.store.packing`), and after the
 save publishes the game outside its chat (`RedisStore._publish`: its /replay
 number, rating queue entry and players' index, one slot a step).
-`delete` and `migrate` are rare and use WATCH/MULTI, a few round trips each.
+`delete` (WATCH/MULTI) and `migrate` (copy-then-delete: four round trips,
+see its notes) are rare.
 
 Redis Cluster: the save script touches the chat's keys (one slot: ``{<chat>}``)
 *and* the global ``<prefix>:deadlines`` zset and the update's claim, which live
-in other slots, so a cluster would refuse it with CROSSSLOT — as it would
-`migrate`: the steps that must span slots (`tests/bot/test_slots.py` holds
-them and their reasons; every other step is one slot — the rating commit too,
-in three steps, see `_RATING_CLAIM_LUA`, and a finished game's publishing
-after its save, `RedisStore._publish`; deploy/README.md, "Going to Redis
-Cluster", says what each of them needs).
+in other slots, so a cluster would refuse it with CROSSSLOT: the one step that
+must span slots (`tests/bot/test_slots.py` holds it and its reasons; every
+other step is one slot — the rating commit too, in three steps, see
+`_RATING_CLAIM_LUA`, a finished game's publishing after its save,
+`RedisStore._publish`, and `migrate`, copy-then-delete; deploy/README.md,
+"Going to Redis Cluster", says what the save would need).
 We keep the timer inside the script on purpose: doing the ZADD/ZREM as a
 separate call after a successful CAS (even pipelined right behind it) lets
 two savers' timer writes land in the opposite order of their record writes —
@@ -468,6 +469,98 @@ end
 return 1
 """
 
+# `migrate` (a group become a supergroup) is copy-then-delete, each step a
+# script on one chat's slot (see `RedisStore.migrate` for why no move is lost).
+#
+# The copy, on the NEW chat's slot. KEYS: 1 table hash, 2 log list, 3 message
+# ids hash (the new chat's). ARGV: 1 the old chat id, 2 the old record's
+# version, 3 its JSON (``chat_id`` rewritten), 4 its ``g``, 5 ``s``, 6 ``r``
+# ("" each: none), 7 the ms it has left to live (<= 0: no expiry), 8 how many
+# message ids, 9.. their name/id pairs, then the log's lines.
+# The copy is marked: ``from`` the old chat, ``cv`` the version it was copied
+# at (a save never removes a field, so both stay). It is written when the new
+# id holds no record, or holds an earlier copy from this same old chat that
+# nobody has played on (its version still ``cv``; a copy is rewritten whole
+# from the old record, which is as new or newer: saves there since, message
+# ids set there since). A copy played on (version past ``cv``) is the game
+# now and stays. Anything else is another game: refused — as is an old record
+# older than the copy (its version went back: a game begun anew at the old
+# id, not the one copied). Returns {0} refused, {1, v, JSON} kept, {2, v, JSON}
+# written: the new id's record as it stands.
+_COPY_LUA = """
+local cur = redis.call('HMGET', KEYS[1], 'v', 'data', 'from', 'cv')
+local v = tonumber(ARGV[2])
+if cur[2] then
+  if cur[3] ~= ARGV[1] or not cur[4] or v < tonumber(cur[4]) then
+    return {0}
+  end
+  if tonumber(cur[1] or '0') ~= tonumber(cur[4]) then
+    return {1, cur[1], cur[2]}
+  end
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'data', ARGV[3], 'from', ARGV[1], 'cv', ARGV[2])
+local fields = {'g', 's', 'r'}
+for i = 1, 3 do
+  if ARGV[3 + i] ~= '' then
+    redis.call('HSET', KEYS[1], fields[i], ARGV[3 + i])
+  end
+end
+local n = tonumber(ARGV[8])
+if n > 0 then
+  redis.call('HSET', KEYS[3], unpack(ARGV, 9, 8 + 2 * n))
+end
+for i = 9 + 2 * n, #ARGV, 500 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
+end
+local left = tonumber(ARGV[7])
+if left > 0 then
+  for k = 1, 3 do
+    redis.call('PEXPIRE', KEYS[k], left)
+  end
+end
+return {2, ARGV[2], ARGV[3]}
+"""
+
+# The old record's delete, on the OLD chat's slot: only while it is still what
+# was copied — its version (a save since changes it: its log, its data, its
+# time to live with it) and its message ids (set without a save) as read.
+# KEYS: 1 table hash, 2 log list, 3 message ids hash (the old chat's). ARGV: 1
+# the version copied, 2.. the message ids copied, name/id pairs. 1: deleted;
+# 0: it moved on (copy again).
+_DROP_LUA = """
+if tonumber(redis.call('HGET', KEYS[1], 'v') or '0') ~= tonumber(ARGV[1]) then
+  return 0
+end
+local ids = redis.call('HGETALL', KEYS[3])
+if #ids ~= #ARGV - 1 then
+  return 0
+end
+local copied = {}
+for i = 2, #ARGV, 2 do
+  copied[ARGV[i]] = ARGV[i + 1]
+end
+for i = 1, #ids, 2 do
+  if copied[ids[i]] ~= ids[i + 1] then
+    return 0
+  end
+end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return 1
+"""
+
+# A seated person's link moved from the old chat to the new, in their one set
+# (one key: the person's slot) — only if they were linked to the old one, as
+# before the move. Sent whole (EVAL): pipelined, one a person. KEYS: 1 the
+# person's tables set; ARGV: 1 the old chat, 2 the new.
+_RELINK_LUA = """
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then
+  redis.call('SADD', KEYS[1], ARGV[2])
+  redis.call('SREM', KEYS[1], ARGV[1])
+end
+return 0
+"""
+
 _UNAVAILABLE = (
     redis.exceptions.ConnectionError,  # includes BusyLoadingError
     redis.exceptions.TimeoutError,
@@ -655,6 +748,8 @@ class RedisStore(Store):
         self._number_script = client.register_script(_NUMBER_LUA)
         self._queue_script = client.register_script(_QUEUE_LUA)
         self._untimer_script = client.register_script(_UNTIMER_LUA)
+        self._copy_script = client.register_script(_COPY_LUA)
+        self._drop_script = client.register_script(_DROP_LUA)
 
     @classmethod
     def from_url(
@@ -1187,68 +1282,191 @@ class RedisStore(Store):
     # group → supergroup ------------------------------------------------
 
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> bool:
+        """Copy-then-delete, each step on one slot (Redis Cluster), four round
+        trips:
+
+        1. read the old record — version v, JSON, log, message ids, time left —
+           and the new id's record, in one pipeline of one-slot reads;
+        2. copy it under the new id (`_COPY_LUA`, on the new chat's slot),
+           marked as a copy from the old chat at version v;
+        3. delete the old keys (`_DROP_LUA`, on the old chat's slot) only if
+           the old record is still at v with the message ids read — else back
+           to 1, and the copy (nobody played on it) is written anew;
+        4. the timer and the seated people's links, one pipeline: the new id's
+           timer set from the record it holds, the old id's removed, each
+           person's link moved in their own set; then the new record's
+           version read again — a save there meanwhile may have written its
+           timer before ours: set it again from that save's record.
+
+        No acknowledged move is lost: a save that lands on the old id after 1
+        changes its version, so 3 refuses and the move starts again with it; a
+        save after 3 finds no record at the version it expects and is refused
+        (a button of the old group finds no game there). The one loss left:
+        the old and the new id both saved within the same round trip of a move
+        (a late press in the old group, a press in the new one): the copy
+        played on is kept, the old id's later save dropped.
+
+        A cut between two steps leaves play going on, and the update handled
+        again (`bot.store.delivery`: a redelivery after a kill) finishes the
+        move — none of it done twice:
+        - after 2: both records. The old one is still the game (its timer
+          fires there, the new id has none yet, so nothing acts twice); the
+          new id shows it too. Moving again rewrites the copy from the old
+          one (or keeps it, if it was played on), then goes on with 3.
+        - after 3: the copy alone, no timer under the new id yet (the old
+          one's is dropped by `due`: its record is gone). Moving again finds
+          the old id empty and the new id's record a copy from it: it does
+          4 and answers True, as the first time.
+        - inside 4: each command is of one key, in order — the new timer
+          before the old one goes (a cut leaves two timers only while the
+          old record is gone, whose timer `due` drops); a link moved or not
+          (a link to a gone game is skipped by whoever reads it). Moving
+          again does 4 anew.
+
+        The copy keeps the record's version, its ``g``, ``s`` and ``r`` (its
+        versions go on from where they were) and the time it has left.
+        False when there is nothing to move, or the new id holds another game."""
         if old_chat_id == new_chat_id:
             return False
-        old_tk, new_tk = self._table_key(old_chat_id), self._table_key(new_chat_id)
-        old_lk, new_lk = self._log_key(old_chat_id), self._log_key(new_chat_id)
-        old_mk, new_mk = self._msgs_key(old_chat_id), self._msgs_key(new_chat_id)
-        dl = self._deadlines_key
+        while True:
+            old, new = await self._migrate_read(old_chat_id, new_chat_id)
+            if old is None:
+                # nothing at the old id: moved already (a cut after its delete,
+                # or the update handled again) — or never anything to move
+                if new is None or new[2] != str(old_chat_id):
+                    return False
+                now = new[0], new[1]
+                users = seated_users(now[1])
+                break
+            copied = await self._migrate_copy(old_chat_id, new_chat_id, old)
+            if copied is None:
+                return False
+            if await self._migrate_drop(old_chat_id, old):
+                now = copied
+                users = seated_users(old["data"])
+                break
+        await self._migrate_links_and_timer(old_chat_id, new_chat_id, now, users)
+        return True
+
+    async def _migrate_read(
+        self, old_chat_id: int, new_chat_id: int
+    ) -> tuple[dict[str, Any] | None, tuple[int, str, str | None] | None]:
+        """Step 1: the old record (None: none) and the new id's (version,
+        JSON, ``from``; None: none), in one round trip of one-slot reads."""
+        old_tk = self._table_key(old_chat_id)
         with _guard():
-            async with self._r.pipeline(transaction=True) as pipe:
-                while True:
-                    try:
-                        # Watching the old record makes a save that lands while we
-                        # copy abort the move (and we retry), so no move is lost.
-                        await pipe.watch(old_tk, new_tk, old_lk, old_mk)
-                        v, data, g, status, primary = await _a(
-                            pipe.hmget(old_tk, ["v", "data", "g", "s", "r"])
-                        )
-                        if data is None or await _a(pipe.exists(new_tk)):
-                            await cast(Any, pipe).unwatch()
-                            return False
-                        log = await _a(pipe.lrange(old_lk, 0, -1))
-                        msgs = await _a(pipe.hgetall(old_mk))
-                        timer = await _a(pipe.zscore(dl, str(old_chat_id)))
-                        left = int(await _a(pipe.pttl(old_tk)))  # ms; < 0: none
-                        table = Table.model_validate_json(data)
-                        table.chat_id = new_chat_id
-                        table.version = int(_str(v))
-                        users = seated_users(data)
-                        if users:
-                            await pipe.watch(*(self._user_tables_key(u) for u in users))
-                        linked = [
-                            u
-                            for u in users
-                            if await _a(pipe.sismember(self._user_tables_key(u), str(old_chat_id)))
-                        ]
-                        _multi(pipe)
-                        pipe.delete(new_lk, new_mk)
-                        mapping = {"v": _str(v), "data": table.model_dump_json()}
-                        if g is not None:
-                            mapping["g"] = _str(g)
-                        if status is not None:
-                            mapping["s"] = _str(status)
-                        if primary is not None:  # (its versions go on from where they were)
-                            mapping["r"] = _str(primary)
-                        pipe.hset(new_tk, mapping=mapping)
-                        if log:
-                            pipe.rpush(new_lk, *log)
-                        if msgs:
-                            pipe.hset(new_mk, mapping=msgs)
+            async with self._r.pipeline(transaction=False) as pipe:
+                pipe.hmget(old_tk, ["v", "data", "g", "s", "r"])
+                pipe.lrange(self._log_key(old_chat_id), 0, -1)
+                pipe.hgetall(self._msgs_key(old_chat_id))
+                pipe.pttl(old_tk)  # ms; < 0: none
+                pipe.hmget(self._table_key(new_chat_id), ["v", "data", "from"])
+                (
+                    (v, data, g, status, primary),
+                    log,
+                    msgs,
+                    left,
+                    (nv, ndata, origin),
+                ) = await pipe.execute()
+        new = None
+        if ndata is not None:
+            new = (int(_str(nv or "0")), _str(ndata), None if origin is None else _str(origin))
+        if data is None:
+            return None, new
+        old = {
+            "v": int(_str(v or "0")),
+            "data": _str(data),
+            "g": "" if g is None else _str(g),
+            "s": "" if status is None else _str(status),
+            "r": "" if primary is None else _str(primary),
+            "log": [_str(line) for line in log],
+            "msgs": {_str(k): _str(m) for k, m in msgs.items()},
+            "left": int(left),
+        }
+        return old, new
+
+    async def _migrate_copy(
+        self, old_chat_id: int, new_chat_id: int, old: dict[str, Any]
+    ) -> tuple[int, str] | None:
+        """Step 2 (`_COPY_LUA`): the new id's record after it (version, JSON);
+        None when the new id holds another game."""
+        table = Table.model_validate_json(old["data"])
+        table.chat_id = new_chat_id
+        table.version = old["v"]
+        msgs: dict[str, str] = old["msgs"]
+        args = [
+            str(old_chat_id),
+            str(old["v"]),
+            table.model_dump_json(),
+            old["g"],
+            old["s"],
+            old["r"],
+            str(old["left"]),
+            str(len(msgs)),
+            *(x for pair in msgs.items() for x in pair),
+            *old["log"],
+        ]
+        keys = [
+            self._table_key(new_chat_id),
+            self._log_key(new_chat_id),
+            self._msgs_key(new_chat_id),
+        ]
+        with _guard():
+            got = await self._copy_script(keys=keys, args=args)
+        if int(got[0]) == 0:
+            return None
+        return int(_str(got[1])), _str(got[2])
+
+    async def _migrate_drop(self, old_chat_id: int, old: dict[str, Any]) -> bool:
+        """Step 3 (`_DROP_LUA`): the old keys deleted if the old record is
+        still the one copied; False: it moved on."""
+        msgs: dict[str, str] = old["msgs"]
+        keys = [
+            self._table_key(old_chat_id),
+            self._log_key(old_chat_id),
+            self._msgs_key(old_chat_id),
+        ]
+        args = [str(old["v"]), *(x for pair in msgs.items() for x in pair)]
+        with _guard():
+            return int(await self._drop_script(keys=keys, args=args)) == 1
+
+    async def _migrate_links_and_timer(
+        self, old_chat_id: int, new_chat_id: int, now: tuple[int, str], users: list[int]
+    ) -> None:
+        """Step 4: one pipeline of one-key commands — the new id's timer (as
+        its record `now` needs), then the old id's gone, each person's link
+        moved (`_RELINK_LUA`), and the new record's version read again: a save
+        since `now` (its timer maybe written before ours) has its record read
+        and its timer set again, until none came between."""
+        dl, new_tk = self._deadlines_key, self._table_key(new_chat_id)
+        moving = True
+        while True:
+            version, data = now
+            timer = _timer(Table.model_validate_json(data))
+            with _guard():
+                async with self._r.pipeline(transaction=False) as pipe:
+                    if timer is None:
+                        pipe.zrem(dl, str(new_chat_id))
+                    else:
+                        pipe.zadd(dl, {str(new_chat_id): timer})
+                    if moving:
                         pipe.zrem(dl, str(old_chat_id))
-                        if timer is not None:
-                            pipe.zadd(dl, {str(new_chat_id): timer})
-                        for u in linked:
-                            pipe.srem(self._user_tables_key(u), str(old_chat_id))
-                            pipe.sadd(self._user_tables_key(u), str(new_chat_id))
-                        if left > 0:  # the record keeps its time, and its keys with it
-                            for key in (new_tk, new_lk, new_mk):
-                                pipe.pexpire(key, left)
-                        pipe.delete(old_tk, old_lk, old_mk)
-                        await pipe.execute()
-                        return True
-                    except redis.exceptions.WatchError:
-                        continue
+                        for uid in users:
+                            pipe.eval(
+                                _RELINK_LUA,
+                                1,
+                                self._user_tables_key(uid),
+                                str(old_chat_id),
+                                str(new_chat_id),
+                            )
+                    pipe.hmget(new_tk, ["v", "data"])
+                    *_, (v, again) = await pipe.execute()
+            moving = False
+            if again is None or int(_str(v or "0")) == version:
+                # unchanged since the timer was set (a save after this writes
+                # its own); no record: `due` drops its timer
+                return
+            now = int(_str(v)), _str(again)
 
     # a chat's home -----------------------------------------------------
 

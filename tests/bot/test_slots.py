@@ -10,12 +10,12 @@ watching) or a single command is one step. A step's keys are asked of Redis
 itself (``COMMAND GETKEYS``) and hashed to their slots.
 
 A chat's keys share the tag ``{<chat>}``, a person's ``{<user id>}``. Every
-step touches one slot but the two named in `SPANNING` — each key pattern
-they may touch, and why it must stay one step — and no other: a new one fails
+step touches one slot but the one named in `SPANNING` — each key pattern
+it may touch, and why it must stay one step — and no other: a new one fails
 here, so the list (and deploy/README.md, "Going to Redis Cluster") is kept
 true. The steps that were split to one slot each (delete, subscribe,
-set-aside, migrate_home, forget_user, the rating commit) keep what a cut
-between their steps may leave harmless: the tests below cut them there.
+set-aside, migrate, migrate_home, forget_user, the rating commit) keep what
+a cut between their steps may leave harmless: the tests below cut them there.
 """
 
 from __future__ import annotations
@@ -32,11 +32,12 @@ from redis.asyncio.client import Pipeline, Redis
 from redis.crc import key_slot
 
 from bot.service.ratings import Ratings
-from bot.store import Store, UserPrefs
+from bot.store import Store, StoreUnavailable, UserPrefs
 from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
-from bot.store.models import PlayerStats
+from bot.store.models import PlayerStats, Seat, Table
 from bot.store.redis import RedisStore
+from engine import Command
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, shared_translator
 from tests.bot.helpers.finishing import _finish, _finish_game, _finished_table, finish_quickly
@@ -62,17 +63,6 @@ SPANNING: dict[str, set[str]] = {
         "{chat}:history",
         "deadlines",
         "update:<id>",
-    },
-    # a group that became a supergroup: its game's keys under the new id, the
-    # timer, the links, in one WATCHed step over both chats — a save landing
-    # on the old id while the game is copied makes the move start again, so
-    # no acknowledged move is left behind on the old id
-    "migrate: MULTI": {
-        "{chat}:table",
-        "{chat}:log",
-        "{chat}:msgs",
-        "deadlines",
-        "user:{user}:tables",
     },
 }
 
@@ -567,3 +557,222 @@ async def test_a_rating_set_aside_drops_its_stored_figures(redis_store: RedisSto
     assert not await client.hexists(store._results_key, f"{GROUP}:1")
     assert not await store.finish_rating(f"{GROUP}:2")  # nothing stored: rate it anew
     assert await store.rating_head() == f"{GROUP}:2"
+
+
+# ---------------------------------------------------------------- migrate, cut between its steps
+
+OLD, NEW = -100_262_710, -100_262_711
+ANNA, BORIS = 880_000_801, 880_000_802
+LATER = 1e12  # every timer is due by then
+
+
+def cmd(seat: int, decision: int) -> Command:
+    return Command(seat=seat, decision=decision)
+
+
+async def a_game_to_move(store: RedisStore) -> Table:
+    """A game under way at OLD: two saves (a log of two), message ids, a
+    timer, both people linked (Борис to another game too); as loaded."""
+    table = Table.model_validate(
+        {
+            "chat_id": OLD,
+            "game_no": 1,
+            "title": "Смутное время",
+            "creator_id": ANNA,
+            "status": "playing",
+            "seats": [Seat(user_id=ANNA, name="Анна"), Seat(user_id=BORIS, name="Борис")],
+            "created_at": 100.0,
+            "updated_at": 100.0,
+        }
+    )
+    assert await store.save(table, [cmd(0, 1)])
+    table.reminder, table.deadline = 70.0, 90.0
+    assert await store.save(table, [cmd(1, 2)])
+    await store.set_messages(OLD, {"table": 301, "prompt:1": 302})
+    await store.link_user(ANNA, OLD)
+    await store.link_user(BORIS, OLD)
+    await store.link_user(BORIS, -77)
+    loaded = await store.load(OLD)
+    assert loaded is not None and loaded.version == 2
+    return loaded
+
+
+async def moved_whole(
+    store: RedisStore,
+    table: Table,
+    log: list[Command] | None = None,
+    ids: dict[str, int] | None = None,
+    timer: float = 70.0,
+) -> None:
+    """The game is under NEW as it stood (same version, log, message ids,
+    timer, links, time to live), and nothing is left under OLD."""
+    client: Any = store._r
+    moved = await store.load(NEW)
+    assert moved is not None and moved.chat_id == NEW
+    assert moved.model_dump(exclude={"chat_id"}) == table.model_dump(exclude={"chat_id"})
+    assert await store.log(NEW) == (log or [cmd(0, 1), cmd(1, 2)])
+    assert await store.messages(NEW) == (ids or {"table": 301, "prompt:1": 302})
+    assert await client.zscore(store._deadlines_key, str(NEW)) == timer
+    assert await client.zscore(store._deadlines_key, str(OLD)) is None
+    assert await store.due(LATER) == [NEW]
+    assert await store.user_tables(ANNA) == {NEW}
+    assert await store.user_tables(BORIS) == {NEW, -77}
+    for key in (store._table_key(NEW), store._log_key(NEW), store._msgs_key(NEW)):
+        assert 0 < await client.ttl(key) <= store.ttl_of(table), key
+    for key in (store._table_key(OLD), store._log_key(OLD), store._msgs_key(OLD)):
+        assert not await client.exists(key), key
+    assert await store.load(OLD) is None
+
+
+async def test_migrate_cut_after_the_copy_plays_on_and_moving_again_finishes_it(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = redis_store
+    table = await a_game_to_move(store)
+
+    async def cut(*args: Any) -> bool:
+        raise ConnectionError("cut")
+
+    monkeypatch.setattr(store, "_migrate_drop", cut)
+    with pytest.raises(ConnectionError, match="cut"):
+        await store.migrate(OLD, NEW)
+    monkeypatch.undo()
+    # the new id shows the game; the old one is still it, and only its timer
+    # fires (the new id has none yet): nothing acts twice
+    copy, old = await store.load(NEW), await store.load(OLD)
+    assert copy is not None and old is not None
+    assert copy.version == old.version == table.version and copy.chat_id == NEW
+    assert await store.due(LATER) == [OLD]
+    # the update handled again finishes the move, once
+    assert await store.migrate(OLD, NEW)
+    await moved_whole(store, table)
+    assert await store.migrate(OLD, NEW)  # and again: done already, nothing changes
+    await moved_whole(store, table)
+
+
+async def test_migrate_cut_after_the_copy_then_played_on_keeps_the_new_play(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = redis_store
+    await a_game_to_move(store)
+
+    async def cut(*args: Any) -> bool:
+        raise ConnectionError("cut")
+
+    monkeypatch.setattr(store, "_migrate_drop", cut)
+    with pytest.raises(ConnectionError, match="cut"):
+        await store.migrate(OLD, NEW)
+    monkeypatch.undo()
+    copy = await store.load(NEW)
+    assert copy is not None
+    copy.deadline, copy.reminder = 150.0, None
+    assert await store.save(copy, [cmd(0, 3)])  # played on under the new id
+    assert await store.migrate(OLD, NEW)
+    await moved_whole(store, copy, log=[cmd(0, 1), cmd(1, 2), cmd(0, 3)], timer=150.0)
+
+
+async def test_migrate_cut_after_the_old_delete_loses_no_timer_once_moved_again(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = redis_store
+    table = await a_game_to_move(store)
+
+    async def cut(*args: Any) -> None:
+        raise ConnectionError("cut")
+
+    monkeypatch.setattr(store, "_migrate_links_and_timer", cut)
+    with pytest.raises(ConnectionError, match="cut"):
+        await store.migrate(OLD, NEW)
+    monkeypatch.undo()
+    assert await store.load(OLD) is None
+    moved = await store.load(NEW)
+    assert moved is not None and moved.version == table.version
+    # the old id's timer is not fired: its record is gone (`due` drops it)
+    assert await store.due(LATER) == []
+    assert await store.migrate(OLD, NEW)  # not refused: the new id holds our copy
+    await moved_whole(store, table)
+
+
+async def test_migrate_cut_after_the_timer_move_links_the_people_once_moved_again(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = redis_store
+    table = await a_game_to_move(store)
+    execute = Pipeline.execute
+
+    async def cut_at_the_links(pipe: Any, raise_on_error: bool = True) -> Any:
+        relinks = [i for i, (args, _) in enumerate(pipe.command_stack) if args[0] == "EVAL"]
+        if not relinks:
+            return await execute(pipe, raise_on_error)
+        del pipe.command_stack[relinks[0] :]
+        await execute(pipe, raise_on_error)
+        raise ConnectionError("cut")
+
+    monkeypatch.setattr(Pipeline, "execute", cut_at_the_links)
+    with pytest.raises(StoreUnavailable, match="cut"):
+        await store.migrate(OLD, NEW)
+    monkeypatch.undo()
+    assert await store.due(LATER) == [NEW]
+    assert await store.user_tables(ANNA) == {OLD}
+    assert await store.migrate(OLD, NEW)
+    await moved_whole(store, table)
+
+
+@pytest.mark.parametrize("what", ["a move", "message ids"])
+@pytest.mark.parametrize("before", ["_migrate_copy", "_migrate_drop"])
+async def test_migrate_carries_what_lands_on_the_old_id_mid_move(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch, before: str, what: str
+) -> None:
+    """A move, or new message ids (set without a save), land on the old id
+    after the move read it (before its copy, or between the copy and
+    the old's delete): they end up under the new id — the old record is
+    deleted only at the version and the message ids copied."""
+    store = redis_store
+    table = await a_game_to_move(store)
+    log, ids = [cmd(0, 1), cmd(1, 2)], {"table": 301, "prompt:1": 302}
+    step = getattr(store, before)
+    landed: list[bool] = []
+
+    async def lands_first(*args: Any) -> Any:
+        if not landed:
+            if what == "a move":
+                table.turn_log.append("move")
+                landed.append(await store.save(table, [cmd(0, 3)]))
+                log.append(cmd(0, 3))
+            else:
+                landed.append(True)
+                await store.set_messages(OLD, {"prompt:1": 303})  # a prompt sent anew
+                ids["prompt:1"] = 303
+        return await step(*args)
+
+    monkeypatch.setattr(store, before, lands_first)
+    assert await store.migrate(OLD, NEW)
+    monkeypatch.undo()
+    assert landed == [True]
+    await moved_whole(store, table, log=log, ids=ids)
+
+
+async def test_migrate_sets_the_timer_of_a_save_made_under_the_new_id_mid_move(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A press in the new group saves the copy (a later deadline) before the
+    move sets the new id's timer from the copy as it was: the move reads the
+    record again and sets the timer the save needs — not the copy's."""
+    store = redis_store
+    await a_game_to_move(store)
+    drop = store._migrate_drop
+    saved: list[Table] = []
+
+    async def then_a_press(*args: Any) -> bool:
+        dropped = await drop(*args)
+        copy = await store.load(NEW)
+        assert copy is not None
+        copy.deadline, copy.reminder = 150.0, None
+        assert await store.save(copy, [cmd(0, 3)])
+        saved.append(copy)
+        return dropped
+
+    monkeypatch.setattr(store, "_migrate_drop", then_a_press)
+    assert await store.migrate(OLD, NEW)
+    monkeypatch.undo()
+    await moved_whole(store, saved[0], log=[cmd(0, 1), cmd(1, 2), cmd(0, 3)], timer=150.0)

@@ -356,6 +356,29 @@ async def test_migrate_moves_everything(store: Store) -> None:
     assert len(await store.log(OTHER)) == 3
 
 
+async def test_migrate_handled_again_is_done_once(store: Store) -> None:
+    """Telegram delivers the upgrade again (the first handling's process was
+    killed): the move is done already — answered as done (the prompt is sent
+    anew in the new chat), nothing moved twice, play goes on there."""
+    table = await created(store, deadline=90.0)
+    await store.link_user(10, CHAT)
+    assert await store.migrate(CHAT, OTHER)
+    assert await store.migrate(CHAT, OTHER)
+    moved = await store.load(OTHER)
+    assert moved is not None and moved.version == table.version
+    assert await store.due(100.0) == [OTHER]
+    assert await store.user_tables(10) == {OTHER}
+    assert await store.save(moved, [cmd(0, 1)])
+    assert await store.migrate(CHAT, OTHER)
+    again = await store.load(OTHER)
+    assert again is not None and again.version == moved.version
+    assert await store.log(OTHER) == [cmd(0, 1)]
+    assert await store.load(CHAT) is None
+    # another chat's game is not taken for the one moved from CHAT
+    await created(store, -3003)
+    assert not await store.migrate(-3004, -3003)
+
+
 async def test_migrate_refuses_a_taken_chat_and_changes_nothing(store: Store) -> None:
     await created(store, CHAT, title="old", deadline=10.0)
     await created(store, OTHER, title="new", deadline=20.0)

@@ -56,7 +56,7 @@ class Ticker:
                 if await store.claim("publish", now, int(PUBLISH_EVERY)):
                     await store.publish_finished()
             except StoreUnavailable:
-                raise  # (`run` tells an outage once a minute)
+                pass  # looked for again in a while; an outage is told by the timers' own firing
             except Exception:
                 log.exception("publishing the finished games a cut left failed")
         return len(due)

@@ -113,7 +113,10 @@ _LAST_LUA = """
 # each (`RedisStore._publish`, which a cut leaves to `publish_finished`).
 # The new version is published on the channel named like the table key (the
 # Mini App's live views, `bot.webapp.live`): inside the script, so it costs no
-# round trip and no viewer ever hears of a version before it is saved.
+# round trip and no viewer ever hears of a version before it is saved — but
+# the save that finishes a game, whose version is published by its publishing
+# (`RedisStore._publish`): this process hears of it after it knows it saved it,
+# not as another process's save in the middle of its own.
 #
 # Versions are never given twice to one record, whatever Redis forgets: the
 # record keeps (``r``) the replication id of the primary that saved it last.
@@ -194,7 +197,9 @@ if ARGV[13] ~= '' then
     redis.call('SET', KEYS[6], 'done', 'EX', ARGV[14])
   end
 end
-redis.call('PUBLISH', KEYS[1], version)
+if ARGV[8] == '' then
+  redis.call('PUBLISH', KEYS[1], version)
+end
 return out
 """
 )
@@ -1012,11 +1017,16 @@ class RedisStore(Store):
         if record is not None:
             dropped = [int(_str(n)) for n in got[2:]]
             with _guard():
-                await self._publish(record, chat, fresh=int(got[1]) == 1, dropped=dropped)
+                await self._publish(record, chat, int(got[1]) == 1, dropped, version)
         return True
 
     async def _publish(
-        self, record: GameRecord, chat: int, fresh: bool, dropped: Sequence[int] = ()
+        self,
+        record: GameRecord,
+        chat: int,
+        fresh: bool,
+        dropped: Sequence[int] = (),
+        version: int | None = None,
     ) -> None:
         """What a finished game means outside its chat, after the save that put
         it into the history, in steps of one slot each: its /replay number
@@ -1031,7 +1041,9 @@ class RedisStore(Store):
         idempotent. `fresh`: the save has just put the game into the history,
         so it has no number yet (a read spared). `chat`: the chat whose history
         has the game now (a chat that moved since: its new id; the game keeps
-        its name ``<chat>:<game>`` by the chat it was played in). Two round
+        its name ``<chat>:<game>`` by the chat it was played in). `version`:
+        the record's, told on its channel last (the save script does not tell
+        a finishing save's; unknown to a publishing run again: read). Two round
         trips; three when the number is not yet known."""
         game = record.game_no
         ref = f"{record.chat_id}:{game}"
@@ -1039,6 +1051,8 @@ class RedisStore(Store):
         index = f"{self.prefix}:replay:index"
         number = 0 if fresh else int(_str(await _a(self._r.hget(history, f"n:{game}")) or "0"))
         given = 0 if number else int(await _a(self._r.incr(f"{self.prefix}:replay:seq")))
+        if version is None:
+            version = int(_str(await _a(self._r.hget(self._table_key(chat), "v")) or "0"))
         async with self._r.pipeline(transaction=False) as pipe:
             if given:
                 pipe.hset(index, str(given), ref)
@@ -1051,6 +1065,8 @@ class RedisStore(Store):
             if dropped:
                 pipe.hdel(index, *(str(n) for n in dropped))
             pipe.zrem(self._unpublished_key, ref)
+            if version:
+                pipe.publish(self._table_key(chat), str(version))
             got = await pipe.execute()
         if given and int(got[1]) != given:  # numbered meanwhile, or gone: ours goes back
             await _a(self._r.hdel(index, str(given)))

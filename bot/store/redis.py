@@ -334,9 +334,9 @@ return tonumber(redis.call('HGET', KEYS[2], 'v') or '0')
 # one whose rating raised, and nothing raises once the figures are stored).
 #
 # The stored figures live in a hash of the queue's own slot. The queue key has
-# no hash tag (its slot is that of its whole name, and the save script pushes
-# to it under that name), so rather than renaming it — a migration of every
-# deployment's queue, and a change to the save — the hash is named with a tag
+# no hash tag (its slot is that of its whole name, and a finished game's
+# publishing pushes to it under that name), so rather than renaming it — a
+# migration of every deployment's queue — the hash is named with a tag
 # found to hash to that same slot (`_same_slot_tag`): one slot, no rename.
 #
 # KEYS: 1 rating queue, 2 the stored figures (hash: game → "<number> <JSON>",

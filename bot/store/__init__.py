@@ -48,8 +48,8 @@ A chat's home, kept for good (no expiry; bounded):
 - ``smuta:rating:aside``     — list of ``<chat>:<game>`` whose rating failed,
   set aside so the queue moves on (the newest `ASIDE_KEEP`)
 - ``smuta:rating:queued:{r<n>}:<chat>:<game>`` — a game put in the rating
-  queue (``r<n>``: a tag that hashes to the queue's slot), so a publishing run again never
-  queues it twice; kept `QUEUED_MARK` (a week)
+  queue (``r<n>``: a tag that hashes to the queue's slot), so a publishing
+  run again never queues it twice; kept `QUEUED_MARK` (a week)
 - ``smuta:replay:seq``, ``smuta:replay:index`` — /replay numbers → ``<chat>:<game>``
 - ``smuta:unpublished``      — zset of ``<chat>:<game>`` finished games whose
   publishing (number, queue, ``played``) is under way or was cut: the time of

@@ -1016,8 +1016,13 @@ class RedisStore(Store):
         table.adrift = False  # saved under this primary
         if record is not None:
             dropped = [int(_str(n)) for n in got[2:]]
-            with _guard():
-                await self._publish(record, chat, int(got[1]) == 1, dropped, version)
+            try:
+                with _guard():
+                    await self._publish(record, chat, int(got[1]) == 1, dropped, version)
+            except StoreUnavailable as e:
+                # the save is made, and told as made: its publishing, cut here,
+                # is finished by `publish_finished` (the mark stays)
+                log.warning("a finished game's publishing was cut (%s)", type(e).__name__)
         return True
 
     async def _publish(

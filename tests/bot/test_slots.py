@@ -290,8 +290,9 @@ async def numbers_of(store: RedisStore, ref: str) -> list[int]:
 async def a_finishing_save_cut_before_its_publishing(
     store: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A game of two people and a computer saved as finished, the process cut
-    right after the save: the publishing (`_publish`) never runs."""
+    """A game of two people and a computer saved as finished, the connection
+    lost right after the save: the publishing (`_publish`) never runs — a save
+    all the same (told as made: True), its mark left for the sweep."""
     table = _finished_table(GROUP, (701, 702))
     assert await store.save(table)
 
@@ -299,9 +300,10 @@ async def a_finishing_save_cut_before_its_publishing(
         raise ConnectionError("cut")
 
     monkeypatch.setattr(store, "_publish", cut)
-    with pytest.raises(Exception, match="cut"):
-        await _finish(store, table)
+    assert await _finish(store, table)
     monkeypatch.undo()
+    client: Any = store._r
+    assert await client.zcard(store._unpublished_key) == 1
 
 
 async def test_a_finished_game_cut_after_its_save_is_published_once_by_the_sweep(
@@ -776,3 +778,27 @@ async def test_migrate_sets_the_timer_of_a_save_made_under_the_new_id_mid_move(
     assert await store.migrate(OLD, NEW)
     monkeypatch.undo()
     await moved_whole(store, saved[0], log=[cmd(0, 1), cmd(1, 2), cmd(0, 3)], timer=150.0)
+
+
+async def test_a_game_whose_publishing_is_cut_ends_told_and_is_published_by_the_ticker(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Through the dispatcher: the finishing move's save is made, its
+    publishing cut — the group is told the result all the same (the save is
+    not taken for failed), and the sweep then numbers and queues the game."""
+    store = redis_store
+    h = Harness(store)
+
+    async def cut(*args: Any, **kwargs: Any) -> None:
+        raise ConnectionError("cut")
+
+    monkeypatch.setattr(store, "_publish", cut)
+    anna, boris, vera = person(701, "Анна"), person(702, "Борис"), person(703, "Вера")
+    await finish_quickly(h, GROUP, anna, [boris, vera])
+    await h.settle()
+    monkeypatch.undo()
+    posted = [getattr(r, "caption", None) or getattr(r, "text", "") for r in h.tg.posted(GROUP)]
+    assert any("🏁" in (t or "") for t in posted), posted[-3:]
+    assert await store.rating_head() is None
+    assert await store.publish_finished(older_than=0) == 1
+    assert await store.rating_head() == f"{GROUP}:1"

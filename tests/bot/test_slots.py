@@ -276,6 +276,19 @@ async def test_forgetme_cut_before_its_own_keys_finds_the_rest_when_asked_again(
     assert not await client.exists(store._user_key(anna))
 
 
+async def lost(*args: Any, **kwargs: Any) -> Any:
+    """A store step cut by a lost connection (monkeypatched in)."""
+    raise ConnectionError("cut")
+
+
+async def migrate_cut_at(store: RedisStore, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    """`migrate(OLD, NEW)` cut by a lost connection at its step `step`."""
+    monkeypatch.setattr(store, step, lost)
+    with pytest.raises(ConnectionError, match="cut"):
+        await store.migrate(OLD, NEW)
+    monkeypatch.undo()
+
+
 async def played_in(store: RedisStore, user_id: int) -> set[int]:
     client: Any = store._r
     return {int(c) for c in await client.smembers(store._user_set_key(user_id, "played"))}
@@ -296,10 +309,7 @@ async def a_finishing_save_cut_before_its_publishing(
     table = _finished_table(GROUP, (701, 702))
     assert await store.save(table)
 
-    async def cut(*args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("cut")
-
-    monkeypatch.setattr(store, "_publish", cut)
+    monkeypatch.setattr(store, "_publish", lost)
     assert await _finish(store, table)
     monkeypatch.undo()
     client: Any = store._r
@@ -632,13 +642,7 @@ async def test_migrate_cut_after_the_copy_plays_on_and_moving_again_finishes_it(
     store = redis_store
     table = await a_game_to_move(store)
 
-    async def cut(*args: Any) -> bool:
-        raise ConnectionError("cut")
-
-    monkeypatch.setattr(store, "_migrate_drop", cut)
-    with pytest.raises(ConnectionError, match="cut"):
-        await store.migrate(OLD, NEW)
-    monkeypatch.undo()
+    await migrate_cut_at(store, monkeypatch, "_migrate_drop")
     # the new id shows the game; the old one is still it, and only its timer
     # fires (the new id has none yet): nothing acts twice
     copy, old = await store.load(NEW), await store.load(OLD)
@@ -658,13 +662,7 @@ async def test_migrate_cut_after_the_copy_then_played_on_keeps_the_new_play(
     store = redis_store
     await a_game_to_move(store)
 
-    async def cut(*args: Any) -> bool:
-        raise ConnectionError("cut")
-
-    monkeypatch.setattr(store, "_migrate_drop", cut)
-    with pytest.raises(ConnectionError, match="cut"):
-        await store.migrate(OLD, NEW)
-    monkeypatch.undo()
+    await migrate_cut_at(store, monkeypatch, "_migrate_drop")
     copy = await store.load(NEW)
     assert copy is not None
     copy.deadline, copy.reminder = 150.0, None
@@ -679,13 +677,7 @@ async def test_migrate_cut_after_the_old_delete_loses_no_timer_once_moved_again(
     store = redis_store
     table = await a_game_to_move(store)
 
-    async def cut(*args: Any) -> None:
-        raise ConnectionError("cut")
-
-    monkeypatch.setattr(store, "_migrate_links_and_timer", cut)
-    with pytest.raises(ConnectionError, match="cut"):
-        await store.migrate(OLD, NEW)
-    monkeypatch.undo()
+    await migrate_cut_at(store, monkeypatch, "_migrate_links_and_timer")
     assert await store.load(OLD) is None
     moved = await store.load(NEW)
     assert moved is not None and moved.version == table.version
@@ -789,10 +781,7 @@ async def test_a_game_whose_publishing_is_cut_ends_told_and_is_published_by_the_
     store = redis_store
     h = Harness(store)
 
-    async def cut(*args: Any, **kwargs: Any) -> None:
-        raise ConnectionError("cut")
-
-    monkeypatch.setattr(store, "_publish", cut)
+    monkeypatch.setattr(store, "_publish", lost)
     anna, boris, vera = person(701, "Анна"), person(702, "Борис"), person(703, "Вера")
     await finish_quickly(h, GROUP, anna, [boris, vera])
     await h.settle()

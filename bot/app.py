@@ -229,20 +229,13 @@ def freeze_startup_objects() -> None:
 async def register_commands(bot: Bot, tr: Translator) -> None:
     """The commands menu for groups and private chats, in each language. Optional:
     a server that refuses it (a self-hosted one, say) is logged, not fatal."""
-    for scope, names in (
-        (BotCommandScopeAllGroupChats(), GROUP_COMMANDS),
-        (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS),
+    for scope, names, own in (
+        (BotCommandScopeAllGroupChats(), GROUP_COMMANDS, {}),
+        (BotCommandScopeAllPrivateChats(), PRIVATE_COMMANDS, PRIVATE_DESCRIPTIONS),
     ):
         for lang in (None, *LANGS):
-            private = names is PRIVATE_COMMANDS
             commands = [
-                BotCommand(
-                    command=n,
-                    description=tr.t(
-                        lang or "ru",
-                        PRIVATE_DESCRIPTIONS.get(n, f"cmd-{n}") if private else f"cmd-{n}",
-                    ),
-                )
+                BotCommand(command=n, description=tr.t(lang or "ru", own.get(n, f"cmd-{n}")))
                 for n in names
             ]
             try:

@@ -23,7 +23,7 @@ from bot.store.models import Seat, Table
 from bot.words import reasons
 from bot.words.digest import turn_head
 from bot.words.prompts import Prompts
-from engine import Event, GameState, pending
+from engine import Decision, Event, GameState, pending
 
 KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps (a group's: then closed)
 # how long after a move its process may still be telling it; a prompt still
@@ -207,9 +207,19 @@ def set_deadline(t: Table, now: float, defaults: Defaults, handed: int | None = 
     if not t.timed:  # a practice game without a clock: the person takes their time
         clear_timer(t)
         return
-    timeout = t.turn_timeout if decision.kind == "action" else t.choice_timeout
+    timeout = _timeout_of(t, decision)
     t.deadline = now + timeout
-    t.reminder = now + timeout - min(20.0, timeout / 3)
+    t.reminder = t.deadline - _reminder_window(timeout)
+
+
+def _timeout_of(t: Table, decision: Decision) -> float:
+    """A person's time for `decision`: the chat's timeout for its kind."""
+    return t.turn_timeout if decision.kind == "action" else t.choice_timeout
+
+
+def _reminder_window(timeout: float) -> float:
+    """How long before the deadline its player is reminded."""
+    return min(20.0, timeout / 3)
 
 
 def time_given_back(t: Table, now: float) -> None:
@@ -224,8 +234,7 @@ def time_given_back(t: Table, now: float) -> None:
         return
     if state.players[decision.seat].computer:
         return
-    timeout = t.turn_timeout if decision.kind == "action" else t.choice_timeout
-    least = now + min(20.0, timeout / 3)
+    least = now + _reminder_window(_timeout_of(t, decision))
     if t.deadline < least:
         t.deadline = least
         t.reminder = None  # the prompt sent again rings: it is the reminder

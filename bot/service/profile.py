@@ -96,7 +96,10 @@ class Profiles:
     async def user_lang(self, user_id: int, lang_code: str | None) -> Lang:
         """A person's language: the one they chose (/lang), else their
         Telegram client's when the bot speaks it, else the bot's default."""
-        prefs = await self.store.user(user_id)
+        return self.lang_of_person(await self.store.user(user_id), lang_code)
+
+    def lang_of_person(self, prefs: UserPrefs, lang_code: str | None) -> Lang:
+        """`user_lang` of prefs already read."""
         return prefs.lang or pick_lang(lang_code, self.defaults.lang)
 
     async def chat_lang(self, chat_id: int) -> Lang:
@@ -145,7 +148,7 @@ class Profiles:
     async def own(self, user_id: int, lang_code: str | None) -> tuple[str, Keyboard]:
         """/settings in the private chat: the person's own settings."""
         prefs = await self.store.user(user_id)
-        return self.own_screen(prefs.lang or pick_lang(lang_code, self.defaults.lang), prefs)
+        return self.own_screen(self.lang_of_person(prefs, lang_code), prefs)
 
     def own_screen(self, lang: Lang, prefs: UserPrefs) -> tuple[str, Keyboard]:
         t = self.tr.t
@@ -177,7 +180,7 @@ class Profiles:
         prefs = await self.store.user(actor.user_id)
         prefs.reviews = on
         await self.store.save_user(prefs)
-        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        lang = self.lang_of_person(prefs, actor.lang_code)
         reply = Reply("reviews-on", lang=lang) if on else Reply("reviews-off", lang=lang)
         if message_id is None:
             return reply

@@ -268,8 +268,6 @@ class Reviews:
         if made is None:
             return 0.0
         metrics.review_made(loop.time() - started)
-        if self.app is not None:
-            await self.app.know_username()
         caption, shown = self.caption(table, lang, made)
         try:
             # without a sound: nobody waits for it (in private only a prompt rings)

@@ -195,6 +195,10 @@ def search(
 
         return max(alive, key=lambda i: (mean(i), -order[i]))
 
+    def best_of(pool: list[int], n: int) -> int:
+        """The best of `pool` over the first `n` worlds (the one-ply order breaks ties)."""
+        return max(pool, key=lambda i: (sum(values[i][:n]), -order[i]))
+
     def answer(n: int) -> Option:
         """The best candidate over the first `n` worlds, a discard only when clearly
         ahead of the best candidate that keeps its card."""
@@ -208,7 +212,7 @@ def search(
         if _is_discard(options[best]):
             keeping = [i for i in alive if not _is_discard(options[i])]
             if keeping:
-                other = max(keeping, key=lambda i: (sum(values[i][:n]), -order[i]))
+                other = best_of(keeping, n)
                 gain, se = _lead(values[best], values[other], n)
                 if gain <= config.discard_gain * se:
                     best = other
@@ -216,7 +220,7 @@ def search(
             options[best] == END_TURN
             and options[incumbent] != END_TURN
             and config.end_gain > 0
-            and _scoring_lay(obs, kind, options)
+            and _scoring_lays(obs, kind, options)
         ):
             # the search turns a lay or a draw into an end that keeps a card that scores:
             # only clearly ahead of what it replaces — the one-ply leader while it is
@@ -225,7 +229,7 @@ def search(
                 other = incumbent
             else:
                 rest = [i for i in alive if options[i] != END_TURN]
-                other = max(rest, key=lambda i: (sum(values[i][:n]), -order[i]), default=-1)
+                other = best_of(rest, n) if rest else -1
             if other >= 0:
                 gain, se = _lead(values[best], values[other], n)
                 if gain <= config.end_gain * se:
@@ -277,13 +281,15 @@ def search(
     return answer(played), True
 
 
-def _scoring_lay(obs: Observation, kind: str, options: Sequence[Option]) -> bool:
-    """Is a card that scores layable into the seat's own row among these turn options?"""
+def _scoring_lays(obs: Observation, kind: str, options: Sequence[Option]) -> list[int]:
+    """The turn options that lay a card that scores into the seat's own row."""
     if kind != "action":
-        return False
+        return []
     cards = catalog_for(obs.table.rules).cards
     me = str(obs.seat)
-    return any(o[0] == "lay" and o[2] == me and cards[o[1]].points > 0 for o in options)
+    return [
+        i for i, o in enumerate(options) if o[0] == "lay" and o[2] == me and cards[o[1]].points > 0
+    ]
 
 
 def _last_turn(
@@ -295,11 +301,7 @@ def _last_turn(
     is the seat's own choice). The lay the one-ply count likes best."""
     if kind != "action" or chosen != END_TURN or obs.table.final_turns is None:
         return chosen
-    cards = catalog_for(obs.table.rules).cards
-    me = str(obs.seat)
-    lays = [
-        i for i, o in enumerate(options) if o[0] == "lay" and o[2] == me and cards[o[1]].points > 0
-    ]
+    lays = _scoring_lays(obs, kind, options)
     if not lays:
         return chosen
     return options[min(lays, key=lambda i: order[i])]

@@ -12,7 +12,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.handlers.courier import Courier
 from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
-from bot.handlers.replies import GROUPS, actor_of
+from bot.handlers.replies import GROUPS, actor_of, own_message
 from bot.service.base import Links, Reply
 from bot.service.forgetting import Forgetting
 from bot.service.history import History
@@ -119,15 +119,15 @@ def home_router() -> Router:
     ) -> None:
         """A person's own setting, pressed in their own private chat: on the
         /settings message (which then shows it) or under a review."""
-        message = query.message
-        if message is None or message.chat.id != query.from_user.id:
+        message_id = own_message(query)
+        if message_id is None:
             await courier.answer(query, Reply("err-bad-button", alert=True))
             return
         reply = await profiles.set_own(
             actor_of(query.from_user),
             callback_data.what,
             callback_data.on,
-            message.message_id if callback_data.screen else None,
+            message_id if callback_data.screen else None,
         )
         await courier.answer(query, reply)
 

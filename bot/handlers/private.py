@@ -13,7 +13,7 @@ from aiogram.types import CallbackQuery, Message
 from bot.handlers.courier import Courier
 from bot.handlers.inline import Inline
 from bot.handlers.presses import Pressed
-from bot.handlers.replies import HAND_LINK, RULES_LINK, actor_of
+from bot.handlers.replies import HAND_LINK, RULES_LINK, actor_of, own_message
 from bot.service.base import Reply
 from bot.service.lobby import Lobby
 from bot.service.play import Play
@@ -161,7 +161,7 @@ def private_router() -> Router:
     async def prompt_button(
         query: CallbackQuery, callback_data: PromptCb, courier: Courier, play: Play
     ) -> None:
-        message_id = _own_prompt(query)
+        message_id = own_message(query)
         reply = (
             await play.press(actor_of(query.from_user), callback_data, message_id)
             if message_id is not None
@@ -175,7 +175,7 @@ def private_router() -> Router:
     ) -> None:
         reply = (
             await play.hint(actor_of(query.from_user), callback_data)
-            if _own_prompt(query) is not None
+            if own_message(query) is not None
             else Reply("err-bad-button", alert=True)
         )
         await courier.answer(query, reply)
@@ -184,7 +184,7 @@ def private_router() -> Router:
     async def details_button(
         query: CallbackQuery, callback_data: DetailsCb, courier: Courier, play: Play
     ) -> None:
-        message_id = _own_prompt(query)
+        message_id = own_message(query)
         reply = (
             await play.details(actor_of(query.from_user), callback_data, message_id)
             if message_id is not None
@@ -193,12 +193,3 @@ def private_router() -> Router:
         await courier.answer(query, reply)
 
     return router
-
-
-def _own_prompt(query: CallbackQuery) -> int | None:
-    """The id of the prompt a button was pressed on, when it is in the presser's own
-    private chat (None: a button from anywhere else)."""
-    message = query.message
-    if message is None or message.chat.id != query.from_user.id:
-        return None
-    return message.message_id

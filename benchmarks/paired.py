@@ -17,23 +17,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from benchmarks.arena import Record, read_log, wilson
-
-
-def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
-    """Mean of b - a and its standard error."""
-    n = len(a)
-    d = [y - x for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / n
-    if n < 2:
-        return mean, math.inf
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
-    return mean, math.sqrt(var / n)
+from engine.ai.search import _lead  # the mean of a - b over paired samples, and its SE
 
 
 def _decisions(r: Record) -> int:
@@ -61,7 +50,7 @@ def compare(before: Sequence[Record], after: Sequence[Record]) -> dict[str, Any]
         share = sum(records[i]["share"] for i in common) / n
         low, high = wilson(share, n)
         out[name] = {"win_share": round(share, 4), "ci95": [round(low, 4), round(high, 4)]}
-    diff, se = _paired([b[i]["share"] for i in common], [a[i]["share"] for i in common])
+    diff, se = _lead([a[i]["share"] for i in common], [b[i]["share"] for i in common], n)
     out["win_share_diff"] = {"after_minus_before": round(diff, 4), "se": round(se, 4)}
     habits: dict[str, Any] = {}
     for name in sorted(b[common[0]]["habits"]):
@@ -70,7 +59,7 @@ def compare(before: Sequence[Record], after: Sequence[Record]) -> dict[str, Any]
         habits[name] = {
             "before": round(sum(xb) / n, 3),
             "after": round(sum(xa) / n, 3),
-            "diff_se": round(_paired(xb, xa)[1], 3),
+            "diff_se": round(_lead(xa, xb, n)[1], 3),
         }
     out["habits_per_game"] = habits
     return out

@@ -160,7 +160,7 @@ async def forget_records(client: Any, store: RedisStore, chats: list[int]) -> No
     the marks of the games queued for their ratings: `QUEUED_MARK`, a week)."""
     for chat in chats:
         await client.delete(store._table_key(chat), store._log_key(chat), store._msgs_key(chat))
-    marks = [key async for key in client.scan_iter(match=f"{store.prefix}:rating:queued:*")]
+    marks = [key async for key in client.scan_iter(match=store._queued_key("*"))]
     if marks:
         await client.delete(*marks)
 

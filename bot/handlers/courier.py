@@ -104,15 +104,16 @@ class Courier:
     async def say(self, message: Message, reply: Reply | None) -> None:
         """Answer a command with a Reply's text, in the chat's language; then
         carry out what it did."""
-        if reply is not None and (reply.key != "ok" or reply.text is not None):
+        if reply is None:
+            return
+        if reply.key != "ok" or reply.text is not None:
             lang = await self.lang_here(message)
             markup = None
             if reply.url:
                 markup = keyboard([Button(self.tr.t(lang, "btn-open-bot"), url=reply.url)])
             text = reply.text if reply.text is not None else self.tr.t(lang, reply.key)
             await self.respond(message, text, markup)
-        if reply is not None:
-            await self.carry_out(reply.effects)
+        await self.carry_out(reply.effects)
 
     async def ask_or_say(self, message: Message, got: Reply | Keyboard, question: Reply) -> None:
         """A command that asks first (/leave, /stop): its question with the yes/no

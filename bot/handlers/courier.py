@@ -137,12 +137,9 @@ class Courier:
         else:
             lang = reply.lang or await self.user_lang(query.from_user)
             await query.answer(text=self.tr.t(lang, reply.key)[:200], show_alert=reply.alert)
-        self.answered(query)
-        await self.carry_out(reply.effects)
-
-    def answered(self, query: CallbackQuery) -> None:
-        """The press is answered: what the groups' outboxes held back for it goes."""
+        # the press is answered: what the groups' outboxes held back for it goes
         self.outboxes.unanswered.release(query.id)
+        await self.carry_out(reply.effects)
 
     async def group_of(self, query: CallbackQuery) -> int | None:
         """The group a button was pressed in; None (the presser told) for a button

@@ -191,8 +191,7 @@ def home_router() -> Router:
             reply = await forgetting.forget(actor_of(query.from_user))
         else:
             reply = Reply("forgetme-kept")
-        await query.answer()
-        courier.answered(query)
+        await courier.answer(query, Reply("ok"))
         await message.edit_text(tr.t(lang, reply.key))  # the question, answered: no buttons
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command(*GROUP_ONLY))

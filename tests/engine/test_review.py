@@ -71,4 +71,5 @@ def test_a_review_in_budget_is_shorter_never_wrong() -> None:
         return calls > 1  # the first check passes; the first search is cut at once
 
     assert review(setup, log, 0, top=3, searches=4, stop=after_one_search) == []
+    assert calls == 2, "once `stop` said the time is up, no other search asked it again"
     assert whole, "without a stop the same game has its moments"

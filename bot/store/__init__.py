@@ -159,6 +159,8 @@ QUEUED_MARK = 7 * 24 * 3600
 #: seconds after its save a finished game still unpublished is taken to have
 #: been cut there (`Store.publish_finished`)
 PUBLISH_AFTER = 60.0
+#: unpublished finished games published at most in one look (`publish_finished`)
+PUBLISH_BATCH = 20
 
 
 @dataclass(frozen=True)

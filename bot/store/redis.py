@@ -55,6 +55,7 @@ from bot.store import (
     ASIDE_KEEP,
     HISTORY_KEEP,
     PUBLISH_AFTER,
+    PUBLISH_BATCH,
     QUEUED_MARK,
     UPDATE_TTL,
     VIEWS_MOVED,
@@ -1080,13 +1081,23 @@ class RedisStore(Store):
         """Publish the finished games whose save was cut before its publishing
         (`_publish`): those marked more than `older_than` seconds ago, so a
         save's own publishing is not raced while it runs (a race would be
-        harmless all the same). How many were published."""
+        harmless all the same), the oldest `PUBLISH_BATCH` at most: a backlog
+        left by an outage goes a batch a look, never holding the ticker up long.
+        How many were published."""
         key = self._unpublished_key
         now = time.time()
         done = 0
         with _guard():
             found = await _a(
-                self._r.zrange(key, "-inf", repr(now - older_than), byscore=True, withscores=True)
+                self._r.zrange(
+                    key,
+                    "-inf",
+                    repr(now - older_than),
+                    byscore=True,
+                    offset=0,
+                    num=PUBLISH_BATCH,
+                    withscores=True,
+                )
             )
             for member, marked in found:
                 ref = _str(member)

@@ -32,7 +32,7 @@ from redis.asyncio.client import Pipeline, Redis
 from redis.crc import key_slot
 
 from bot.service.ratings import Ratings
-from bot.store import Store, StoreUnavailable, UserPrefs
+from bot.store import PUBLISH_BATCH, Store, StoreUnavailable, UserPrefs
 from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
 from bot.store.models import PlayerStats, Seat, Table
@@ -791,3 +791,17 @@ async def test_a_game_whose_publishing_is_cut_ends_told_and_is_published_by_the_
     assert await store.rating_head() is None
     assert await store.publish_finished(older_than=0) == 1
     assert await store.rating_head() == f"{GROUP}:1"
+
+
+async def test_a_backlog_of_unpublished_games_goes_a_batch_a_look(redis_store: RedisStore) -> None:
+    """After an outage many marks may wait: one look takes the oldest
+    PUBLISH_BATCH (here marks of games no history has: dropped), the rest wait
+    for the next look, so the ticker is never held up by the whole backlog."""
+    store = redis_store
+    client: Any = store._r
+    await client.zadd(store._unpublished_key, {f"{GROUP}:{g}": float(g) for g in range(1, 26)})
+    assert await store.publish_finished(older_than=0) == 0
+    left = [m.decode() for m in await client.zrange(store._unpublished_key, 0, -1)]
+    assert left == [f"{GROUP}:{g}" for g in range(PUBLISH_BATCH + 1, 26)]
+    await store.publish_finished(older_than=0)
+    assert await client.zcard(store._unpublished_key) == 0

@@ -1738,11 +1738,19 @@ class RedisStore(Store):
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
     async def save_profile(self, profile: ChatProfile) -> bool:
+        """The compare-and-set of /settings, with the author's index of the
+        chats whose settings they made (what /forgetme sweeps): on one node in
+        the script; on a cluster — the index is in the author's slot — written
+        first, a step of its own, so a cut or a lost race leaves an index
+        entry too many, which is harmless (/forgetme checks the author)."""
         data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
         with _guard():
             keys = [self._profile_key(profile.chat_id)]
-            if profile.owner_id is not None:
+            if profile.owner_id is not None and self.one_node:
                 keys.append(self._user_set_key(profile.owner_id, "owns"))
+            elif profile.owner_id is not None:
+                owns = self._user_set_key(profile.owner_id, "owns")
+                await _a(self._r.sadd(owns, str(profile.chat_id)))
             ok = await self._profile_script(
                 keys=keys, args=[str(profile.version), data, str(profile.chat_id)]
             )

@@ -12,7 +12,9 @@ starts it once for the module, whatever event loop each test runs on.
 
 from __future__ import annotations
 
+import random
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -22,11 +24,28 @@ from pathlib import Path
 from redis import Redis
 from redis.exceptions import RedisError
 
-from tests.bot.sentinels import free_ports
-
 MASTERS = 3
 #: how long the masters may take to agree on the slots (a few hundred ms here)
 READY_SECONDS = 30.0
+
+
+def cluster_ports(n: int) -> list[int]:
+    """`n` free loopback ports whose cluster bus ports (10000 higher) are free
+    too: a node's port must be 55535 at most, which the kernel's free ports
+    (most above 32768) often are not."""
+    found: list[int] = []
+    while len(found) < n:
+        port = random.randint(20000, 45000)
+        if port in found:
+            continue
+        with socket.socket() as a, socket.socket() as b:
+            try:
+                a.bind(("127.0.0.1", port))
+                b.bind(("127.0.0.1", port + 10000))
+            except OSError:
+                continue
+        found.append(port)
+    return found
 
 
 def installed() -> bool:
@@ -45,7 +64,7 @@ class Cluster:
         return f"redis://127.0.0.1:{self.ports[0]}/0"
 
     def start(self) -> None:
-        self.ports = free_ports(MASTERS)
+        self.ports = cluster_ports(MASTERS)
         for port in self.ports:
             data = self.workdir / str(port)
             data.mkdir()
@@ -116,6 +135,20 @@ class Cluster:
             finally:
                 client.close()
         return counts
+
+    def delete_keys(self, pattern: str) -> None:
+        """Every key matching `pattern`, on every master."""
+        for port in self.ports:
+            client = Redis(host="127.0.0.1", port=port, socket_timeout=2)
+            try:
+                for key in list(client.scan_iter(match=pattern, count=1000)):
+                    client.delete(key)
+            finally:
+                client.close()
+
+    def configure(self, port: int, *pairs: str) -> None:
+        """CONFIG SET on one master."""
+        self._ask(port, "CONFIG", "SET", *pairs)
 
     def stop(self) -> None:
         for process in self.processes:

@@ -18,7 +18,10 @@ session's keys on both stores against it). In brief:
   change to one is published on the chat's channel (``ids:<process>``), so
   another process's outbox stops trusting what it knew of them
   (these three expire together, `Store.ttl_of` after the record's last save)
-- ``smuta:deadlines``      — sorted set: chat id → when its game next needs the timer
+- ``smuta:deadlines``      — sorted set: chat id → at most when its game next needs
+  the timer (a lower bound: a save lowers it, `due` raises it to the record's
+  own timer, ``d`` in the table hash, or takes the chat out; one entry a chat
+  with a record, or whose record went since its entry was last due)
 - ``smuta:user:{<uid>}``   — hash: the user's language, whether they started the bot,
   their practice games, whether a review comes after each game (`UserPrefs`)
 - ``smuta:user:{<uid>}:tables`` — set of chat ids where the user has a seat

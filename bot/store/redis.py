@@ -3,7 +3,8 @@
 Round trips: `load` is one (HMGET; `load_with_messages` a read-only script
 that also says whether another primary saved the record, `Table.adrift`),
 `save` is one (EVALSHA of a script that does
-the compare-and-set, the log append and the timer in one atomic step) — the
+the compare-and-set and the log append in one atomic step, with the timers'
+index and the update's claim sent behind it in the same round trip) — the
 save that finishes a game four: it first reads the game's log (at the version
 it expects) to pack it for the history (`bot.store.packing`), and after the
 save publishes the game outside its chat (`RedisStore._publish`: its /replay
@@ -11,23 +12,21 @@ number, rating queue entry and players' index, one slot a step).
 `delete` (WATCH/MULTI) and `migrate` (copy-then-delete: four round trips,
 see its notes) are rare.
 
-Redis Cluster: the save script touches the chat's keys (one slot: ``{<chat>}``)
-*and* the global ``<prefix>:deadlines`` zset and the update's claim, which live
-in other slots, so a cluster would refuse it with CROSSSLOT: the one step that
-must span slots (`tests/bot/test_slots.py` holds it and its reasons; every
-other step is one slot — the rating commit too, in three steps, see
-`_RATING_CLAIM_LUA`, a finished game's publishing after its save,
-`RedisStore._publish`, and `migrate`, copy-then-delete; deploy/README.md,
-"Going to Redis Cluster", says what the save would need).
-We keep the timer inside the script on purpose: doing the ZADD/ZREM as a
-separate call after a successful CAS (even pipelined right behind it) lets
-two savers' timer writes land in the opposite order of their record writes —
-the zset then holds a stale time, or no time at all, for a game that is
-waiting: a timer lost. On one Redis node (what we run) the script is both
-correct and a single round trip. To go to a cluster, give the chat keys a
-bucket tag such as ``{b<chat % 64>}`` instead of ``{<chat>}``, keep one
-deadlines zset per bucket (same tag, same slot, so the script stays atomic)
-and let `due` merge the buckets.
+Redis Cluster: every atomic step touches one hash slot (`tests/bot/test_slots.py`
+keeps it so). The save script writes the chat's keys alone (``{<chat>}``);
+what it means outside them follows it, a step each: the timers' index
+(``<prefix>:deadlines``, a zset of chats) lowered to the record's timer
+(``ZADD LT``), and the running update's claim made final. The index holds a
+lower bound of each chat's timer, never more: a save only lowers it, after
+its record (two savers' lowerings in any order leave the lower of the two,
+which is at most either record's timer); the record keeps its own timer
+(``d``), and `due` — the one that raises an entry — raises it to that, only
+if it is still the score it read, then reads the record again (see `due`).
+On one node the follow-ups ride in the save's round trip, sent right behind
+it; on a cluster they follow its answer (a round trip more), since two
+nodes keep no order between them. A finished game's publishing follows its
+save the same way (`RedisStore._publish`), the rating commit is three
+one-slot steps (`_RATING_CLAIM_LUA`), and `migrate` is copy-then-delete.
 """
 
 from __future__ import annotations
@@ -95,21 +94,20 @@ _LAST_LUA = """
   end
 """
 
-# KEYS: 1 table hash, 2 log list, 3 deadlines zset, 4 message ids hash,
-#       5 history hash, 6 the running update's claim (when ARGV 13 is not "")
+# KEYS: 1 table hash, 2 log list, 3 message ids hash, 4 history hash — the
+#       chat's keys only, one hash slot (``{<chat>}``): Redis Cluster runs it
 # ARGV: 1 expected version, 2 record JSON (its version is the hash's `v`), 3 game_no,
-#       4 chat id (the zset member), 5 timer score or "" to clear,
-#       6 seconds the game's keys live on, 7 status (lobby, playing,
-#       finished: kept beside the JSON for the games gauge), 8 the history's
-#       `GameRecord` JSON of a game this save finishes ("" none), 9 unused,
-#       10 how many finished games the history keeps,
-#       11 "1" when the chat's game numbers count (a group's game: not practice),
-#       12 the finished game's whole command log, packed (`bot.store.packing`),
-#       13 the running update's lease token ("": none to make final), 14 the
-#       seconds a final claim is kept, 15.. command JSONs
-# A save that is made makes the update's claim final too (a lease still its
-# own, or one run out untaken — as `_DELIVERED_LUA`'s ``done``): the claim
-# costs no round trip of its own after the handling.
+#       4 timer score or "" for none (kept as the hash's ``d``: what `due` checks
+#       its index against), 5 seconds the game's keys live on, 6 status (lobby,
+#       playing, finished: kept beside the JSON for the games gauge), 7 the
+#       history's `GameRecord` JSON of a game this save finishes ("" none),
+#       8 how many finished games the history keeps, 9 "1" when the chat's game
+#       numbers count (a group's game: not practice), 10 the finished game's
+#       whole command log, packed (`bot.store.packing`), 11.. command JSONs
+# What the save means outside the chat's slot follows it, one slot a step
+# (`RedisStore.save`): the timer's index lowered to the record's timer and the
+# running update's claim made final — on one node in the save's own round
+# trip, sent right behind it (so each lands after the record it follows).
 # A save that brings a new game number raises the chat's counter of game
 # numbers (``last`` in the history hash, kept for good with it), so a number
 # is never given twice in the chat whatever expires; a chat from before the
@@ -154,59 +152,47 @@ local g = redis.call('HGET', KEYS[1], 'g')
 if g and g ~= ARGV[3] then
   redis.call('DEL', KEYS[2])
 end
-if ARGV[11] == '1' and g ~= ARGV[3] then
-  local hist = KEYS[5]
+if ARGV[9] == '1' and g ~= ARGV[3] then
+  local hist = KEYS[4]
 """
     + _LAST_LUA
     + """  if tonumber(ARGV[3]) > last then
-    redis.call('HSET', KEYS[5], 'last', ARGV[3])
+    redis.call('HSET', KEYS[4], 'last', ARGV[3])
   end
 end
-redis.call('HSET', KEYS[1], 'v', version, 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[7], 'r', primary)
-for i = 15, #ARGV, 500 do
+redis.call('HSET', KEYS[1], 'v', version, 'data', ARGV[2], 'g', ARGV[3], 's', ARGV[6],
+  'r', primary, 'd', ARGV[4])
+for i = 11, #ARGV, 500 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, i, math.min(i + 499, #ARGV)))
 end
 local out = {new, 0}
-if ARGV[8] ~= '' and redis.call('HSETNX', KEYS[5], 'r:' .. ARGV[3], ARGV[8]) == 1 then
+if ARGV[7] ~= '' and redis.call('HSETNX', KEYS[4], 'r:' .. ARGV[3], ARGV[7]) == 1 then
   out[2] = 1
-  redis.call('HSET', KEYS[5], 'l:' .. ARGV[3], ARGV[12])
+  redis.call('HSET', KEYS[4], 'l:' .. ARGV[3], ARGV[10])
   local games = {}
-  for _, field in ipairs(redis.call('HKEYS', KEYS[5])) do
+  for _, field in ipairs(redis.call('HKEYS', KEYS[4])) do
     if string.sub(field, 1, 2) == 'r:' then
       games[#games + 1] = string.sub(field, 3)
     end
   end
-  local keep = tonumber(ARGV[10])
+  local keep = tonumber(ARGV[8])
   if #games > keep then
     table.sort(games, function(a, b) return tonumber(a) < tonumber(b) end)
     for i = 1, #games - keep do
       local old = games[i]
-      local number = redis.call('HGET', KEYS[5], 'n:' .. old)
+      local number = redis.call('HGET', KEYS[4], 'n:' .. old)
       if number then
         out[#out + 1] = number
       end
-      redis.call('HDEL', KEYS[5], 'r:' .. old, 'l:' .. old, 'n:' .. old)
+      redis.call('HDEL', KEYS[4], 'r:' .. old, 'l:' .. old, 'n:' .. old)
     end
   end
 end
-local ttl = tonumber(ARGV[6])
-for k = 1, 4 do
-  if k ~= 3 then
-    redis.call('EXPIRE', KEYS[k], ttl)
-  end
+local ttl = tonumber(ARGV[5])
+for k = 1, 3 do
+  redis.call('EXPIRE', KEYS[k], ttl)
 end
-if ARGV[5] == '' then
-  redis.call('ZREM', KEYS[3], ARGV[4])
-else
-  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
-end
-if ARGV[13] ~= '' then
-  local held = redis.call('GET', KEYS[6])
-  if not held or held == ARGV[13] then
-    redis.call('SET', KEYS[6], 'done', 'EX', ARGV[14])
-  end
-end
-if ARGV[8] == '' then
+if ARGV[7] == '' then
   redis.call('PUBLISH', KEYS[1], version)
 end
 return out
@@ -238,14 +224,21 @@ end
 return 0
 """
 
-# KEYS: 1 deadlines zset. ARGV: 1 a chat, 2 the timer `due` read for it. The
-# chat's timer goes only if it is still that one (a save meanwhile set another).
-_UNTIMER_LUA = """
+# KEYS: 1 the timers' index. ARGV: 1 a chat, 2 the score `due` read for it,
+# 3 its record's timer as `due` read it after ("": none, the chat leaves the
+# index). Set only if the score is still the one read: a save meanwhile that
+# lowered it (`RedisStore.save`'s ``ZADD LT``) keeps its own.
+_RETIME_LUA = """
 local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if at and tonumber(at) == tonumber(ARGV[2]) then
-  return redis.call('ZREM', KEYS[1], ARGV[1])
+if not at or tonumber(at) ~= tonumber(ARGV[2]) then
+  return 0
 end
-return 0
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+end
+return 1
 """
 
 # KEYS: 1 table hash. The record's version and JSON, and ``1`` when a primary
@@ -433,11 +426,19 @@ return 1
 
 # An update's claim (`bot.store.delivery`): KEYS: 1 its key; ARGV: 1 the
 # handling's token, 2 what to do (renew: its lease starts again; done: made
-# final for 3 seconds; release: given back), 4 the lease in ms. Only a lease
-# that is still the handling's is touched (one that ran out and was taken by
-# another is theirs); a lease that ran out untaken is made final all the same.
+# final for 3 seconds; saved: made final by a save, sent right behind it —
+# ``done:<token>``, final as ``done`` is; unsaved: that save lost its
+# compare-and-set, the lease is the handling's again; release: given back),
+# 4 the lease in ms. Only a lease that is still the handling's is touched (one
+# that ran out and was taken by another is theirs); a lease that ran out
+# untaken is made final all the same.
 _DELIVERED_LUA = """
 local held = redis.call('GET', KEYS[1])
+if ARGV[2] == 'unsaved' then
+  if held ~= 'done:' .. ARGV[1] then return 0 end
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[4])
+  return 1
+end
 if held and held ~= ARGV[1] then
   return 0
 end
@@ -446,6 +447,8 @@ if ARGV[2] == 'renew' then
   redis.call('PEXPIRE', KEYS[1], ARGV[4])
 elseif ARGV[2] == 'done' then
   redis.call('SET', KEYS[1], 'done', 'EX', ARGV[3])
+elseif ARGV[2] == 'saved' then
+  redis.call('SET', KEYS[1], 'done:' .. ARGV[1], 'EX', ARGV[3])
 elseif held then
   redis.call('DEL', KEYS[1])
 end
@@ -672,7 +675,9 @@ def _claim_of(got: Any) -> Claim:
         raise got
     if got is None:
         return "won"
-    return "done" if _str(got) in (_DONE, "1") else "held"
+    held = _str(got)
+    # (``done:<token>``: made final by a save, `_DELIVERED_LUA`'s ``saved``)
+    return "done" if held in (_DONE, "1") or held.startswith(_DONE + ":") else "held"
 
 
 def _timer(table: Table) -> float | None:
@@ -896,7 +901,7 @@ class RedisStore(Store):
         self._last_game_script = client.register_script(_LAST_GAME_LUA)
         self._number_script = client.register_script(_NUMBER_LUA)
         self._queue_script = client.register_script(_QUEUE_LUA)
-        self._untimer_script = client.register_script(_UNTIMER_LUA)
+        self._retime_script = client.register_script(_RETIME_LUA)
         self._copy_script = client.register_script(_COPY_LUA)
         self._drop_script = client.register_script(_DROP_LUA)
         self._log_before_script = client.register_script(_LOG_BEFORE_LUA)
@@ -1168,8 +1173,6 @@ class RedisStore(Store):
         data = table.model_copy(update={"version": expected + 1}).model_dump_json()
         timer = _timer(table)
         lines = [c.model_dump_json() for c in commands]
-        # the running update's claim is made final by its first save, in the
-        # same script: no round trip of its own (`bot.store.delivery`)
         delivery = current_delivery()
         finishing = delivery if delivery is not None and delivery.finishable else None
         record = record_of(table)
@@ -1184,37 +1187,44 @@ class RedisStore(Store):
             str(expected),
             data,
             str(table.game_no),
-            str(chat),
             "" if timer is None else repr(float(timer)),
             str(self.ttl_of(table)),
             table.status,
             "" if record is None else record_json(record),
-            "",  # (unused: a finished game is queued by `_publish`)
             str(HISTORY_KEEP),
             "0" if table.practice else "1",
             packed,
-            "" if finishing is None else finishing.token,
-            str(UPDATE_TTL),
             *lines,
         ]
         keys = [
             self._table_key(chat),
             self._log_key(chat),
-            self._deadlines_key,
             self._msgs_key(chat),
             self._history_key(chat),
-            self._table_key(chat) if finishing is None else self._update_key(finishing.update_id),
         ]
         ref = f"{chat}:{table.game_no}"
-        # a save that finishes a game first marks it to be published (in the
-        # same round trip, sent ahead): a cut between the save and the
-        # publishing leaves the mark, and `publish_finished` finishes the work
+        # a save that finishes a game first marks it to be published (sent
+        # ahead): a cut between the save and the publishing leaves the mark,
+        # and `publish_finished` finishes the work
         before = [("ZADD", self._unpublished_key, repr(time.time()), ref)] if record else []
+        # what the save means outside its chat's slot, one slot a step, after
+        # it: the timers' index lowered to the record's timer (a lower bound:
+        # `due` raises it by the record's ``d``), and the running update's
+        # claim made final — no round trip of its own (`bot.store.delivery`)
+        after: list[tuple[str, ...]] = []
+        if timer is not None:
+            after.append(("ZADD", self._deadlines_key, "LT", repr(float(timer)), str(chat)))
+        if finishing is not None:
+            after.append(self._claim_step(finishing, "saved"))
         with _guard():
-            got = await self._run_saving(self._save_script, keys, args, before)
+            got = await self._run_saving(self._save_script, keys, args, before, after)
         version = int(got[0])
         if not version:
             metrics.cas_conflict()
+            if finishing is not None and self.one_node:
+                # (made final behind a save that lost: the lease is the
+                # handling's again, for the retry it is about to make)
+                await self._delivered(finishing, "unsaved")
             return False
         if finishing is not None:
             finishing.final = True
@@ -1322,20 +1332,40 @@ class RedisStore(Store):
         return done
 
     async def _run_saving(
-        self, script: Any, keys: list[str], args: list[str], before: Sequence[tuple[str, ...]] = ()
+        self,
+        script: Any,
+        keys: list[str],
+        args: list[str],
+        before: Sequence[tuple[str, ...]] = (),
+        after: Sequence[tuple[str, ...]] = (),
     ) -> list[Any]:
-        """Run a script that saves what a person is told of, `before`'s commands
-        sent ahead of it in the same round trip; with `wait_replicas`, followed
-        by WAIT in that round trip too. A script the primary lacks (a promoted
-        replica's cache starts empty) is sent whole once, and the lot again
-        (`before` must be safe to repeat). Returns the script's answer."""
-        if not self.wait_replicas and not before:
+        """Run a script that saves what a person is told of: `before`'s
+        commands sent ahead of it, `after`'s behind it (only once it saved),
+        and with `wait_replicas` WAIT last. On one node all in one round trip
+        — a connection's commands run in the order sent, so each of `after`
+        lands after the save (it may have lost: `after` must be harmless
+        then, or undone by the caller). On a cluster they are on other nodes,
+        which keep no order between them: `before` first, then the script,
+        then — if it saved — `after`, a round trip each. A script the primary
+        lacks (a promoted replica's cache starts empty) is sent whole once,
+        and the lot again (`before` and `after` must be safe to repeat).
+        Returns the script's answer."""
+        if not self.one_node:
+            if before:
+                await self._pipelined(before)
+            outcome = list(await script(keys=keys, args=args))
+            if after and int(outcome[0]):
+                await self._follow(after)
+            return outcome
+        if not self.wait_replicas and not before and not after:
             return list(await script(keys=keys, args=args))
         for _ in range(2):
             async with self._r.pipeline(transaction=False) as pipe:
                 for command in before:
                     pipe.execute_command(*command)
                 pipe.evalsha(script.sha, len(keys), *keys, *args)
+                for command in after:
+                    pipe.execute_command(*command)
                 if self.wait_replicas:
                     pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
                 answers = await pipe.execute(raise_on_error=False)
@@ -1348,6 +1378,9 @@ class RedisStore(Store):
                 continue
             if isinstance(outcome, Exception):
                 raise outcome
+            followed = answers[len(before) + 1 : len(before) + 1 + len(after)]
+            if int(outcome[0]) and any(isinstance(a, Exception) for a in followed):
+                await self._follow(after)  # sent again on its own, once
             if self.wait_replicas:
                 replicas = answers[-1]
                 if isinstance(replicas, Exception):
@@ -1357,6 +1390,32 @@ class RedisStore(Store):
                     metrics.wait_timed_out()
             return list(outcome)
         raise redis.exceptions.NoScriptError("the save script could not be loaded")
+
+    async def _pipelined(self, commands: Sequence[tuple[str, ...]]) -> None:
+        """`commands` in one pipeline (no transaction); the first error raised."""
+        async with self._r.pipeline(transaction=False) as pipe:
+            for command in commands:
+                pipe.execute_command(*command)
+            answers = await pipe.execute(raise_on_error=False)
+        for answer in answers:
+            if isinstance(answer, Exception):
+                raise answer
+
+    async def _follow(self, after: Sequence[tuple[str, ...]]) -> None:
+        """What follows a save that is made, sent on its own. The save stands
+        and is told as made whatever this meets: a claim left a lease is
+        found stale on redelivery; an index left unlowered is logged (the
+        timer fires when the index reaches it)."""
+        try:
+            await self._pipelined(after)
+        except (redis.exceptions.RedisError, *_UNAVAILABLE) as e:
+            log.error("a save's follow-up failed (%s): its timer may fire late", type(e).__name__)
+
+    def _claim_step(self, delivery: Delivery, what: str) -> tuple[str, ...]:
+        """`_DELIVERED_LUA` as one command (EVAL: pipelined where a script
+        the node lacks could not be loaded in between)."""
+        args = [delivery.token, what, str(UPDATE_TTL), str(_ms(delivery.lease))]
+        return ("EVAL", _DELIVERED_LUA, "1", self._update_key(delivery.update_id), *args)
 
     async def _log_before(self, table: Table) -> list[str] | None:
         """The log a save that finishes `table`'s game adds to, read at the
@@ -1431,13 +1490,18 @@ class RedisStore(Store):
         return [Command.model_validate_json(item) for item in items]
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
+        """The chats whose timer is due. The timers' index (a zset of chats)
+        holds for each at most its record's timer: a save lowers it after
+        writing the record (``ZADD LT``), never raises it — only here is it
+        raised, to the timer the record keeps (its ``d``), or the chat taken
+        out when the record has none. Each step is one slot (Redis Cluster):
+        the due chats, then each one's record, then the entries raised — each
+        only if its score is still the one read (`_RETIME_LUA`) — then the
+        records read again, and an entry lowered once more for a record saved
+        between the two reads (its own lowering may have come before ours).
+        """
         if limit <= 0:
             return []
-        # the chats due, then whether each still has a record: each step one
-        # slot (a script could not look at the chats' keys under Redis
-        # Cluster). A timer whose record is gone is dropped, so the zset never
-        # keeps one for long — unless a record saved meanwhile gave the chat a
-        # new time (the drop compares the score it read).
         key = self._deadlines_key
         with _guard():
             found = await _a(
@@ -1453,19 +1517,56 @@ class RedisStore(Store):
             )
             if not found:
                 return []
+            chats = [int(_str(m)) for m, _ in found]
+            timers = await self._timers_of(chats)
+            due: list[int] = []
+            off: list[tuple[int, float, str]] = []  # (chat, score read, its record's timer)
+            for chat, (_, score), timer in zip(chats, found, timers, strict=True):
+                if timer != "" and float(timer) <= now:
+                    due.append(chat)
+                else:
+                    off.append((chat, float(score), timer))
+            if off:
+                await self._retime(off)
+        return due
+
+    async def _timers_of(self, chats: Sequence[int]) -> list[str]:
+        """Each chat's record's timer, as its ``d`` keeps it ("": none, or no
+        record); a record saved before timers were kept there (or copied by
+        `migrate`) has it read from its JSON."""
+        async with self._r.pipeline(transaction=False) as pipe:
+            for chat in chats:
+                pipe.hmget(self._table_key(chat), ["v", "d"])
+            got = await pipe.execute()
+        timers = ["" if v is None or d is None else _str(d) for v, d in got]
+        unkept = [i for i, (v, d) in enumerate(got) if v is not None and d is None]
+        if unkept:
             async with self._r.pipeline(transaction=False) as pipe:
-                for member, _ in found:
-                    pipe.exists(self._table_key(int(_str(member))))
-                alive = await pipe.execute()
-            gone = [(_str(m), t) for (m, t), there in zip(found, alive, strict=True) if not there]
-            if gone:
-                async with self._r.pipeline(transaction=False) as pipe:
-                    for member, score in gone:
-                        await self._untimer_script(
-                            keys=[key], args=[member, repr(float(score))], client=pipe
-                        )
-                    await pipe.execute()
-        return [int(_str(m)) for (m, _), there in zip(found, alive, strict=True) if there]
+                for i in unkept:
+                    pipe.hget(self._table_key(chats[i]), "data")
+                for i, data in zip(unkept, await pipe.execute(), strict=True):
+                    timer = None if data is None else _timer(Table.model_validate_json(data))
+                    timers[i] = "" if timer is None else repr(float(timer))
+        return timers
+
+    async def _retime(self, off: Sequence[tuple[int, float, str]]) -> None:
+        """The index's entries raised to their records' timers (or taken out),
+        then lowered again for any record saved meanwhile."""
+        key = self._deadlines_key
+        async with self._r.pipeline(transaction=False) as pipe:
+            for chat, score, timer in off:
+                await self._retime_script(
+                    keys=[key], args=[str(chat), repr(score), timer], client=pipe
+                )
+            await pipe.execute()
+        again = await self._timers_of([chat for chat, _, _ in off])
+        lower = [
+            (chat, now)
+            for (chat, _, was), now in zip(off, again, strict=True)
+            if now not in ("", was)
+        ]
+        if lower:
+            await self._pipelined([("ZADD", key, "LT", now, str(chat)) for chat, now in lower])
 
     async def messages(self, chat_id: int) -> dict[str, int]:
         with _guard():
@@ -1554,11 +1655,10 @@ class RedisStore(Store):
         3. delete the old keys (`_DROP_LUA`, on the old chat's slot) only if
            the old record is still at v with the message ids read — else back
            to 1, and the copy (nobody played on it) is written anew;
-        4. the timer and the seated people's links, one pipeline: the new id's
-           timer set from the record it holds, the old id's removed, each
-           person's link moved in their own set; then the new record's
-           version read again — a save there meanwhile may have written its
-           timer before ours: set it again from that save's record.
+        4. the timer and the seated people's links, one pipeline: the timers'
+           index lowered to the new record's timer (as a save does: a save
+           there meanwhile lowers it for its own), each person's link moved
+           in their own set; the old id's entry is `due`'s to take out.
 
         No acknowledged move is lost: a save that lands on the old id after 1
         changes its version, so 3 refuses and the move starts again with it; a
@@ -1579,11 +1679,9 @@ class RedisStore(Store):
           one's is dropped by `due`: its record is gone). Moving again finds
           the old id empty and the new id's record a copy from it: it does
           4 and answers True, as the first time.
-        - inside 4: each command is of one key, in order — the new timer
-          before the old one goes (a cut leaves two timers only while the
-          old record is gone, whose timer `due` drops); a link moved or not
-          (a link to a gone game is skipped by whoever reads it). Moving
-          again does 4 anew.
+        - inside 4: each command is of one key — the new id's timer in the
+          index or not yet; a link moved or not (a link to a gone game is
+          skipped by whoever reads it). Moving again does 4 anew.
 
         The copy keeps the record's version, its ``g``, ``s`` and ``r`` (its
         versions go on from where they were) and the time it has left.
@@ -1695,40 +1793,25 @@ class RedisStore(Store):
     async def _migrate_links_and_timer(
         self, old_chat_id: int, new_chat_id: int, now: tuple[int, str], users: list[int]
     ) -> None:
-        """Step 4: one pipeline of one-key commands — the new id's timer (as
-        its record `now` needs), then the old id's gone, each person's link
-        moved (`_RELINK_LUA`), and the new record's version read again: a save
-        since `now` (its timer maybe written before ours) has its record read
-        and its timer set again, until none came between."""
-        dl, new_tk = self._deadlines_key, self._table_key(new_chat_id)
-        moving = True
-        while True:
-            version, data = now
-            timer = _timer(Table.model_validate_json(data))
-            with _guard():
-                async with self._r.pipeline(transaction=False) as pipe:
-                    if timer is None:
-                        pipe.zrem(dl, str(new_chat_id))
-                    else:
-                        pipe.zadd(dl, {str(new_chat_id): timer})
-                    if moving:
-                        pipe.zrem(dl, str(old_chat_id))
-                        for uid in users:
-                            pipe.eval(
-                                _RELINK_LUA,
-                                1,
-                                self._user_tables_key(uid),
-                                str(old_chat_id),
-                                str(new_chat_id),
-                            )
-                    pipe.hmget(new_tk, ["v", "data"])
-                    *_, (v, again) = await pipe.execute()
-            moving = False
-            if again is None or int(_str(v or "0")) == version:
-                # unchanged since the timer was set (a save after this writes
-                # its own); no record: `due` drops its timer
-                return
-            now = int(_str(v)), _str(again)
+        """Step 4: one pipeline of one-key commands — the timers' index lowered
+        to the new record's timer (as a save does, after the record it
+        follows: a save since lowers it for its own), and each person's link
+        moved (`_RELINK_LUA`). The old id's entry is left to `due`, which
+        takes out an entry whose record is gone."""
+        timer = _timer(Table.model_validate_json(now[1]))
+        with _guard():
+            async with self._r.pipeline(transaction=False) as pipe:
+                if timer is not None:
+                    pipe.zadd(self._deadlines_key, {str(new_chat_id): timer}, lt=True)
+                for uid in users:
+                    pipe.eval(
+                        _RELINK_LUA,
+                        1,
+                        self._user_tables_key(uid),
+                        str(old_chat_id),
+                        str(new_chat_id),
+                    )
+                await pipe.execute()
 
     # a chat's home -----------------------------------------------------
 

@@ -10,12 +10,13 @@ watching) or a single command is one step. A step's keys are asked of Redis
 itself (``COMMAND GETKEYS``) and hashed to their slots.
 
 A chat's keys share the tag ``{<chat>}``, a person's ``{<user id>}``. Every
-step touches one slot but the one named in `SPANNING` — each key pattern
-it may touch, and why it must stay one step — and no other: a new one fails
-here, so the list (and deploy/README.md, "Going to Redis Cluster") is kept
-true. The steps that were split to one slot each (delete, subscribe,
-set-aside, migrate, migrate_home, forget_user, the rating commit) keep what
-a cut between their steps may leave harmless: the tests below cut them there.
+step touches one slot but those named in `SPANNING` (none now: a step that
+must span slots would be listed there with the key patterns it touches and
+why) — a new one fails here, so the list (and deploy/README.md, "Going to
+Redis Cluster") is kept true. The steps that were split to one slot each
+(the save's timer and claim, delete, subscribe, set-aside, migrate,
+migrate_home, forget_user, the rating commit) keep what a cut between their
+steps may leave harmless: the tests below cut them there.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import asyncio
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import pytest
@@ -33,10 +34,11 @@ from redis.crc import key_slot
 
 from bot.service.ratings import Ratings
 from bot.store import PUBLISH_BATCH, Store, StoreUnavailable, UserPrefs
+from bot.store import delivery as delivery_module
 from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
 from bot.store.models import PlayerStats, Seat, Table
-from bot.store.redis import RedisStore
+from bot.store.redis import RedisStore, _str
 from engine import Command
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, shared_translator
@@ -50,20 +52,8 @@ STORE_FILE = "bot/store/redis.py"
 #: Each is a reason Redis Cluster is not a configuration step today
 #: (deploy/README.md, "Going to Redis Cluster", says what each would need).
 SPANNING: dict[str, set[str]] = {
-    # a save: the chat's keys and, in the same script, the global timer zset
-    # (written apart from the compare-and-set, two savers' timers can land in
-    # the opposite order of their records: a waiting game left with a stale
-    # timer or none) and the running update's claim (made final with the
-    # save: apart, a press pays a round trip more). What a finished game means
-    # outside its chat is written after the save, one slot a step.
-    "save: script save": {
-        "{chat}:table",
-        "{chat}:log",
-        "{chat}:msgs",
-        "{chat}:history",
-        "deadlines",
-        "update:<id>",
-    },
+    # none: a save is the chat's keys alone; the timers' index and the update's
+    # claim follow it, a step each (`RedisStore.save`, `RedisStore.due`)
 }
 
 
@@ -402,11 +392,94 @@ async def test_due_drops_a_timer_whose_record_is_gone_unless_a_save_gave_it_a_ne
     await client.zadd(deadlines, {str(GROUP): 10.0})
     assert await store.due(20.0) == []
     assert await client.zscore(deadlines, str(GROUP)) is None
-    # `due` read the timer at 10, then a save gave the chat a new one: kept
-    await client.zadd(deadlines, {str(GROUP): 15.0})
-    assert await store._untimer_script(keys=[deadlines], args=[str(GROUP), "10.0"]) == 0
-    assert await client.zscore(deadlines, str(GROUP)) == 15.0
-    assert await store._untimer_script(keys=[deadlines], args=[str(GROUP), "15.0"]) == 1
+    # `due` read the entry at 10, then a save lowered it to 5: kept
+    await client.zadd(deadlines, {str(GROUP): 5.0})
+    assert await store._retime_script(keys=[deadlines], args=[str(GROUP), "10.0", ""]) == 0
+    assert await client.zscore(deadlines, str(GROUP)) == 5.0
+    assert await store._retime_script(keys=[deadlines], args=[str(GROUP), "5.0", "40.0"]) == 1
+    assert await client.zscore(deadlines, str(GROUP)) == 40.0
+
+
+def timed(chat: int, reminder: float | None, deadline: float | None, version: int = 0) -> Table:
+    table = Table(chat_id=chat, game_no=1, creator_id=ANNA, status="playing", version=version)
+    table.reminder, table.deadline = reminder, deadline
+    return table
+
+
+async def test_a_save_lowers_the_timers_index_and_due_raises_it_to_the_record(
+    redis_store: RedisStore,
+) -> None:
+    """The save writes the timer in its record; the index after it only goes
+    down, so a later timer is found by `due` at the old time, not fired, and
+    the entry raised to the record's; a timer taken away takes the entry out."""
+    store = redis_store
+    client: Any = store._r
+    deadlines = store._deadlines_key
+    table = timed(GROUP, 20.0, 30.0)
+    assert await store.save(table)
+    assert await client.zscore(deadlines, str(GROUP)) == 20.0
+    table.reminder, table.deadline = 60.0, 90.0  # the next turn
+    assert await store.save(table)
+    assert await client.zscore(deadlines, str(GROUP)) == 20.0  # a lower bound
+    assert await store.due(25.0) == []  # not fired: the record's timer is 60
+    assert await client.zscore(deadlines, str(GROUP)) == 60.0
+    assert await store.due(61.0) == [GROUP]
+    table.reminder = table.deadline = None  # the game waits for nobody
+    assert await store.save(table)
+    assert await store.due(61.0) == []
+    assert await client.zscore(deadlines, str(GROUP)) is None
+
+
+async def test_a_save_between_dues_two_reads_keeps_its_timer(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`due` read the record (timer 60) and is about to raise the entry from
+    20; a save meanwhile gives the record 30 — its lowering came before the
+    raise (and changed nothing: 30 > 20). The second read finds it: 30 is kept,
+    and fires at 30, not at 60."""
+    store = redis_store
+    client: Any = store._r
+    table = timed(GROUP, 20.0, 30.0)
+    assert await store.save(table)
+    table.reminder, table.deadline = 60.0, 90.0
+    assert await store.save(table)
+    reads = store._timers_of
+
+    async def a_save_after_the_first_read(chats: Sequence[int]) -> list[str]:
+        got = await reads(chats)
+        monkeypatch.setattr(store, "_timers_of", reads)
+        table.reminder, table.deadline = 30.0, 90.0
+        assert await store.save(table)
+        return got
+
+    monkeypatch.setattr(store, "_timers_of", a_save_after_the_first_read)
+    assert await store.due(25.0) == []
+    assert await client.zscore(store._deadlines_key, str(GROUP)) == 30.0
+    assert await store.due(31.0) == [GROUP]
+
+
+async def test_a_saves_claim_is_final_only_when_the_save_is_made(
+    redis_store: RedisStore,
+) -> None:
+    """The update's claim follows its first save: made final with it (a
+    redelivery finds it handled), and given back to the handling as its lease
+    when the save lost its compare-and-set (the retry that follows still holds it)."""
+    store = redis_store
+    client: Any = store._r
+    assert await store.save(timed(GROUP, None, None))
+    delivery = delivery_module.begin(880_000_002)
+    try:
+        assert await store.load(GROUP) is not None  # the claim, with the first read
+        assert delivery.won
+        assert not await store.save(timed(GROUP, None, 50.0, version=7))  # lost
+        assert _str(await client.get(store._update_key(880_000_002))) == delivery.token
+        assert delivery.finishable
+        assert await store.save(timed(GROUP, None, 50.0, version=1))
+        assert not delivery.finishable
+    finally:
+        delivery_module.end(delivery)
+    again = Delivery(880_000_002)
+    assert await store.first_delivery(again) == "done"
 
 
 # ------------------------------------------------------------ the rating commit, cut between
@@ -624,9 +697,11 @@ async def moved_whole(
     assert moved.model_dump(exclude={"chat_id"}) == table.model_dump(exclude={"chat_id"})
     assert await store.log(NEW) == (log or [cmd(0, 1), cmd(1, 2)])
     assert await store.messages(NEW) == (ids or {"table": 301, "prompt:1": 302})
-    assert await client.zscore(store._deadlines_key, str(NEW)) == timer
-    assert await client.zscore(store._deadlines_key, str(OLD)) is None
-    assert await store.due(LATER) == [NEW]
+    # the index holds at most the timer (a lower bound), and fires it then
+    assert (await client.zscore(store._deadlines_key, str(NEW))) <= timer
+    assert await store.due(timer - 0.5) == []
+    assert await store.due(timer) == [NEW]
+    assert await client.zscore(store._deadlines_key, str(OLD)) is None  # taken out by `due`
     assert await store.user_tables(ANNA) == {NEW}
     assert await store.user_tables(BORIS) == {NEW, -77}
     for key in (store._table_key(NEW), store._log_key(NEW), store._msgs_key(NEW)):
@@ -750,8 +825,9 @@ async def test_migrate_sets_the_timer_of_a_save_made_under_the_new_id_mid_move(
     redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A press in the new group saves the copy (a later deadline) before the
-    move sets the new id's timer from the copy as it was: the move reads the
-    record again and sets the timer the save needs — not the copy's."""
+    move sets the new id's timer from the copy as it was: the copy's earlier
+    time in the index is a lower bound — the timer fires when the save needs
+    it, not at the copy's time."""
     store = redis_store
     await a_game_to_move(store)
     drop = store._migrate_drop

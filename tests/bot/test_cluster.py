@@ -16,6 +16,7 @@ skipped — unless ``CI`` is set, where it fails: CI must run it.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
+from bot.app import make_store
 from bot.config import Settings
 from bot.store import StoreFull, UserPrefs
 from bot.store.delivery import Delivery
@@ -81,6 +83,12 @@ async def test_the_settings_name_a_cluster_by_one_node(monkeypatch: pytest.Monke
     monkeypatch.setenv("REDIS_CLUSTER", "1")
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     assert settings.redis_cluster and settings.wait_replicas == 0
+    store = make_store(settings)  # (no call is made: the client finds the nodes on first use)
+    try:
+        assert isinstance(store, RedisStore) and not store.one_node
+        assert isinstance(client_of(store), BoundedCluster)
+    finally:
+        await store.close()
     for name, value in (
         ("REDIS_SENTINELS", "s:26379"),
         ("REDIS_URL", "redis://node-1:7000/2"),
@@ -263,3 +271,23 @@ async def test_readiness_asks_every_master_whether_it_has_room(
         finally:
             cluster.configure(node.port, "maxmemory", "0")
         await store.ping()
+
+
+async def test_a_burst_of_calls_waits_its_turn_and_opens_no_more_connections_than_its_bound(
+    cluster: Cluster, cluster_stores: Callable[[], Awaitable[RedisStore]]
+) -> None:
+    """Sixty reads at once over a bound of four (as sixty pages opening):
+    none is refused — redis-py's cluster alone refuses a call past a node's
+    ``max_connections`` — and no master is asked for more than four."""
+    first = await cluster_stores()
+    store = RedisStore.from_cluster(cluster.url, first.prefix, max_connections=4)
+    try:
+        h = Harness(first)
+        anna, boris = people("Анна", "Борис")
+        await h.open_lobby(GROUP, anna, [boris])
+        tables = await asyncio.gather(*(store.load(GROUP) for _ in range(60)))
+        assert all(t is not None and t.chat_id == GROUP for t in tables)
+        opened = {n.name: len(n._connections) for n in client_of(store).get_nodes()}
+        assert 0 < max(opened.values()) <= 4, opened
+    finally:
+        await store.close()

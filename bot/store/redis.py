@@ -27,6 +27,10 @@ it; on a cluster they follow its answer (a round trip more), since two
 nodes keep no order between them. A finished game's publishing follows its
 save the same way (`RedisStore._publish`), the rating commit is three
 one-slot steps (`_RATING_CLAIM_LUA`), and `migrate` is copy-then-delete.
+`RedisStore.from_cluster` runs the store on a cluster (``REDIS_CLUSTER``):
+there its transactions are one-slot scripts, scripts in a pipeline are sent
+whole, the feed subscribes on one node and readiness asks every master
+(`one_node` False; deploy/README.md, "Going to Redis Cluster").
 """
 
 from __future__ import annotations

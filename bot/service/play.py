@@ -271,19 +271,22 @@ class Play:
             if table.deadline is not None or table.reminder is not None:
                 await self.records.change(chat_id, self._cleared)
             return
-        if table.deadline_decision != decision.id:
-            await self.records.change(chat_id, self._retimed)
-            return
         assert state is not None
         if table.adrift and not state.players[decision.seat].computer:
             # saved last under another Redis primary: its player may have
             # been told of an answer since taken back, their prompt without
             # buttons — it is sent again, with time to answer it (the reminder
-            # and the timeout alike: neither plays for a person left so)
+            # and the timeout alike: neither plays for a person left so). First:
+            # a save of anything else (the timer set anew) would end the drift
+            # with the prompt still without buttons
             rejoined = await self._rejoined(table, ids)
             if rejoined is not None:
                 await self.teller.catch_up(rejoined.table, rejoined.ids, lost=True)
-                await self._remind(rejoined.table, decision)
+                if rejoined.table.deadline is not None:  # (no clock: no time to tell)
+                    await self._remind(rejoined.table, decision)
+            return
+        if table.deadline_decision != decision.id:
+            await self.records.change(chat_id, self._retimed)
             return
         if (
             table.reminder is not None

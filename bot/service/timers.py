@@ -40,26 +40,41 @@ class Ticker:
 
     async def tick(self) -> int:
         """Start firing every due timer (not one still firing); how many were due.
-        Then, once in `PUBLISH_EVERY` seconds, one process (a claim) publishes
-        the finished games whose save was cut before it (`Store.publish_finished`)."""
+        Then, once in `PUBLISH_EVERY` seconds, `sweep`."""
         store, now = self.games.store, self.games.clock.now()
         due = await store.due(now)
         for chat_id in due:
-            if chat_id in self._firing:
-                continue
-            task = asyncio.create_task(self._fire(chat_id), name=f"timer {chat_id}")
-            self._firing[chat_id] = task
-            task.add_done_callback(self._fired)
+            self._start(chat_id)
         if time.monotonic() >= self._publish_at:
             self._publish_at = time.monotonic() + PUBLISH_EVERY
-            try:
-                if await store.claim("publish", now, int(PUBLISH_EVERY)):
-                    await store.publish_finished()
-            except StoreUnavailable:
-                pass  # looked for again in a while; an outage is told by the timers' own firing
-            except Exception:
-                log.exception("publishing the finished games a cut left failed")
+            await self.sweep(now)
         return len(due)
+
+    async def sweep(self, now: float) -> None:
+        """What no timer comes back to, each looked after by one process (a
+        claim for `PUBLISH_EVERY`): the finished games whose publishing a cut
+        left undone, and the practice games without a clock that Redis rolled
+        back — fired here as a timer would be (`Games.on_timer` catches an
+        adrift record up: its prompt sent again with buttons)."""
+        store = self.games.store
+        try:
+            if await store.claim("publish", now, int(PUBLISH_EVERY)):
+                await store.publish_finished()
+            if await store.claim("untimed", now, int(PUBLISH_EVERY)):
+                for chat_id in await store.untimed_adrift():
+                    self._start(chat_id)
+        except StoreUnavailable:
+            pass  # looked for again in a while; an outage is told by the timers' own firing
+        except Exception:
+            log.exception("the sweep after cuts and rollbacks failed")
+
+    def _start(self, chat_id: int) -> None:
+        """Fire the chat's timer in a task of its own, unless it is firing."""
+        if chat_id in self._firing:
+            return
+        task = asyncio.create_task(self._fire(chat_id), name=f"timer {chat_id}")
+        self._firing[chat_id] = task
+        task.add_done_callback(self._fired)
 
     def _fired(self, task: asyncio.Task[None]) -> None:
         for chat_id, firing in list(self._firing.items()):

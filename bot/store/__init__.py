@@ -22,6 +22,9 @@ session's keys on both stores against it). In brief:
   the timer (a lower bound: a save lowers it, `due` raises it to the record's
   own timer, ``d`` in the table hash, or takes the chat out; one entry a chat
   with a record, or whose record went since its entry was last due)
+- ``smuta:untimed``        — set of the chats whose practice game runs without a
+  clock (`Store.untimed_adrift`: no timer comes back to one after a rollback);
+  a chat leaves it with its game's next save, or once its record is gone
 - ``smuta:user:{<uid>}``   — hash: the user's language, whether they started the bot,
   their practice games, whether a review comes after each game (`UserPrefs`)
 - ``smuta:user:{<uid>}:tables`` — set of chat ids where the user has a seat
@@ -198,7 +201,14 @@ KEYS: tuple[KeyKind, ...] = (
     KeyKind(
         "deadlines",
         None,
-        "one member per chat whose record lives: `due` drops a chat whose record is gone",
+        "one member per chat whose record lives, or went since its entry was last due:"
+        " `due` drops a chat whose record is gone",
+    ),
+    KeyKind(
+        "untimed",
+        None,
+        "one member per practice game in play without a clock: the sweep drops a chat"
+        " whose record is gone",
     ),
     KeyKind("user:{<uid>}", None, "one per person who started the bot: 3 short fields"),
     KeyKind("{<chat>}:profile", None, "one per chat that changed its settings: < 1 KB"),
@@ -292,6 +302,15 @@ class Store(ABC):
     @abstractmethod
     async def log(self, chat_id: int) -> list[Command]:
         """The game's accepted commands, oldest first."""
+
+    async def untimed_adrift(self) -> list[int]:
+        """Chats of practice games without a clock (`Table.timed` off) that are
+        adrift (`Table.adrift`: saved last under another Redis primary, which
+        may have lost a press their player was answered). No timer comes back
+        to such a game by itself, so the ticker asks this now and then and
+        catches each up as a timer would. A store no rollback can reach (one
+        process's memory) has none."""
+        return []
 
     async def publish_finished(self, older_than: float = PUBLISH_AFTER) -> int:
         """Finish what a save that finished a game left undone when it was cut

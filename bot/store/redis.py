@@ -266,6 +266,20 @@ end
 return {got[1] or '0', got[2], adrift}
 """
 
+# KEYS: 1 table hash. Whether another primary saved the record last (its
+# ``r``, see `_SAVE_LUA`): 1 it did, 0 this one, -1 no record. Reads only.
+_ADRIFT_LUA = """#!lua flags=no-writes
+local r = redis.call('HMGET', KEYS[1], 'v', 'r')
+if not r[1] then
+  return -1
+end
+local primary = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') or ''
+if r[2] ~= primary then
+  return 1
+end
+return 0
+"""
+
 # KEYS: 1 the chat's history hash. Returns the last game number given in the
 # chat (see `_LAST_LUA`).
 _LAST_GAME_LUA = "local hist = KEYS[1]\n" + _LAST_LUA + "return last\n"
@@ -1073,6 +1087,10 @@ class RedisStore(Store):
     def _deadlines_key(self) -> str:
         return f"{self.prefix}:deadlines"
 
+    @property
+    def _untimed_key(self) -> str:
+        return f"{self.prefix}:untimed"
+
     def _user_key(self, user_id: int) -> str:
         return f"{self.prefix}:user:{{{user_id}}}"
 
@@ -1218,6 +1236,11 @@ class RedisStore(Store):
         after: list[tuple[str, ...]] = []
         if timer is not None:
             after.append(("ZADD", self._deadlines_key, "LT", repr(float(timer)), str(chat)))
+        if table.practice:
+            # a game without a clock, kept where a rollback is looked for
+            # (`untimed_adrift`): no timer would come back to it
+            untimed = not table.timed and table.status == "playing"
+            after.append(("SADD" if untimed else "SREM", self._untimed_key, str(chat)))
         if finishing is not None:
             after.append(self._claim_step(finishing, "saved"))
         with _guard():
@@ -1295,6 +1318,25 @@ class RedisStore(Store):
             got = await pipe.execute()
         if given and int(got[1]) != given:  # numbered meanwhile, or gone: ours goes back
             await _a(self._r.hdel(index, str(given)))
+
+    async def untimed_adrift(self) -> list[int]:
+        """The untimed practice games' chats (``untimed``), each record asked
+        whether another primary saved it last (`_ADRIFT_LUA`, read-only, on
+        its own slot): a chat whose record is gone leaves the set. One
+        pipeline for the lot — the set holds only practice games in play
+        without a clock."""
+        with _guard():
+            members = [int(_str(m)) for m in await _a(self._r.smembers(self._untimed_key))]
+            if not members:
+                return []
+            async with self._r.pipeline(transaction=False) as pipe:
+                for chat in members:
+                    pipe.eval(_ADRIFT_LUA, 1, self._table_key(chat))
+                found = [int(x) for x in await pipe.execute()]
+            gone = [str(c) for c, f in zip(members, found, strict=True) if f < 0]
+            if gone:
+                await _a(self._r.srem(self._untimed_key, *gone))
+        return [c for c, f in zip(members, found, strict=True) if f == 1]
 
     async def publish_finished(self, older_than: float = PUBLISH_AFTER) -> int:
         """Publish the finished games whose save was cut before its publishing

@@ -222,3 +222,56 @@ async def test_the_mini_apps_live_view_follows_a_rollback_back() -> None:
     await hub.idle()
     assert hub.table(GROUP) is not None and hub.table(GROUP).version == 7  # type: ignore[union-attr]
     assert viewer.wake.is_set()
+
+
+async def test_an_untimed_practice_game_rolled_back_gets_its_buttons_back_unpressed(
+    redis_store: RedisStore,
+) -> None:
+    """A practice game without a clock has no timer to find a rollback: the
+    ticker's sweep looks at such games and catches an adrift one up — its
+    prompt sent again with buttons, nothing played, no time told — though
+    its player presses nothing."""
+    store = redis_store
+    h = Harness(store)
+    [anna] = people("Анна")
+    table = await h.start_practice(anna, computers=2, seed=3)
+    assert not table.timed
+    for _ in range(20):  # the computers play up to Анна's decision
+        before = await h.table(anna.id)
+        assert before.state is not None
+        decision = pending(before.state)
+        assert decision is not None
+        if decision.seat == 0:
+            break
+        await h.tick(5)
+    assert decision.seat == 0
+    client: Any = store._r
+    keys = [store._table_key(anna.id), store._log_key(anna.id), store._msgs_key(anna.id)]
+    kept = [(k, await client.dump(k), await client.pttl(k)) for k in keys]
+    prompt = (await store.messages(anna.id))[f"prompt:{decision.seat}"]
+    await h.press(anna, anna.id, prompt, answer_data(before, decision, decision.options[0]))
+    assert (await h.table(anna.id)).version > before.version, "answered"
+    # Redis comes back without the press, under another primary
+    for key, value, ttl in kept:
+        await client.restore(key, max(0, ttl), value, replace=True)
+    await client.hset(store._table_key(anna.id), "r", "another-primary")
+
+    def live() -> list[tuple[int, int]]:
+        return [m for m, k in h.tg.markups.items() if decision.id in decisions_of(k)]
+
+    assert not live(), "the press's edit took the decision's buttons"
+    h.clock.advance(31)
+    await h.app.ticker.sweep(h.clock.now())
+    await h.settle()
+    assert live(), "the prompt is sent again, with its buttons"
+    caught = await h.table(anna.id)
+    assert not caught.adrift and caught.version > before.version + 1
+    assert caught.state is not None and pending(caught.state) == decision, "nothing was played"
+    assert caught.deadline is None, "still without a clock"
+    assert not [m for m in h.tg.sent(anna.id) if "⏰" in m.text], "no time to tell"
+    # looked at again: nothing more is sent
+    sent = len(h.tg.sent(anna.id))
+    h.clock.advance(31)
+    await h.app.ticker.sweep(h.clock.now())
+    await h.settle()
+    assert len(h.tg.sent(anna.id)) == sent

@@ -1514,8 +1514,9 @@ class RedisStore(Store):
                     await pipe.execute()
 
     async def _delete_watched(self, chat_id: int) -> list[int]:
-        """The chat's keys deleted in a transaction that WATCHes its record;
-        the people seated in the record deleted."""
+        """The chat's keys deleted in a transaction that WATCHes its record
+        (a save between the read and the delete: read again); the people
+        seated in the record deleted, whose links go next."""
         tk = self._table_key(chat_id)
         async with self._r.pipeline(transaction=True) as pipe:
             while True:

@@ -150,6 +150,10 @@ class Cluster:
         """CONFIG SET on one master."""
         self._ask(port, "CONFIG", "SET", *pairs)
 
+    def forget_scripts(self, port: int) -> None:
+        """SCRIPT FLUSH on one master: its scripts forgotten, as after a restart."""
+        self._ask(port, "SCRIPT", "FLUSH")
+
     def stop(self) -> None:
         for process in self.processes:
             if process.poll() is None:

@@ -120,6 +120,10 @@ async def test_a_group_game_plays_to_its_end_is_published_and_rated_across_the_m
             if await h.decision(GROUP) != waiting:
                 break
         assert await h.decision(GROUP) != waiting, "the timer never played the timed-out turn"
+        # every master forgets its scripts (as a restart, or a promoted replica):
+        # each is loaded again where it is missing, the saves and rating go on
+        for port in cluster.ports:
+            cluster.forget_scripts(port)
         await play_to_the_end(h, GROUP, seen)
 
     # the result is posted in the group, the game is in /history with its number

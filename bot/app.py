@@ -107,6 +107,10 @@ def make_store(settings: Settings) -> Store:
             wait_replicas=settings.wait_replicas,
             wait_ms=settings.redis_wait_ms,
         )
+    elif settings.redis_url and settings.redis_cluster:
+        from bot.store.redis import RedisStore
+
+        store = RedisStore.from_cluster(settings.redis_url)
     elif settings.redis_url:
         from bot.store.redis import RedisStore
 

@@ -37,6 +37,8 @@ class Settings(BaseSettings):
     # comma-separated); REDIS_URL then only gives the database and password
     redis_sentinels: Annotated[list[tuple[str, int]], NoDecode] = Field(default_factory=list)
     redis_sentinel_master: str = "smuta"  # the name the sentinels monitor the primary by
+    # Redis Cluster: REDIS_URL names one of its nodes (the client finds the others)
+    redis_cluster: bool = False
     # replicas a save waits for (WAIT) before the person is told; None: 1 with
     # sentinels, 0 without
     redis_wait_replicas: int | None = Field(default=None, ge=0, le=5)
@@ -153,6 +155,23 @@ class Settings(BaseSettings):
             # without a secret anyone who learns the URL could post forged
             # updates (press any player's buttons)
             raise ValueError("WEBHOOK_URL is set: webhook mode needs WEBHOOK_SECRET too")
+        return self
+
+    @model_validator(mode="after")
+    def _one_way_to_redis(self) -> Settings:
+        """REDIS_CLUSTER names a cluster by one node's URL: not with sentinels
+        (a cluster fails over by itself), nor a database other than 0 (a
+        cluster has one), nor WAIT (a save's steps go to other nodes)."""
+        if not self.redis_cluster:
+            return self
+        if self.redis_sentinels:
+            raise ValueError("REDIS_CLUSTER and REDIS_SENTINELS: choose one (a cluster fails over)")
+        if not self.redis_url:
+            raise ValueError("REDIS_CLUSTER is set: REDIS_URL must name one of its nodes")
+        if urlsplit(self.redis_url).path.strip("/") not in ("", "0"):
+            raise ValueError("REDIS_CLUSTER is set: a cluster has database 0 only (REDIS_URL)")
+        if self.redis_wait_replicas:
+            raise ValueError("REDIS_WAIT_REPLICAS is not supported with REDIS_CLUSTER")
         return self
 
     @property

@@ -6,7 +6,9 @@ Each successful save publishes the chat's new version: the Redis store inside
 its compare-and-set script (channel named like the record's key: no extra round
 trip), the embedded store to its in-process listeners. A process has **one**
 feed: for Redis one pub/sub connection, subscribed to the chats someone here
-follows (counted: the last to stop following unsubscribes), and to no other.
+follows (counted: the last to stop following unsubscribes), and to no other
+(on a Redis Cluster, to one of its nodes: a PUBLISH reaches every node's
+subscribers, `RedisStore.pubsub`).
 Every listener hears every followed chat's versions (`Listener.moved`), that
 another process sent one of a chat's views anew (`Listener.views_moved`: the
 store publishes ``ids:<process>`` when a view's message id changes; with Redis a

@@ -27,26 +27,38 @@ it; on a cluster they follow its answer (a round trip more), since two
 nodes keep no order between them. A finished game's publishing follows its
 save the same way (`RedisStore._publish`), the rating commit is three
 one-slot steps (`_RATING_CLAIM_LUA`), and `migrate` is copy-then-delete.
+`RedisStore.from_cluster` runs the store on a cluster (``REDIS_CLUSTER``):
+there its transactions are one-slot scripts, scripts in a pipeline are sent
+whole, the feed subscribes on one node and readiness asks every master
+(`one_node` False; deploy/README.md, "Going to Redis Cluster").
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import inspect
 import json
 import logging
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any, TypeVar, cast
 
 import redis.exceptions
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline, PubSub
-from redis.asyncio.connection import AbstractConnection, BlockingConnectionPool, parse_url
+from redis.asyncio.cluster import ClusterPipeline, RedisCluster
+from redis.asyncio.connection import (
+    AbstractConnection,
+    BlockingConnectionPool,
+    ConnectionPool,
+    parse_url,
+)
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
+from redis.commands.core import AsyncScript
 from redis.crc import key_slot
 
 from bot.ops import metrics
@@ -572,6 +584,46 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 return 1
 """
 
+# On a cluster, what one node does as a transaction (MULTI/EXEC, WATCH) is a
+# script of one slot instead: redis-py's async cluster pipeline runs a
+# transaction's commands each in a thread of its own (``asyncio.run``, the
+# event loop blocked meanwhile) and cannot parse some answers (HEXISTS), so
+# the store sends these on a cluster and keeps its transactions on one node.
+#
+# KEYS: 1 table hash, 2 history hash, 3 log list; ARGV: 1 the game. What a
+# finishing save reads first (`RedisStore._log_before`), at one moment.
+_LOG_BEFORE_LUA = """
+return {redis.call('HMGET', KEYS[1], 'v', 'g'),
+        redis.call('HEXISTS', KEYS[2], 'r:' .. ARGV[1]),
+        redis.call('LRANGE', KEYS[3], 0, -1)}
+"""
+
+# KEYS: 1 table hash, 2 log list, 3 message ids hash. The chat's keys gone,
+# the record's JSON they held returned (its seated people's links go next).
+_DELETE_LUA = """
+local data = redis.call('HGET', KEYS[1], 'data')
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+return data
+"""
+
+# KEYS: 1 the user's hash. ARGV: 1 language ("": none), 2 started, 3 practice
+# games, 4 reviews (`RedisStore.save_user`).
+_SAVE_USER_LUA = """
+if ARGV[1] == '' then
+  redis.call('HDEL', KEYS[1], 'lang')
+else
+  redis.call('HSET', KEYS[1], 'lang', ARGV[1])
+end
+redis.call('HSET', KEYS[1], 'started', ARGV[2], 'practices', ARGV[3], 'reviews', ARGV[4])
+"""
+
+# KEYS: 1 the user's set of tables. ARGV: 1 a chat, 2 seconds the set lives on.
+_LINK_LUA = """
+redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+"""
+
+
 # A seated person's link moved from the old chat to the new, in their one set
 # (one key: the person's slot) — only if they were linked to the old one, as
 # before the move. Sent whole (EVAL): pipelined, one a person. KEYS: 1 the
@@ -591,6 +643,13 @@ _UNAVAILABLE = (
     TimeoutError,
 )
 
+
+#: a Redis Cluster that cannot serve a slot now (a master down and not yet
+#: replaced, slots not covered): an outage, as a lost connection is
+_CLUSTER_DOWN = (
+    redis.exceptions.ClusterDownError,  # (a ResponseError: told apart first)
+    redis.exceptions.SlotNotCoveredError,
+)
 
 T = TypeVar("T")
 
@@ -671,6 +730,8 @@ def _guard() -> Iterator[None]:
     try:
         yield
         cancelled_meanwhile()
+    except _CLUSTER_DOWN as e:
+        raise StoreUnavailable(str(e) or type(e).__name__) from e
     except redis.exceptions.ResponseError as e:
         if _is_full(e):
             raise StoreFull("Redis is full (maxmemory): nothing was written") from e
@@ -729,6 +790,84 @@ class BlockingSentinelPool(SentinelConnectionPool, BoundedPool):
     with `BlockingConnectionPool` (`POOL_CONNECTIONS`)."""
 
 
+class _ClusterScript(AsyncScript):
+    """A registered script on a cluster: called on its own, EVALSHA (loaded on
+    every master when one lacks it, as redis-py does); added to a pipeline,
+    sent whole (EVAL) — redis-py's cluster pipeline refuses EVALSHA, and a
+    master could lack the script (restarted, or a replica promoted) with no
+    step between to load it."""
+
+    async def __call__(
+        self,
+        keys: Sequence[Any] | None = None,
+        args: Iterable[Any] | None = None,
+        client: Any = None,
+    ) -> Any:
+        if isinstance(client, ClusterPipeline):
+            keys = list(keys or [])
+            return client.execute_command("EVAL", self.script, len(keys), *keys, *(args or []))
+        return await super().__call__(keys, args, client)
+
+
+#: set while a call holds one of `BoundedCluster`'s turns: a call inside it
+#: (a pipeline's redirected command sent again) goes without a turn of its own
+_holding_turn: contextvars.ContextVar[bool] = contextvars.ContextVar("turn", default=False)
+
+
+class BoundedCluster(RedisCluster):
+    """`RedisCluster` serving at most ``max_connections`` calls at once, as
+    `BoundedPool` does for one node: a call when all are busy waits its turn
+    (up to `wait` seconds, then fails as a connection not had). Each call
+    holds at most one connection a master, so no master is ever asked for
+    more than that many — redis-py's cluster has no waiting of its own: a
+    call past a master's ``max_connections`` fails at once (a burst of pages
+    opening would be told that Redis is down)."""
+
+    def __init__(self, *args: Any, wait: float = 5.0, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._turns = asyncio.Semaphore(int(kwargs.get("max_connections", POOL_CONNECTIONS)))
+        self._wait = wait
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        if _holding_turn.get():
+            yield
+            return
+        if self._turns.locked():
+            try:
+                async with asyncio.timeout(self._wait):
+                    await self._turns.acquire()
+            except TimeoutError:
+                raise redis.exceptions.ConnectionError("No connection available.") from None
+        else:
+            await self._turns.acquire()
+        held = _holding_turn.set(True)
+        try:
+            yield
+        finally:
+            _holding_turn.reset(held)
+            self._turns.release()
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        async with self.turn():
+            return await super().execute_command(*args, **kwargs)
+
+    def pipeline(self, transaction: Any = None, shard_hint: Any = None) -> ClusterPipeline:
+        if shard_hint:
+            return super().pipeline(transaction, shard_hint)
+        return _BoundedClusterPipeline(self, transaction)  # type: ignore[abstract]
+
+
+class _BoundedClusterPipeline(ClusterPipeline):
+    """A pipeline of `BoundedCluster`: its round trip takes one turn."""
+
+    async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True) -> Any:
+        client = self.cluster_client
+        assert isinstance(client, BoundedCluster)
+        async with client.turn():
+            return await super().execute(raise_on_error, allow_redirections)
+
+
 class RedisStore(Store):
     """Works with clients built with or without ``decode_responses``.
 
@@ -742,7 +881,7 @@ class RedisStore(Store):
 
     def __init__(
         self,
-        client: Redis,
+        client: Redis | RedisCluster,
         prefix: str = "smuta",
         *,
         owns_client: bool = False,
@@ -750,7 +889,11 @@ class RedisStore(Store):
         wait_ms: int = 100,
         sentinel: Sentinel | None = None,
     ):
-        self._r = client
+        #: a cluster's own client, for what only a cluster has (its nodes)
+        self._cluster = client if isinstance(client, RedisCluster) else None
+        # (typed as one node's client: the commands the store sends are the
+        # same on both, and a cluster's pipeline takes them as one node's does)
+        self._r = client = cast(Redis, client)
         self.prefix = prefix  # every key starts with "<prefix>:"
         self._owns = owns_client
         self.wait_replicas = wait_replicas
@@ -779,6 +922,23 @@ class RedisStore(Store):
         self._retime_script = client.register_script(_RETIME_LUA)
         self._copy_script = client.register_script(_COPY_LUA)
         self._drop_script = client.register_script(_DROP_LUA)
+        self._log_before_script = client.register_script(_LOG_BEFORE_LUA)
+        self._delete_script = client.register_script(_DELETE_LUA)
+        self._save_user_script = client.register_script(_SAVE_USER_LUA)
+        self._link_script = client.register_script(_LINK_LUA)
+        #: a cluster's nodes' own clients, for pub/sub (`pubsub`), by node name
+        self._node_clients: dict[str, Redis] = {}
+        self._next_node = 0
+        if self._cluster is not None:
+            self.one_node = False
+            self._scripts_for_cluster()
+
+    def _scripts_for_cluster(self) -> None:
+        """Every registered script made a `_ClusterScript` (sent whole in a
+        pipeline), whatever its name: one registered later is not missed."""
+        for name, script in list(vars(self).items()):
+            if isinstance(script, AsyncScript) and not isinstance(script, _ClusterScript):
+                setattr(self, name, _ClusterScript(self._r, script.script))
 
     @classmethod
     def from_url(
@@ -859,13 +1019,58 @@ class RedisStore(Store):
             sentinel=sentinel,
         )
 
+    @classmethod
+    def from_cluster(
+        cls,
+        url: str,
+        prefix: str = "smuta",
+        timeout: float = 5.0,
+        max_connections: int = POOL_CONNECTIONS,
+    ) -> RedisStore:
+        """A store on the Redis Cluster one of whose nodes `url` names (redis-py
+        asyncio `RedisCluster`: it asks that node for the others and for who
+        serves which slot, and follows the cluster when slots move or a
+        replica is promoted). The same bounds as `from_url`: `timeout` on
+        every call and connection, at most `max_connections` calls at once (a
+        call more waits its turn, `BoundedCluster`). No WAIT: a save's
+        follow-ups are other round trips on other nodes (`one_node`)."""
+        client = BoundedCluster.from_url(
+            url,
+            max_connections=max_connections,
+            wait=timeout,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
+        )
+        return cls(client, prefix, owns_client=True)
+
     def moves_channel(self, chat_id: int) -> str:
         """The channel each save of the chat's record publishes its new version on."""
         return self._table_key(chat_id)
 
     def pubsub(self) -> PubSub:
-        """A pub/sub connection of this store's client (the Mini App's subscriber)."""
+        """A pub/sub connection of this store's client (the Mini App's subscriber).
+        On a cluster, one to a node of its own: a PUBLISH (the save script's)
+        reaches the subscribers of every node, so one node hears every chat.
+        Each call takes the next node the client knows — the feed asks anew
+        after a break, and a node that went is then not asked again first."""
+        if self._cluster is not None:
+            return self._node_client(self._cluster).pubsub()
         return self._r.pubsub()
+
+    def _node_client(self, cluster: RedisCluster) -> Redis:
+        """A plain client to the cluster's next node (kept: closed with the store)."""
+        nodes = cluster.get_nodes() or cluster.startup_nodes
+        node = nodes[self._next_node % len(nodes)]
+        self._next_node += 1
+        if node.name not in self._node_clients:
+            options: dict[str, Any] = dict(cluster.get_connection_kwargs())
+            for cluster_only in ("max_connections", "response_callbacks"):
+                options.pop(cluster_only, None)
+            options.update(host=node.host, port=node.port)
+            # the feed's one subscriber, and one more while a broken one closes
+            pool = ConnectionPool(max_connections=4, **options)
+            self._node_clients[node.name] = Redis.from_pool(pool)
+        return self._node_clients[node.name]
 
     # keys --------------------------------------------------------------
 
@@ -1108,8 +1313,8 @@ class RedisStore(Store):
             if dropped:
                 pipe.hdel(index, *(str(n) for n in dropped))
             pipe.zrem(self._unpublished_key, ref)
-            if version:
-                pipe.publish(self._table_key(chat), str(version))
+            if version:  # (a cluster's pipeline has no publish)
+                pipe.execute_command("PUBLISH", self._table_key(chat), str(version))
             got = await pipe.execute()
         if given and int(got[1]) != given:  # numbered meanwhile, or gone: ours goes back
             await _a(self._r.hdel(index, str(given)))
@@ -1263,12 +1468,18 @@ class RedisStore(Store):
         version it expects (None: the record has moved on, the save would lose);
         empty when the history has the game already (the save adds nothing)."""
         chat = table.chat_id
+        keys = [self._table_key(chat), self._history_key(chat), self._log_key(chat)]
         with _guard():
-            async with self._r.pipeline(transaction=True) as pipe:
-                pipe.hmget(self._table_key(chat), ["v", "g"])
-                pipe.hexists(self._history_key(chat), f"r:{table.game_no}")
-                pipe.lrange(self._log_key(chat), 0, -1)
-                (v, g), kept, log = await pipe.execute()
+            if self.one_node:
+                async with self._r.pipeline(transaction=True) as pipe:
+                    pipe.hmget(keys[0], ["v", "g"])
+                    pipe.hexists(keys[1], f"r:{table.game_no}")
+                    pipe.lrange(keys[2], 0, -1)
+                    (v, g), kept, log = await pipe.execute()
+            else:
+                (v, g), kept, log = await self._log_before_script(
+                    keys=keys, args=[str(table.game_no)]
+                )
         if int(_str(v or "0")) != table.version:
             return None
         if kept or g is None or _str(g) != str(table.game_no):
@@ -1291,23 +1502,34 @@ class RedisStore(Store):
         tk = self._table_key(chat_id)
         with _guard():
             await _a(self._r.zrem(self._deadlines_key, str(chat_id)))
-            async with self._r.pipeline(transaction=True) as pipe:
-                while True:
-                    try:
-                        await pipe.watch(tk)
-                        data = await _a(pipe.hget(tk, "data"))
-                        users = seated_users(data)
-                        _multi(pipe)
-                        pipe.delete(tk, self._log_key(chat_id), self._msgs_key(chat_id))
-                        await pipe.execute()
-                        break
-                    except redis.exceptions.WatchError:
-                        continue
+            if self.one_node:
+                users = await self._delete_watched(chat_id)
+            else:  # (a script of the chat's slot: the cluster's WATCH, `_DELETE_LUA`)
+                keys = [tk, self._log_key(chat_id), self._msgs_key(chat_id)]
+                users = seated_users(await self._delete_script(keys=keys))
             if users:
                 async with self._r.pipeline(transaction=False) as pipe:
                     for uid in users:
                         pipe.srem(self._user_tables_key(uid), str(chat_id))
                     await pipe.execute()
+
+    async def _delete_watched(self, chat_id: int) -> list[int]:
+        """The chat's keys deleted in a transaction that WATCHes its record
+        (a save between the read and the delete: read again); the people
+        seated in the record deleted, whose links go next."""
+        tk = self._table_key(chat_id)
+        async with self._r.pipeline(transaction=True) as pipe:
+            while True:
+                try:
+                    await pipe.watch(tk)
+                    data = await _a(pipe.hget(tk, "data"))
+                    users = seated_users(data)
+                    _multi(pipe)
+                    pipe.delete(tk, self._log_key(chat_id), self._msgs_key(chat_id))
+                    await pipe.execute()
+                    return users
+                except redis.exceptions.WatchError:
+                    continue
 
     async def log(self, chat_id: int) -> list[Command]:
         with _guard():
@@ -1431,6 +1653,13 @@ class RedisStore(Store):
 
     async def save_user(self, prefs: UserPrefs) -> None:
         key = self._user_key(prefs.user_id)
+        if not self.one_node:
+            args = [prefs.lang or "", "1" if prefs.started else "0", str(prefs.practices)]
+            with _guard():
+                await self._save_user_script(
+                    keys=[key], args=[*args, "1" if prefs.reviews else "0"]
+                )
+            return
         with _guard():
             async with self._r.pipeline(transaction=True) as pipe:
                 if prefs.lang is None:
@@ -1450,7 +1679,9 @@ class RedisStore(Store):
     async def link_user(self, user_id: int, chat_id: int, linked: bool = True) -> None:
         key = self._user_tables_key(user_id)
         with _guard():
-            if linked:
+            if linked and not self.one_node:
+                await self._link_script(keys=[key], args=[str(chat_id), str(self.record_ttl)])
+            elif linked:
                 async with self._r.pipeline(transaction=True) as pipe:
                     pipe.sadd(key, str(chat_id))
                     pipe.expire(key, self.record_ttl)
@@ -1637,11 +1868,19 @@ class RedisStore(Store):
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
     async def save_profile(self, profile: ChatProfile) -> bool:
+        """The compare-and-set of /settings, with the author's index of the
+        chats whose settings they made (what /forgetme sweeps): on one node in
+        the script; on a cluster — the index is in the author's slot — written
+        first, a step of its own, so a cut or a lost race leaves an index
+        entry too many, which is harmless (/forgetme checks the author)."""
         data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
         with _guard():
             keys = [self._profile_key(profile.chat_id)]
-            if profile.owner_id is not None:
+            if profile.owner_id is not None and self.one_node:
                 keys.append(self._user_set_key(profile.owner_id, "owns"))
+            elif profile.owner_id is not None:
+                owns = self._user_set_key(profile.owner_id, "owns")
+                await _a(self._r.sadd(owns, str(profile.chat_id)))
             ok = await self._profile_script(
                 keys=keys, args=[str(profile.version), data, str(profile.chat_id)]
             )
@@ -1769,7 +2008,8 @@ class RedisStore(Store):
                 ):
                     if pairs:
                         flat = [x for pair in pairs for x in pair]
-                        pipe.evalsha(self._rating_apply_script.sha, 1, key, number, *flat)
+                        sha = self._rating_apply_script.sha  # (a cluster's pipeline has no evalsha)
+                        pipe.execute_command("EVALSHA", sha, 1, key, number, *flat)
                 for uid in figures["users"]:
                     pipe.sadd(self._user_set_key(int(uid), "stats"), str(chat))
                 results = await pipe.execute(raise_on_error=False)
@@ -1993,13 +2233,20 @@ class RedisStore(Store):
         `WRITE_ROOM` of its ``maxmemory`` with ``noeviction`` refuses writes
         as big as a save (the command's own bytes count: `StoreFull`)."""
         with _guard():
-            info = await _a(self._r.info("memory"))
-        limit = int(info.get("maxmemory", 0))
-        used = int(info.get("used_memory", 0))
-        if _str(info.get("maxmemory_policy", "")) != "noeviction" or not limit:
-            return
-        if used + WRITE_ROOM > limit:
-            raise StoreFull(f"Redis is full: {used} of {limit} bytes used (maxmemory)")
+            if self._cluster is not None:
+                # every master's: a full one refuses the saves of its slots
+                cluster = self._cluster
+                found = await cluster.info("memory", target_nodes=RedisCluster.PRIMARIES)
+                infos = list(found.values()) if len(cluster.get_primaries()) > 1 else [found]
+            else:
+                infos = [await _a(self._r.info("memory"))]
+        for info in infos:
+            limit = int(info.get("maxmemory", 0))
+            used = int(info.get("used_memory", 0))
+            if _str(info.get("maxmemory_policy", "")) != "noeviction" or not limit:
+                continue
+            if used + WRITE_ROOM > limit:
+                raise StoreFull(f"Redis is full: {used} of {limit} bytes used (maxmemory)")
 
     async def count_games(self) -> dict[str, int]:
         """SCANs the game records (``<prefix>:{*}:table``, 1000 keys a step) and
@@ -2042,6 +2289,9 @@ class RedisStore(Store):
         if self._owns:
             with _guard():
                 await self._r.aclose()
+        while self._node_clients:
+            with _guard():
+                await self._node_clients.popitem()[1].aclose()
         if self._sentinel is not None:
             for client in self._sentinel.sentinels:
                 with _guard():

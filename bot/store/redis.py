@@ -484,10 +484,9 @@ redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
 return 1
 """
 
-# KEYS: 1 the chat's profile, 2 (when it has an author) the author's "owns"
-# set; ARGV: 1 expected version, 2 the profile JSON (carrying version + 1),
-# 3 the chat id. The compare-and-set of /settings: a profile saved before
-# versions were kept counts as version 0.
+# KEYS: 1 the chat's profile; ARGV: 1 expected version, 2 the profile JSON
+# (carrying version + 1). The compare-and-set of /settings: a profile saved
+# before versions were kept counts as version 0. Returns {1} saved, {0} not.
 _PROFILE_LUA = """
 local raw = redis.call('GET', KEYS[1])
 local v = 0
@@ -495,13 +494,10 @@ if raw then
   v = tonumber(cjson.decode(raw)['version'] or 0)
 end
 if v ~= tonumber(ARGV[1]) then
-  return 0
+  return {0}
 end
 redis.call('SET', KEYS[1], ARGV[2])
-if KEYS[2] then
-  redis.call('SADD', KEYS[2], ARGV[3])
-end
-return 1
+return {1}
 """
 
 # `migrate` (a group become a supergroup) is copy-then-delete, each step a
@@ -1868,22 +1864,20 @@ class RedisStore(Store):
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
     async def save_profile(self, profile: ChatProfile) -> bool:
-        """The compare-and-set of /settings, with the author's index of the
-        chats whose settings they made (what /forgetme sweeps): on one node in
-        the script; on a cluster — the index is in the author's slot — written
-        first, a step of its own, so a cut or a lost race leaves an index
-        entry too many, which is harmless (/forgetme checks the author)."""
+        """The compare-and-set of /settings (the chat's slot), after the
+        author's index of the chats whose settings they made (what /forgetme
+        sweeps; the author's slot), a step of its own: a cut or a lost race
+        leaves an index entry too many, which is harmless (/forgetme checks
+        the author) — never a profile its author's index lacks. On one node
+        both in one round trip (the index sent ahead)."""
         data = profile.model_copy(update={"version": profile.version + 1}).model_dump_json()
+        keys, args = [self._profile_key(profile.chat_id)], [str(profile.version), data]
+        before: list[tuple[str, ...]] = []
+        if profile.owner_id is not None:
+            owns = self._user_set_key(profile.owner_id, "owns")
+            before.append(("SADD", owns, str(profile.chat_id)))
         with _guard():
-            keys = [self._profile_key(profile.chat_id)]
-            if profile.owner_id is not None and self.one_node:
-                keys.append(self._user_set_key(profile.owner_id, "owns"))
-            elif profile.owner_id is not None:
-                owns = self._user_set_key(profile.owner_id, "owns")
-                await _a(self._r.sadd(owns, str(profile.chat_id)))
-            ok = await self._profile_script(
-                keys=keys, args=[str(profile.version), data, str(profile.chat_id)]
-            )
+            [ok] = await self._run_saving(self._profile_script, keys, args, before)
         if int(ok) != 1:
             metrics.cas_conflict()
             return False

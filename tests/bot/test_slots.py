@@ -37,7 +37,7 @@ from bot.store import PUBLISH_BATCH, Store, StoreUnavailable, UserPrefs
 from bot.store import delivery as delivery_module
 from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
-from bot.store.models import PlayerStats, Seat, Table
+from bot.store.models import ChatProfile, PlayerStats, Seat, Table
 from bot.store.redis import RedisStore, _str
 from engine import Command
 from tests.bot.fake_telegram import person
@@ -160,6 +160,7 @@ async def play_everything(h: Harness, store: RedisStore) -> None:
     profile = await store.profile(GROUP)
     if profile is not None:
         await store.save_profile(profile)
+    await store.save_profile(ChatProfile(chat_id=OTHER, owner_id=anna.id))  # with its author
     await store.history(GROUP)
     await store.game_at(GROUP, 1)
     await store.game_by_number(1)

@@ -506,10 +506,12 @@ class TimedThinker(Thinker):
         super().__init__(workers)
         self.times: list[float] = []
 
-    async def decide(self, state: GameState, decision: Decision, level: Level) -> Option:
+    async def decide(
+        self, state: GameState, decision: Decision, level: Level, urgent: bool = False
+    ) -> Option:
         start = time.perf_counter()
         try:
-            return await super().decide(state, decision, level)
+            return await super().decide(state, decision, level, urgent)
         finally:
             self.times.append((time.perf_counter() - start) * 1000)
 

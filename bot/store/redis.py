@@ -1574,13 +1574,17 @@ class RedisStore(Store):
         return due
 
     async def _timers_of(self, chats: Sequence[int]) -> list[str]:
-        """Each chat's record's timer, as its ``d`` keeps it ("": none, or no
-        record); a record saved before timers were kept there (or copied by
-        `migrate`) has it read from its JSON."""
+        """Each chat's record's timer (`_timers_from`), read in one pipeline."""
         async with self._r.pipeline(transaction=False) as pipe:
             for chat in chats:
                 pipe.hmget(self._table_key(chat), ["v", "d"])
             got = await pipe.execute()
+        return await self._timers_from(chats, got)
+
+    async def _timers_from(self, chats: Sequence[int], got: Sequence[Any]) -> list[str]:
+        """Each chat's record's timer from its HMGET of ``v`` and ``d``: its
+        ``d`` ("": none, or no record); a record saved before timers were kept
+        there (or copied by `migrate`) has it read from its JSON."""
         timers = ["" if v is None or d is None else _str(d) for v, d in got]
         unkept = [i for i, (v, d) in enumerate(got) if v is not None and d is None]
         if unkept:
@@ -1594,15 +1598,24 @@ class RedisStore(Store):
 
     async def _retime(self, off: Sequence[tuple[int, float, str]]) -> None:
         """The index's entries raised to their records' timers (or taken out),
-        then lowered again for any record saved meanwhile."""
+        then the records read again — after the raise: on one node in its
+        pipeline, behind it; on a cluster once it answered — and an entry
+        lowered again for any record saved meanwhile."""
         key = self._deadlines_key
+        chats = [chat for chat, _, _ in off]
         async with self._r.pipeline(transaction=False) as pipe:
             for chat, score, timer in off:
                 await self._retime_script(
                     keys=[key], args=[str(chat), repr(score), timer], client=pipe
                 )
-            await pipe.execute()
-        again = await self._timers_of([chat for chat, _, _ in off])
+            if self.one_node:
+                for chat in chats:
+                    pipe.hmget(self._table_key(chat), ["v", "d"])
+            got = await pipe.execute()
+        if self.one_node:
+            again = await self._timers_from(chats, got[len(off) :])
+        else:
+            again = await self._timers_of(chats)
         lower = [
             (chat, now)
             for (chat, _, was), now in zip(off, again, strict=True)

@@ -161,6 +161,30 @@ async def until_a_person_decides(h: Harness, chat_id: int) -> Decision:
     raise AssertionError("a person was never asked")
 
 
+async def test_an_untimed_practice_game_left_adrift_is_caught_up_by_the_sweep(
+    cluster_stores: Callable[[], Awaitable[RedisStore]],
+) -> None:
+    """The sweep's look at untimed practice games works across the masters:
+    a record another primary saved last (as after a failover) is fired and
+    saved under its own master's, unpressed; one of this master's is left."""
+    store = await cluster_stores()
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    for user in (anna, boris):
+        await h.start_practice(user, computers=1, seed=2)
+        await until_a_person_decides(h, user.id)
+    await client_of(store).hset(store._table_key(anna.id), "r", "another-primary")
+    before = {u.id: (await h.table(u.id)).version for u in (anna, boris)}
+    assert await store.untimed_adrift() == [anna.id]
+    h.clock.advance(31)
+    await h.app.ticker.sweep(h.clock.now())
+    await h.settle()
+    caught = await h.table(anna.id)
+    assert not caught.adrift and caught.version > before[anna.id] + 1
+    assert (await h.table(boris.id)).version == before[boris.id]
+    assert await store.untimed_adrift() == []
+
+
 async def test_a_group_that_becomes_a_supergroup_plays_on_under_its_new_id(
     cluster: Cluster, cluster_stores: Callable[[], Awaitable[RedisStore]]
 ) -> None:

@@ -282,8 +282,8 @@ class Store(ABC):
         after its last save. The log belongs to the record's `game_no`: a
         save that changes `game_no` (a new lobby in the same chat) starts a
         fresh log. A save that is made during an update's handling, while it
-        holds the update's lease, makes the claim final with the same write
-        (`bot.store.delivery`; `Delivery.final`)."""
+        holds the update's lease, makes the claim final along with it — no round
+        trip of its own on one node (`bot.store.delivery`; `Delivery.final`)."""
 
     @abstractmethod
     async def last_game_no(self, chat_id: int) -> int:

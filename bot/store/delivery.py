@@ -12,10 +12,13 @@ gave it back — and the redelivery is handled, once, by whichever process
 takes the lease next.
 
 The final write rides, where it can, with the update's first save of a
-chat's record (Redis: in the save's script, which makes it only when the save
-is made): the handling's work is in the store from then on — a process killed
-after it leaves a redelivery nothing to do but find the press stale, so it is
-dropped. An update that saves no record makes its claim final as it ends.
+chat's record (Redis: sent right behind the save's script in its round trip
+on one node — the claim made final as ``done:<token>``, given back to the
+handling as its lease when the save lost its compare-and-set; on a cluster
+sent once the save answered that it was made): the handling's work is in the
+store from then on — a process killed after it leaves a redelivery nothing to
+do but find the press stale, so it is dropped. An update that saves no record
+makes its claim final as it ends.
 
 Made on its own, the claim is one more round trip for every update — a third
 of what a press costs. A store that can (`Store.claims_with_reads`: Redis)

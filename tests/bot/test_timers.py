@@ -107,8 +107,9 @@ async def test_a_cancelled_ticker_ends_though_the_store_took_the_cancel_for_an_o
 
 
 class Publishing:
-    """The game service over a store that records the ticker's looks for
-    finished games a cut left unpublished."""
+    """The game service over a store that records the ticker's sweeps: its
+    looks for finished games a cut left unpublished, and for untimed practice
+    games a rollback left adrift (one is: chat 5)."""
 
     def __init__(self, claimed: bool) -> None:
         self.clock = self
@@ -116,6 +117,8 @@ class Publishing:
         self.claimed = claimed
         self.claims: list[str] = []
         self.published = 0
+        self.looked = 0
+        self.fired: list[int] = []
 
     def now(self) -> float:
         return 0.0
@@ -131,13 +134,23 @@ class Publishing:
         self.published += 1
         return 0
 
+    async def untimed_adrift(self) -> list[int]:
+        self.looked += 1
+        return [5]
 
-async def test_one_process_a_while_publishes_what_a_cut_finishing_save_left() -> None:
+    async def on_timer(self, chat_id: int) -> None:
+        self.fired.append(chat_id)
+
+
+async def test_one_process_a_while_sweeps_what_cuts_and_rollbacks_left() -> None:
     mine: Any = Publishing(claimed=True)
     ticker = Ticker(mine)
     await ticker.tick()
     await ticker.tick()  # within the while: not again
-    assert mine.claims == ["publish"] and mine.published == 1
-    others: Any = Publishing(claimed=False)  # another process holds the claim
+    await ticker.settled()
+    assert mine.claims == ["publish", "untimed"] and mine.published == 1 and mine.looked == 1
+    assert mine.fired == [5], "the adrift game is fired as its timer would be"
+    others: Any = Publishing(claimed=False)  # another process holds the claims
     await Ticker(others).tick()
-    assert others.claims == ["publish"] and others.published == 0
+    assert others.claims == ["publish", "untimed"] and others.published == 0
+    assert others.looked == 0 and others.fired == []

@@ -895,6 +895,8 @@ class RedisStore(Store):
         self.wait_replicas = wait_replicas
         self.wait_ms = wait_ms
         self._sentinel = sentinel  # closed with the store (its connections to the sentinels)
+        #: a save's follow-ups that failed (`_follow`), sent again by `due`
+        self._unfollowed: list[tuple[str, ...]] = []
         #: one Redis node holds every key (a primary, maybe with replicas):
         #: commands pipelined on one connection run in the order sent. False on
         #: a cluster, whose nodes keep no order between them
@@ -1445,13 +1447,14 @@ class RedisStore(Store):
 
     async def _follow(self, after: Sequence[tuple[str, ...]]) -> None:
         """What follows a save that is made, sent on its own. The save stands
-        and is told as made whatever this meets: a claim left a lease is
-        found stale on redelivery; an index left unlowered is logged (the
-        timer fires when the index reaches it)."""
+        and is told as made whatever this meets: what failed is kept and sent
+        again by this process's next `due` (each step may come late: a lower
+        bound lowered, a claim made final if still the handling's)."""
         try:
             await self._pipelined(after)
         except (redis.exceptions.RedisError, *_UNAVAILABLE) as e:
-            log.error("a save's follow-up failed (%s): its timer may fire late", type(e).__name__)
+            log.error("a save's follow-up failed (%s): sent again next tick", type(e).__name__)
+            self._unfollowed.extend(after)
 
     def _claim_step(self, delivery: Delivery, what: str) -> tuple[str, ...]:
         """`_DELIVERED_LUA` as one command (EVAL: pipelined where a script
@@ -1547,6 +1550,9 @@ class RedisStore(Store):
             return []
         key = self._deadlines_key
         with _guard():
+            if self._unfollowed:
+                unfollowed, self._unfollowed = self._unfollowed, []
+                await self._follow(unfollowed)
             found = await _a(
                 self._r.zrange(
                     key,

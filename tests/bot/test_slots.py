@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import pytest
+import redis.exceptions
 from redis.asyncio.client import Pipeline, Redis
 from redis.crc import key_slot
 
@@ -457,6 +458,33 @@ async def test_a_save_between_dues_two_reads_keeps_its_timer(
     assert await store.due(25.0) == []
     assert await client.zscore(store._deadlines_key, str(GROUP)) == 30.0
     assert await store.due(31.0) == [GROUP]
+
+
+async def test_a_saves_follow_up_cut_on_a_cluster_is_sent_again_next_tick(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a cluster a save's follow-ups go after its answer, a round trip of
+    their own: one cut there (a lost connection) leaves the save made and
+    told, and the next tick's `due` sends them again — the timer is not left
+    to wait for the next save."""
+    store = redis_store
+    store.one_node = False  # the cluster's order of steps, on one node
+    client: Any = store._r
+    pipelined = store._pipelined
+    cut: list[bool] = []
+
+    async def cut_once(commands: Sequence[tuple[str, ...]]) -> None:
+        if not cut:
+            cut.append(True)
+            raise redis.exceptions.ConnectionError("cut")
+        await pipelined(commands)
+
+    monkeypatch.setattr(store, "_pipelined", cut_once)
+    assert await store.save(timed(GROUP, 20.0, 30.0))
+    assert cut and await client.zscore(store._deadlines_key, str(GROUP)) is None
+    assert await store.due(10.0) == []
+    assert await client.zscore(store._deadlines_key, str(GROUP)) == 20.0
+    assert await store.due(21.0) == [GROUP]
 
 
 async def test_a_saves_claim_is_final_only_when_the_save_is_made(

@@ -3,7 +3,7 @@
     python -m benchmarks.bot_load --games 200 --players 4 [--rate 300] [--seconds 60]
                                   [--seed 1] [--redis URL]
                                   [--computers N --level strong --workers W] [--where]
-                                  [--reviews SECONDS]
+                                  [--reviews SECONDS] [--cluster]
 
 `--games` groups play at once for `--seconds`, each starting a new game when
 one ends, so the load stays the same throughout. Scripted people (one per
@@ -49,6 +49,11 @@ Prints one JSON line:
   `served_within_1s`: the share of updates served within a second. A shed
   press stays on the person's prompt, and they press again at their next turn
   to think.
+
+`--cluster`: the store on a three-master Redis Cluster of its own on
+loopback (`tests.bot.cluster`, Debian's redis-server), as ``REDIS_CLUSTER=1``
+runs it; `redis_roundtrips_per_update` then counts a pipeline once a master
+it went to (sends, not waits).
 
 `--reviews S`: each finished game's reviews (issue 27) may take S CPU-seconds
 (default 0: none). They are made after a game, never on an update's path —
@@ -101,6 +106,7 @@ from bot.words.keyboards import LobbyCb
 from engine import Decision, GameState, pending
 from engine.ai import LEVELS, Level
 from engine.core import Option
+from tests.bot.cluster import started, stopped
 from tests.bot.fake_telegram import FakeTelegram
 
 IN_UPDATE: contextvars.ContextVar[bool] = contextvars.ContextVar("in_update", default=False)
@@ -286,6 +292,44 @@ async def main(
     level: Level = "strong",
     workers: int | None = None,
     reviews: float = 0.0,
+    cluster: bool = False,
+) -> dict[str, Any]:
+    nodes = started() if cluster else None
+    try:
+        return await _main(
+            games,
+            players,
+            rate,
+            seconds,
+            seed,
+            redis_url if nodes is None else nodes.url,
+            computers,
+            level,
+            workers,
+            reviews,
+            cluster=nodes is not None,
+        )
+    finally:
+        if nodes is not None:
+            stopped(nodes)
+
+
+def _store(url: str, prefix: str, cluster: bool) -> RedisStore:
+    return RedisStore.from_cluster(url, prefix) if cluster else RedisStore.from_url(url, prefix)
+
+
+async def _main(
+    games: int,
+    players: int,
+    rate: float,
+    seconds: float,
+    seed: int,
+    redis_url: str,
+    computers: int,
+    level: Level,
+    workers: int | None,
+    reviews: float,
+    cluster: bool,
 ) -> dict[str, Any]:
     count_roundtrips()
     errors = ErrorCount()
@@ -293,7 +337,7 @@ async def main(
     logging.getLogger("aiogram").addHandler(errors)
     rng = random.Random(seed)
     prefix = f"smuta-bench:{uuid.uuid4().hex[:8]}"
-    store = RedisStore.from_url(redis_url, prefix=prefix)
+    store = _store(redis_url, prefix, cluster)
     tg = BenchTelegram()
     bot = Bot("42:BENCH", session=tg, default=DefaultBotProperties(parse_mode="HTML"))
     thinker = TimedThinker(workers if computers else 0)
@@ -465,11 +509,12 @@ async def main(
     await app.games.drain(DRAIN_SECONDS)
     await app.close_feed()
     await store.close()
-    cleanup = RedisStore.from_url(redis_url, prefix=prefix)
-    keys = [k async for k in cleanup._r.scan_iter(match=f"{prefix}:*", count=1000)]
-    if keys:
-        await cleanup._r.delete(*keys)
-    await cleanup.close()
+    if not cluster:  # (a cluster of its own goes whole)
+        cleanup = RedisStore.from_url(redis_url, prefix=prefix)
+        keys = [k async for k in cleanup._r.scan_iter(match=f"{prefix}:*", count=1000)]
+        if keys:
+            await cleanup._r.delete(*keys)
+        await cleanup.close()
     ordered = sorted(latencies)
     handled = len(latencies) + len(shed)
     return {
@@ -543,6 +588,7 @@ if __name__ == "__main__":
     parser.add_argument(
         "--reviews", type=float, default=0.0, help="CPU seconds a game's reviews may take (0: none)"
     )
+    parser.add_argument("--cluster", action="store_true", help="on a 3-master cluster of its own")
     args = parser.parse_args()
     if args.where:
         WHERE = Counter()
@@ -558,6 +604,7 @@ if __name__ == "__main__":
             args.level,
             args.workers,
             args.reviews,
+            args.cluster,
         )
     )
     print(json.dumps(result))

@@ -1545,7 +1545,7 @@ class RedisStore(Store):
         only if its score is still the one read (`_RETIME_LUA`) — then the
         records read again, and an entry lowered once more for a record saved
         between the two reads (its own lowering may have come before ours).
-        """
+        First, a save's follow-ups that a cut left here (`_follow`) go again."""
         if limit <= 0:
             return []
         key = self._deadlines_key

@@ -294,50 +294,18 @@ async def main(
     reviews: float = 0.0,
     cluster: bool = False,
 ) -> dict[str, Any]:
-    nodes = started() if cluster else None
-    try:
-        return await _main(
-            games,
-            players,
-            rate,
-            seconds,
-            seed,
-            redis_url if nodes is None else nodes.url,
-            computers,
-            level,
-            workers,
-            reviews,
-            cluster=nodes is not None,
-        )
-    finally:
-        if nodes is not None:
-            stopped(nodes)
-
-
-def _store(url: str, prefix: str, cluster: bool) -> RedisStore:
-    return RedisStore.from_cluster(url, prefix) if cluster else RedisStore.from_url(url, prefix)
-
-
-async def _main(
-    games: int,
-    players: int,
-    rate: float,
-    seconds: float,
-    seed: int,
-    redis_url: str,
-    computers: int,
-    level: Level,
-    workers: int | None,
-    reviews: float,
-    cluster: bool,
-) -> dict[str, Any]:
+    """`cluster`: `redis_url` names a node of a Redis Cluster."""
     count_roundtrips()
     errors = ErrorCount()
     logging.getLogger("bot").addHandler(errors)
     logging.getLogger("aiogram").addHandler(errors)
     rng = random.Random(seed)
     prefix = f"smuta-bench:{uuid.uuid4().hex[:8]}"
-    store = _store(redis_url, prefix, cluster)
+    store = (
+        RedisStore.from_cluster(redis_url, prefix)
+        if cluster
+        else RedisStore.from_url(redis_url, prefix)
+    )
     tg = BenchTelegram()
     bot = Bot("42:BENCH", session=tg, default=DefaultBotProperties(parse_mode="HTML"))
     thinker = TimedThinker(workers if computers else 0)
@@ -592,21 +560,26 @@ if __name__ == "__main__":
     args = parser.parse_args()
     if args.where:
         WHERE = Counter()
-    result = asyncio.run(
-        main(
-            args.games,
-            args.players,
-            args.rate,
-            args.seconds,
-            args.seed,
-            args.redis,
-            args.computers,
-            args.level,
-            args.workers,
-            args.reviews,
-            args.cluster,
+    nodes = started() if args.cluster else None  # a cluster of its own, gone after
+    try:
+        result = asyncio.run(
+            main(
+                args.games,
+                args.players,
+                args.rate,
+                args.seconds,
+                args.seed,
+                args.redis if nodes is None else nodes.url,
+                args.computers,
+                args.level,
+                args.workers,
+                args.reviews,
+                nodes is not None,
+            )
         )
-    )
+    finally:
+        if nodes is not None:
+            stopped(nodes)
     print(json.dumps(result))
     if WHERE is not None:
         for where, count in WHERE.most_common():

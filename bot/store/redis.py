@@ -9,7 +9,7 @@ save that finishes a game four: it first reads the game's log (at the version
 it expects) to pack it for the history (`bot.store.packing`), and after the
 save publishes the game outside its chat (`RedisStore._publish`: its /replay
 number, rating queue entry and players' index, one slot a step).
-`delete` (WATCH/MULTI) and `migrate` (copy-then-delete: four round trips,
+`delete` (a script) and `migrate` (copy-then-delete: four round trips,
 see its notes) are rare.
 
 Redis Cluster: every atomic step touches one hash slot (`tests/bot/test_slots.py`
@@ -580,11 +580,11 @@ redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
 return 1
 """
 
-# On a cluster, what one node does as a transaction (MULTI/EXEC, WATCH) is a
-# script of one slot instead: redis-py's async cluster pipeline runs a
-# transaction's commands each in a thread of its own (``asyncio.run``, the
-# event loop blocked meanwhile) and cannot parse some answers (HEXISTS), so
-# the store sends these on a cluster and keeps its transactions on one node.
+# What would be a transaction (MULTI/EXEC, WATCH) is a script of one slot
+# instead, on one node and a cluster alike: redis-py's async cluster pipeline
+# runs a transaction's commands each in a thread of its own (``asyncio.run``,
+# the event loop blocked meanwhile) and cannot parse some answers (HEXISTS);
+# a script is one round trip where WATCH took two or more.
 #
 # KEYS: 1 table hash, 2 history hash, 3 log list; ARGV: 1 the game. What a
 # finishing save reads first (`RedisStore._log_before`), at one moment.
@@ -660,11 +660,6 @@ WRITE_ROOM = 64 * 1024
 def _a(result: Awaitable[T] | T) -> Awaitable[T]:
     """redis-py types each command as sync-or-async; on the asyncio client it is async."""
     return cast(Awaitable[T], result)
-
-
-def _multi(pipe: Any) -> None:
-    """Start the MULTI block of a watched pipeline (redis-py leaves `multi` untyped)."""
-    pipe.multi()
 
 
 def _str(value: Any) -> str:
@@ -1469,16 +1464,7 @@ class RedisStore(Store):
         chat = table.chat_id
         keys = [self._table_key(chat), self._history_key(chat), self._log_key(chat)]
         with _guard():
-            if self.one_node:
-                async with self._r.pipeline(transaction=True) as pipe:
-                    pipe.hmget(keys[0], ["v", "g"])
-                    pipe.hexists(keys[1], f"r:{table.game_no}")
-                    pipe.lrange(keys[2], 0, -1)
-                    (v, g), kept, log = await pipe.execute()
-            else:
-                (v, g), kept, log = await self._log_before_script(
-                    keys=keys, args=[str(table.game_no)]
-                )
+            (v, g), kept, log = await self._log_before_script(keys=keys, args=[str(table.game_no)])
         if int(_str(v or "0")) != table.version:
             return None
         if kept or g is None or _str(g) != str(table.game_no):
@@ -1501,34 +1487,14 @@ class RedisStore(Store):
         tk = self._table_key(chat_id)
         with _guard():
             await _a(self._r.zrem(self._deadlines_key, str(chat_id)))
-            if self.one_node:
-                users = await self._delete_watched(chat_id)
-            else:  # (a script of the chat's slot: the cluster's WATCH, `_DELETE_LUA`)
-                keys = [tk, self._log_key(chat_id), self._msgs_key(chat_id)]
-                users = seated_users(await self._delete_script(keys=keys))
+            # the record read and its keys deleted in one step (`_DELETE_LUA`)
+            keys = [tk, self._log_key(chat_id), self._msgs_key(chat_id)]
+            users = seated_users(await self._delete_script(keys=keys))
             if users:
                 async with self._r.pipeline(transaction=False) as pipe:
                     for uid in users:
                         pipe.srem(self._user_tables_key(uid), str(chat_id))
                     await pipe.execute()
-
-    async def _delete_watched(self, chat_id: int) -> list[int]:
-        """The chat's keys deleted in a transaction that WATCHes its record
-        (a save between the read and the delete: read again); the people
-        seated in the record deleted, whose links go next."""
-        tk = self._table_key(chat_id)
-        async with self._r.pipeline(transaction=True) as pipe:
-            while True:
-                try:
-                    await pipe.watch(tk)
-                    data = await _a(pipe.hget(tk, "data"))
-                    users = seated_users(data)
-                    _multi(pipe)
-                    pipe.delete(tk, self._log_key(chat_id), self._msgs_key(chat_id))
-                    await pipe.execute()
-                    return users
-                except redis.exceptions.WatchError:
-                    continue
 
     async def log(self, chat_id: int) -> list[Command]:
         with _guard():
@@ -1667,24 +1633,11 @@ class RedisStore(Store):
         )
 
     async def save_user(self, prefs: UserPrefs) -> None:
-        key = self._user_key(prefs.user_id)
-        if not self.one_node:
-            args = [prefs.lang or "", "1" if prefs.started else "0", str(prefs.practices)]
-            with _guard():
-                await self._save_user_script(
-                    keys=[key], args=[*args, "1" if prefs.reviews else "0"]
-                )
-            return
+        args = [prefs.lang or "", "1" if prefs.started else "0", str(prefs.practices)]
         with _guard():
-            async with self._r.pipeline(transaction=True) as pipe:
-                if prefs.lang is None:
-                    pipe.hdel(key, "lang")
-                else:
-                    pipe.hset(key, "lang", prefs.lang)
-                pipe.hset(key, "started", "1" if prefs.started else "0")
-                pipe.hset(key, "practices", str(prefs.practices))
-                pipe.hset(key, "reviews", "1" if prefs.reviews else "0")
-                await pipe.execute()
+            await self._save_user_script(
+                keys=[self._user_key(prefs.user_id)], args=[*args, "1" if prefs.reviews else "0"]
+            )
 
     async def user_tables(self, user_id: int) -> set[int]:
         with _guard():
@@ -1694,13 +1647,8 @@ class RedisStore(Store):
     async def link_user(self, user_id: int, chat_id: int, linked: bool = True) -> None:
         key = self._user_tables_key(user_id)
         with _guard():
-            if linked and not self.one_node:
+            if linked:
                 await self._link_script(keys=[key], args=[str(chat_id), str(self.record_ttl)])
-            elif linked:
-                async with self._r.pipeline(transaction=True) as pipe:
-                    pipe.sadd(key, str(chat_id))
-                    pipe.expire(key, self.record_ttl)
-                    await pipe.execute()
             else:
                 await _a(self._r.srem(key, str(chat_id)))
 

@@ -47,7 +47,7 @@ A chat's home, kept for good (no expiry; bounded):
 - ``smuta:rating:queue``     — list of ``<chat>:<game>`` finished, counted,
   not yet rated: each is rated and popped by `commit_rating`
 - ``smuta:rating:results:{r<n>}`` — hash in the queue's slot (its tag found to
-  hash there, `bot.store.redis`): the head's new figures while they are being
+  hash there, `bot.store.redis.base`): the head's new figures while they are being
   written (``<game>`` → its number and figures, gone with its pop or set-aside),
   ``~last`` the last number given; a stats hash's ``~applied`` is the number
   of the last rating written to it
@@ -417,7 +417,7 @@ class Store(ABC):
         computed from the same figures). False, changing nothing, when it is
         no longer the head (someone else rated it first): read again.
 
-        Redis makes it three steps of one slot each (`bot.store.redis`):
+        Redis makes it three steps of one slot each (`bot.store.redis.ratings`):
         the figures stored by the head first, then written, then the head
         popped; cut between them, the head stays with its figures stored, and
         `finish_rating` finishes it — a game is rated once, never from half
@@ -435,7 +435,7 @@ class Store(ABC):
         """If `head` is still the oldest game waiting to be rated, move it to
         the games set aside (its rating failed), so the others are rated.
         False when it is no longer the head. Redis makes it two steps, the
-        listing first (see `bot.store.redis`): cut between them, the game is
+        listing first (see `bot.store.redis.ratings`): cut between them, the game is
         on both and set aside again, never lost from both."""
 
     @abstractmethod

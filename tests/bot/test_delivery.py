@@ -4,20 +4,24 @@ no round trip of its own, and still nothing is written for a redelivery.
 Through the store directly, on real Redis: the claim is made once however
 many of the handler's tasks call the store at once; a lost claim stops the
 handler at its read, and at a write that comes first, before anything is
-written; a handling that is over leaves tasks behind that claim nothing; a
-claim whose round trip fails fails alike for everyone waiting on it."""
+written — at every call of `Store` but those that carry the claim themselves;
+a handling that is over leaves tasks behind that claim nothing; a claim whose
+round trip fails fails alike for everyone waiting on it."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
 import redis.exceptions
+from redis.asyncio.client import Pipeline, Redis
 
-from bot.store import StoreUnavailable, UserPrefs
+from bot.store import Store, StoreUnavailable, UserPrefs
 from bot.store import delivery as deliveries
 from bot.store.delivery import Redelivered
+from bot.store.models import ChatProfile, Table
 from bot.store.redis import RedisStore
 
 CHAT = -100555
@@ -165,3 +169,89 @@ async def test_a_claim_whose_round_trip_fails_fails_everyone_waiting_on_it(
     assert [type(o) for o in outcomes] == [StoreUnavailable, StoreUnavailable]
     monkeypatch.undo()
     assert (await redis_store.user(9)).lang is None, "a write went ahead of a failed claim"
+
+
+#: the calls of `Store` that carry the update's claim themselves: the reads
+#: that make it in their own round trip, and the claim's own calls
+CLAIM_INSIDE = {
+    "load",
+    "load_with_messages",
+    "user",
+    "first_delivery",
+    "renew_delivery",
+    "finish_delivery",
+    "release_delivery",
+}
+
+
+def every_other_call(store: RedisStore) -> dict[str, Callable[[], Awaitable[object]]]:
+    """Each call of `Store` but `CLAIM_INSIDE`, by name, as a handler makes it."""
+    head = f"{CHAT}:1"
+    return {
+        "save": lambda: store.save(Table(chat_id=CHAT, game_no=1, creator_id=7)),
+        "last_game_no": lambda: store.last_game_no(CHAT),
+        "delete": lambda: store.delete(CHAT),
+        "log": lambda: store.log(CHAT),
+        "due": lambda: store.due(0.0),
+        "messages": lambda: store.messages(CHAT),
+        "set_messages": lambda: store.set_messages(CHAT, {"table": 1}),
+        "save_user": lambda: store.save_user(UserPrefs(user_id=7, lang="en")),
+        "user_tables": lambda: store.user_tables(7),
+        "link_user": lambda: store.link_user(7, CHAT),
+        "migrate": lambda: store.migrate(CHAT, CHAT - 1),
+        "profile": lambda: store.profile(CHAT),
+        "save_profile": lambda: store.save_profile(ChatProfile(chat_id=CHAT, owner_id=7)),
+        "history": lambda: store.history(CHAT),
+        "game_by_number": lambda: store.game_by_number(1),
+        "game_at": lambda: store.game_at(CHAT, 1),
+        "rating_head": lambda: store.rating_head(),
+        "stats": lambda: store.stats(CHAT),
+        "commit_rating": lambda: store.commit_rating(head, CHAT, [], [], [7]),
+        "finish_rating": lambda: store.finish_rating(head),
+        "set_aside_rating": lambda: store.set_aside_rating(head),
+        "set_aside": lambda: store.set_aside(),
+        "stat_chats": lambda: store.stat_chats(7),
+        "subscribers": lambda: store.subscribers(CHAT),
+        "subscribe": lambda: store.subscribe(CHAT, 7, "1"),
+        "user_chats": lambda: store.user_chats(7),
+        "forget_user": lambda: store.forget_user(7),
+        "migrate_home": lambda: store.migrate_home(CHAT, CHAT - 1),
+        "claim": lambda: store.claim("notify:1", 0.0, 5),
+        "ping": lambda: store.ping(),
+        "count_games": lambda: store.count_games(),
+        "close": lambda: store.close(),
+    }
+
+
+async def test_every_other_call_of_the_store_settles_the_claim_before_it_sends_anything(
+    redis_store: RedisStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every call of `Store` that does not carry the update's claim itself
+    settles it first (`bot.store.redis.guard.claimed_first`): for an update
+    handled already, the claim is all it sends, and it stops there."""
+    calls = every_other_call(redis_store)
+    assert set(calls) == Store.__abstractmethods__ - CLAIM_INSIDE, "a call of `Store` is missing"
+    update_id = 11
+    assert await redis_store.first_delivery(deliveries.Delivery(update_id), final=True) == "won"
+
+    sent: list[str] = []
+    direct, execute = Redis.execute_command, Pipeline.execute
+
+    async def execute_command(client: Any, *args: Any, **options: Any) -> Any:
+        sent.append(str(args[0]).upper())
+        return await direct(client, *args, **options)
+
+    async def pipeline_execute(pipe: Any, raise_on_error: bool = True) -> Any:
+        sent.extend(str(args[0]).upper() for args, _ in pipe.command_stack)
+        return await execute(pipe, raise_on_error)
+
+    monkeypatch.setattr(Redis, "execute_command", execute_command)
+    monkeypatch.setattr(Pipeline, "execute", pipeline_execute)
+    stopped: dict[str, list[str]] = {}
+    for name, call in calls.items():
+        sent.clear()
+        with pytest.raises(Redelivered):
+            await handled(update_id, call)  # Telegram delivers the handled update again
+        stopped[name] = list(sent)
+    monkeypatch.undo()
+    assert stopped == {name: ["SET"] for name in calls}  # the claim (SET NX GET), nothing else

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.store.redis.scripts import lua
 from bot.words.i18n import Translator
 from tests.bot.fake_bot_api import FakeBotAPI
 from tests.bot.helpers.processes import ANNA, LONG, TOKEN, BotProcess, bot_env
@@ -94,6 +95,10 @@ def test_the_installed_wheel_renders_texts_from_another_folder(
         "page = files('bot.webapp').joinpath('static')\n"
         "names = ('index.html', 'boot.js', 'app.js', 'app.css')\n"
         "print(all(page.joinpath(n).is_file() for n in names))\n"
+        "from bot.store.redis.scripts import lua\n"
+        "scripts = files('bot.store.redis').joinpath('lua')\n"
+        "found = sorted(p.name for p in scripts.iterdir() if p.name.endswith('.lua'))\n"
+        "print(found); print(''.join(lua(n.removesuffix('.lua')) for n in found), end='')\n"
     )
     out = run(installed, "-c", probe, cwd=elsewhere, env=clean_env()).splitlines()
     venv = installed.parent.parent
@@ -103,6 +108,11 @@ def test_the_installed_wheel_renders_texts_from_another_folder(
     assert out[3] == tr.t("ru", "welcome").replace("\n", " ") != "welcome"
     assert out[4] == tr.t("en", "card-lord") != "card-lord"
     assert out[5] == "True", "the Mini App's page is in the wheel"
+    # the Redis store's Lua scripts, each loaded by name as the checkout loads it
+    checkout = sorted(p.name for p in (ROOT / "bot" / "store" / "redis" / "lua").glob("*.lua"))
+    assert "save.lua" in checkout and out[6] == str(checkout), "the Lua scripts are in the wheel"
+    code = "".join(lua(name.removesuffix(".lua")) for name in checkout)
+    assert "\n".join(out[7:]) == code.rstrip("\n"), "the installed scripts load as the checkout's"
 
 
 async def test_python_m_bot_from_the_wheel_answers_with_texts_not_keys(

@@ -46,7 +46,7 @@ from tests.bot.harness import Harness, shared_translator
 from tests.bot.helpers.finishing import _finish, _finish_game, _finished_table, finish_quickly
 
 GROUP, OTHER, MOVED = -100_262_700, -100_262_701, -100_262_702
-STORE_FILE = "bot/store/redis.py"
+STORE_DIR = "/bot/store/redis/"  # the package's modules, one a concern
 
 #: the steps that must touch more than one slot: the store's method and its
 #: step → the key patterns it touches (`shape`), and why it cannot be split.
@@ -123,7 +123,7 @@ def store_method() -> str:
     while frame is not None:
         code = frame.f_code
         public = not code.co_name.startswith("_") and code.co_name != "claimed"  # (a wrapper)
-        if code.co_filename.endswith(STORE_FILE) and public:
+        if STORE_DIR in code.co_filename and public:
             name = code.co_name
         frame = frame.f_back  # type: ignore[assignment]
     return name

@@ -103,7 +103,7 @@ class MemoryStore(Store):
     async def save(self, table: Table, commands: Sequence[Command] = ()) -> bool:
         chat = table.chat_id
         expected = table.version
-        data = table.model_copy(update={"version": expected + 1}).model_dump_json()
+        data = table.model_copy(update={"version": expected + 1}).to_json()
         lines = [c.model_dump_json() for c in commands]
         timer = _timer(table)
         await asyncio.sleep(0)
@@ -252,7 +252,7 @@ class MemoryStore(Store):
         table = Table.model_validate_json(rec.data)
         table.chat_id = new_chat_id
         self._tables[new_chat_id] = _Record(
-            rec.version, table.model_dump_json(), rec.game_no, rec.status
+            rec.version, table.to_json(), rec.game_no, rec.status
         )
         del self._tables[old_chat_id]
         self._copied_from.pop(old_chat_id, None)

@@ -63,7 +63,7 @@ class Games(History, Updates):
     async def save(self, table: Table, commands: Sequence[Command] = ()) -> bool:
         chat = table.chat_id
         expected = table.version
-        data = table.model_copy(update={"version": expected + 1}).model_dump_json()
+        data = table.model_copy(update={"version": expected + 1}).to_json()
         timer = _timer(table)
         lines = [c.model_dump_json() for c in commands]
         delivery = current_delivery()

@@ -132,7 +132,7 @@ class Moving(RedisBase):
         args = [
             str(old_chat_id),
             str(old["v"]),
-            table.model_dump_json(),
+            table.to_json(),
             old["g"],
             old["s"],
             old["r"],

@@ -113,6 +113,18 @@ def _turn_starts(entry: Event) -> bool:
     return entry.key == "turn.start" and entry.to is None
 
 
+def told_all(t: Table) -> None:
+    """Nothing is left to tell: every place moves to the journal's end (a
+    position set up by hand, in a test or a bug report's replay)."""
+    at = t.log_end()
+    t.log, t.log_at, t.turn_at, t.turn_closed = [], at, at, None
+    for seat in t.seats:
+        seat.closed = None
+        seat.fresh_to = seat.news_at = at
+        if seat.story_at is not None:
+            seat.story_at = at
+
+
 def forget_all(t: Table) -> None:
     """A new game: nothing is left to tell of the last one."""
     t.log, t.log_at, t.turn_at, t.turn_closed = [], 0, 0, None

@@ -251,9 +251,7 @@ class MemoryStore(Store):
             return False
         table = Table.model_validate_json(rec.data)
         table.chat_id = new_chat_id
-        self._tables[new_chat_id] = _Record(
-            rec.version, table.to_json(), rec.game_no, rec.status
-        )
+        self._tables[new_chat_id] = _Record(rec.version, table.to_json(), rec.game_no, rec.status)
         del self._tables[old_chat_id]
         self._copied_from.pop(old_chat_id, None)
         self._copied_from[new_chat_id] = old_chat_id

@@ -260,7 +260,9 @@ class Prompts:
         p = entry.params
         option = tuple(str(part) for part in p["option"])
         seat = entry.to[0] if entry.to else 0
-        decision = Decision(id=-1, seat=seat, kind=p["kind"], options=(option,), params=p.get("params", {}))
+        decision = Decision(
+            id=-1, seat=seat, kind=p["kind"], options=(option,), params=p.get("params", {})
+        )
         chosen = set(p["depths"])
         cards = catalog_for(state.rules).cards
         path = " → ".join(

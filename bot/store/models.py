@@ -19,9 +19,16 @@ goes to the log and to Sentry.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    model_validator,
+)
 
 from engine import Event, GameSetup, GameState
 from engine.ai import Level
@@ -32,8 +39,41 @@ Status = Literal["lobby", "playing", "finished"]
 #: a line in the group's log (``{"text": <locale key>, "seat": n}``), an answer given
 NOTE = "note"
 ANSWER = "answer"
+
+
+def _entry_out(entry: Event | None) -> Any:
+    """A journal entry as saved: ``[key, params]``, ``[key, params, to]``
+    (a few bytes an entry less than the event's own fields)."""
+    if entry is None:
+        return None
+    if entry.to is not None:
+        return [entry.key, entry.params, list(entry.to)]
+    return [entry.key, entry.params] if entry.params else [entry.key]
+
+
+def _entry_in(value: Any) -> Any:
+    if isinstance(value, list) and value and isinstance(value[0], str):
+        return {
+            "key": value[0],
+            "params": value[1] if len(value) > 1 else {},
+            "to": value[2] if len(value) > 2 else None,
+        }
+    return value
+
+
+#: an entry of a record's journal (None: one let go)
+Entry = Annotated[
+    Event | None, BeforeValidator(_entry_in), PlainSerializer(_entry_out, return_type=Any)
+]
 #: the lobby message's second screens (None: its first): the computers' levels, the settings
 LobbyMenu = Literal["levels", "settings"]
+
+
+#: what a seat kept before the record kept no screens (issue 39)
+_SEAT_SCREENS = frozenset({"story", "news", "closing", "seen", "details", "digest"})
+#: what a record kept before it kept no screens: its rendered logs, and its
+#: «ℹ️» reasons in words (noted again at the next turn prompt)
+_TABLE_SCREENS = frozenset({"turn_log", "closed_log"})
 
 
 class Seat(BaseModel):
@@ -66,6 +106,15 @@ class Seat(BaseModel):
     hints: int = 0  # decisions this person asked a hint for
     hinted: int | None = None  # the last decision they asked one for (counted once)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _without_screens(cls, data: Any) -> Any:
+        """A seat saved before the record kept no screens (issue 39): its
+        rendered lines go (a prompt open then is sent anew by /hand)."""
+        if isinstance(data, dict) and _SEAT_SCREENS & data.keys():
+            data = {k: v for k, v in data.items() if k not in _SEAT_SCREENS}
+        return data
+
     def computer_level(self) -> Level:
         """How the computer plays this seat: its level when it was added as a
         computer (one added before levels existed played at random: easy); a
@@ -87,8 +136,8 @@ class SeatReasons(BaseModel):
     model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
     decision: tuple[int, int]  # the turn decision they belong to: the game's seed, its id
-    held: list[str]  # the reasons that held then
-    told: list[str]  # those its prompt tells (they did not hold the time before)
+    held: list[int]  # the reasons that held then (`bot.words.reasons.mark`)
+    told: list[int]  # those its prompt tells (they did not hold the time before)
 
 
 class TutorLine(BaseModel):
@@ -155,7 +204,7 @@ class Table(BaseModel):
     # what is told no more is cut. The group's running table message tells
     # from `turn_at` on; `turn_closed` is the span of the turn(s) the last
     # change closed (their message's last lines)
-    log: list[Event | None] = Field(default_factory=list)  # None: an entry let go
+    log: list[Entry] = Field(default_factory=list)
     log_at: int = 0
     turn_at: int = 0
     turn_closed: tuple[int, int] | None = None
@@ -167,6 +216,23 @@ class Table(BaseModel):
     #: restarted from a file — so moves its players were told of may be gone
     #: (rolled back with it, message ids included; issue 26 item 2)
     adrift: bool = Field(default=False, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _without_screens(cls, data: Any) -> Any:
+        """A record saved before it kept no screens (issue 39) loads: its
+        rendered logs go, and reasons kept in words are noted anew."""
+        if not isinstance(data, dict):
+            return data
+        if _TABLE_SCREENS & data.keys():
+            data = {k: v for k, v in data.items() if k not in _TABLE_SCREENS}
+        reasons = data.get("reasons")
+        if isinstance(reasons, dict) and any(
+            isinstance(r, dict) and any(isinstance(k, str) for k in r.get("held", []))
+            for r in reasons.values()
+        ):
+            data = {**data, "reasons": {}}
+        return data
 
     def to_json(self) -> str:
         """The record as the store keeps it: without the fields that hold

@@ -153,7 +153,7 @@ class Prompts:
         self.tr = tr
         self.app = app  # the Mini App: its «🃏 Стол» button under every prompt
         self.digest = Digest(render)  # a practice game's computer turns, a line each
-        self.stories = Stories(self)  # the lines above a prompt's question
+        self.stories = Stories(render, self.digest, self)  # the lines above a prompt's question
 
     # ------------------------------------------------------------------ the message
     def text(
@@ -574,13 +574,13 @@ class Prompts:
 
     # ------------------------------------------------------------------ why not
     def why(
-        self, lang: str, state: GameState, seat: int, only: set[str] | None = None
+        self, lang: str, state: GameState, seat: int, only: set[int] | None = None
     ) -> list[str]:
         """Why a usual action is missing from this turn's choices (`only`
         those reasons: the news, see `bot.words.reasons`)."""
         lines = []
         for missing in missing_actions(state, seat):
-            if only is not None and reasons.reason_key(missing) not in only:
+            if only is not None and reasons.mark(reasons.reason_key(missing)) not in only:
                 continue
             args = dict(missing.params)
             if "colour" in args:

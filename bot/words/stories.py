@@ -17,15 +17,13 @@ practice game's full lines, their last `DETAILS_MAX`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-from bot.store.models import ANSWER, NOTE, Table
+from bot.store.models import ANSWER, NOTE, Table, TutorLine
 from bot.words.digest import Digest
 from bot.words.render import Renderer
 from engine import Event, GameState
-
-if TYPE_CHECKING:
-    from bot.words.prompts import Prompts
 
 STORY_MAX = 20  # lines a person's story keeps (the oldest give way to «…»)
 #: a practice game: the full lines of the computers' turns a prompt sums up
@@ -40,13 +38,27 @@ def clipped(lines: list[str], most: int = STORY_MAX) -> list[str]:
     return ["…", *lines[-(most - 1) :]]
 
 
+class Answers(Protocol):
+    """How an answer and the tutor's sentences are said (`bot.words.prompts.Prompts`)."""
+
+    def answer_line(self, lang: str, table: Table, state: GameState, entry: Event) -> list[str]:
+        """The line of an answer kept in the journal."""
+        ...
+
+    def tutor_lines(
+        self, lang: str, table: Table, state: GameState, lines: Sequence[TutorLine]
+    ) -> list[str]:
+        """The tutor's sentences."""
+        ...
+
+
 class Stories:
     """The lines of a person's prompt messages, from the journal."""
 
-    def __init__(self, prompts: Prompts) -> None:
-        self.prompts = prompts
-        self.render: Renderer = prompts.render
-        self.digest: Digest = prompts.digest
+    def __init__(self, render: Renderer, digest: Digest, answers: Answers) -> None:
+        self.render = render
+        self.digest = digest
+        self.prompts = answers
 
     # ------------------------------------------------------------------ a message's lines
     def story(self, lang: str, table: Table, state: GameState, seat: int) -> list[str]:

@@ -283,7 +283,6 @@ class GameState(_Data):
         frames = ",".join(f.model_dump_json(exclude_none=True) for f in self.frames)
         return f'{data[:-1]}{"," if len(data) > 2 else ""}"frames":[{frames}]}}'
 
-
     @classmethod
     def from_json(cls, text: str | bytes) -> GameState:
         return cls.model_validate_json(text)

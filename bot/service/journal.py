@@ -114,10 +114,12 @@ def _turn_starts(entry: Event) -> bool:
 
 
 def told_all(t: Table) -> None:
-    """Nothing is left to tell: every place moves to the journal's end (a
-    position set up by hand, in a test or a bug report's replay)."""
+    """Nothing is left to tell: every place moves to the journal's end, and
+    no «ℹ️» reason counts as told (a position set up by hand, in a test or a
+    bug report's replay)."""
     at = t.log_end()
     t.log, t.log_at, t.turn_at, t.turn_closed = [], at, at, None
+    t.reasons = {}
     for seat in t.seats:
         seat.closed = None
         seat.fresh_to = seat.news_at = at

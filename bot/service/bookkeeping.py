@@ -18,7 +18,7 @@ from __future__ import annotations
 from bot.service import journal, lessons
 from bot.service.base import Defaults
 from bot.service.outcome import Answered
-from bot.store.models import Table
+from bot.store.models import Table, unpacked
 from bot.words import reasons
 from bot.words.prompts import choice_depths
 from bot.words.render import Renderer
@@ -59,10 +59,10 @@ def settle(
     if answered is not None:
         decision, option, by_timer = answered
         depths = choice_depths(decision, option)
-        t.log.append(journal.answer(decision, option, by_timer, depths))
-    t.log += notes
+        t.add([journal.answer(decision, option, by_timer, depths)])
+    t.add(notes)
     first = t.log_end()  # where the move's own events begin
-    t.log += events
+    t.add(events)
     _close_turn(t, state, events, first)
     if state.result is not None:
         t.status = "finished"
@@ -108,8 +108,8 @@ def _keep_latest(t: Table) -> None:
     if extra <= 0:
         return
     for pos in range(max(t.turn_at, t.log_at), t.log_end()):
-        e = t.log[pos - t.log_at]
-        if e is not None and _line(e):
+        entry = t.log[pos - t.log_at]
+        if entry is not None and _line(unpacked(entry)):
             extra -= 1
             if extra < 0:
                 t.turn_at = pos

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.models import ANSWER, NOTE, Table
+from bot.store.models import ANSWER, NOTE, Table, unpacked
 from bot.words.render import Renderer, kill_causes
 from engine import Decision, Event, GameState
 
@@ -78,9 +78,10 @@ def trim(t: Table) -> None:
         spans.append((start, t.log_end(), i))
         if seat.closed is not None:
             spans.append((seat.closed[0], seat.closed[2], i))
-    for k, entry in enumerate(t.log):
-        if entry is None:
+    for k, kept in enumerate(t.log):
+        if kept is None:
             continue
+        entry = unpacked(kept)
         pos = t.log_at + k
         if t.practice and _turn_starts(entry):
             continue  # a digest's head reads it

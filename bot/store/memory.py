@@ -96,7 +96,7 @@ class MemoryStore(Store):
         rec = self._tables.get(chat_id)
         if rec is None:
             return None
-        table = Table.model_validate_json(rec.data)
+        table = Table.from_json(rec.data)
         table.version = rec.version
         return table
 
@@ -249,7 +249,7 @@ class MemoryStore(Store):
             )
         if new_chat_id in self._tables:
             return False
-        table = Table.model_validate_json(rec.data)
+        table = Table.from_json(rec.data)
         table.chat_id = new_chat_id
         self._tables[new_chat_id] = _Record(rec.version, table.to_json(), rec.game_no, rec.status)
         del self._tables[old_chat_id]

@@ -19,16 +19,11 @@ goes to the log and to Sentry.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import json
+from collections.abc import Iterable
+from typing import Any, Literal
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    PlainSerializer,
-    model_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import Event, GameSetup, GameState
 from engine.ai import Level
@@ -41,30 +36,25 @@ NOTE = "note"
 ANSWER = "answer"
 
 
-def _entry_out(entry: Event | None) -> Any:
-    """A journal entry as saved: ``[key, params]``, ``[key, params, to]``
-    (a few bytes an entry less than the event's own fields)."""
-    if entry is None:
-        return None
-    if entry.to is not None:
-        return [entry.key, entry.params, list(entry.to)]
-    return [entry.key, entry.params] if entry.params else [entry.key]
+#: a journal entry as kept: ``[key, params]`` or ``[key, params, to]`` (a
+#: few bytes less than the event's own fields, and read by pydantic in Rust,
+#: with no Python between); None: an entry let go
+Packed = list[Any] | None
 
 
-def _entry_in(value: Any) -> Any:
-    if isinstance(value, list) and value and isinstance(value[0], str):
-        return {
-            "key": value[0],
-            "params": value[1] if len(value) > 1 else {},
-            "to": value[2] if len(value) > 2 else None,
-        }
-    return value
+def packed(event: Event) -> list[Any]:
+    if event.to is not None:
+        return [event.key, event.params, list(event.to)]
+    return [event.key, event.params]
 
 
-#: an entry of a record's journal (None: one let go)
-Entry = Annotated[
-    Event | None, BeforeValidator(_entry_in), PlainSerializer(_entry_out, return_type=Any)
-]
+def unpacked(entry: list[Any]) -> Event:
+    to = entry[2] if len(entry) > 2 else None
+    return Event.model_construct(
+        key=entry[0], params=entry[1], to=tuple(to) if to is not None else None
+    )
+
+
 #: the lobby message's second screens (None: its first): the computers' levels, the settings
 LobbyMenu = Literal["levels", "settings"]
 
@@ -74,6 +64,13 @@ _SEAT_SCREENS = frozenset({"story", "news", "closing", "seen", "details", "diges
 #: what a record kept before it kept no screens: its rendered logs, and its
 #: «ℹ️» reasons in words (noted again at the next turn prompt)
 _TABLE_SCREENS = frozenset({"turn_log", "closed_log"})
+
+
+def _has_screens(record: dict[str, Any]) -> bool:
+    seats = record.get("seats")
+    return isinstance(seats, list) and any(
+        isinstance(s, dict) and _SEAT_SCREENS & s.keys() for s in seats
+    )
 
 
 class Seat(BaseModel):
@@ -105,15 +102,6 @@ class Seat(BaseModel):
     closed: tuple[int, int, int] | None = None
     hints: int = 0  # decisions this person asked a hint for
     hinted: int | None = None  # the last decision they asked one for (counted once)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _without_screens(cls, data: Any) -> Any:
-        """A seat saved before the record kept no screens (issue 39): its
-        rendered lines go (a prompt open then is sent anew by /hand)."""
-        if isinstance(data, dict) and _SEAT_SCREENS & data.keys():
-            data = {k: v for k, v in data.items() if k not in _SEAT_SCREENS}
-        return data
 
     def computer_level(self) -> Level:
         """How the computer plays this seat: its level when it was added as a
@@ -204,7 +192,7 @@ class Table(BaseModel):
     # what is told no more is cut. The group's running table message tells
     # from `turn_at` on; `turn_closed` is the span of the turn(s) the last
     # change closed (their message's last lines)
-    log: list[Entry] = Field(default_factory=list)
+    log: list[Packed] = Field(default_factory=list)
     log_at: int = 0
     turn_at: int = 0
     turn_closed: tuple[int, int] | None = None
@@ -216,23 +204,6 @@ class Table(BaseModel):
     #: restarted from a file — so moves its players were told of may be gone
     #: (rolled back with it, message ids included; issue 26 item 2)
     adrift: bool = Field(default=False, exclude=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _without_screens(cls, data: Any) -> Any:
-        """A record saved before it kept no screens (issue 39) loads: its
-        rendered logs go, and reasons kept in words are noted anew."""
-        if not isinstance(data, dict):
-            return data
-        if _TABLE_SCREENS & data.keys():
-            data = {k: v for k, v in data.items() if k not in _TABLE_SCREENS}
-        reasons = data.get("reasons")
-        if isinstance(reasons, dict) and any(
-            isinstance(r, dict) and any(isinstance(k, str) for k in r.get("held", []))
-            for r in reasons.values()
-        ):
-            data = {**data, "reasons": {}}
-        return data
 
     def to_json(self) -> str:
         """The record as the store keeps it: without the fields that hold
@@ -247,7 +218,26 @@ class Table(BaseModel):
 
     @classmethod
     def from_json(cls, data: str | bytes) -> Table:
-        return cls.model_validate_json(data)
+        """A record as the store keeps it — also one saved before the record
+        kept no screens (issue 39): its rendered lines go, and «ℹ️» reasons
+        kept in words are noted anew at the next turn prompt."""
+        try:
+            return cls.model_validate_json(data)
+        except ValidationError:
+            old = json.loads(data)
+            if not isinstance(old, dict) or not (_TABLE_SCREENS & old.keys() or _has_screens(old)):
+                raise
+        record = {k: v for k, v in old.items() if k not in _TABLE_SCREENS}
+        record["seats"] = [
+            {k: v for k, v in seat.items() if k not in _SEAT_SCREENS}
+            for seat in record.get("seats", [])
+        ]
+        record.pop("reasons", None)
+        return cls.model_validate(record)
+
+    def add(self, events: Iterable[Event]) -> None:
+        """Put `events` at the journal's end."""
+        self.log.extend(packed(e) for e in events)
 
     def log_end(self) -> int:
         """The journal's position after its last entry (the next entry's)."""
@@ -258,7 +248,7 @@ class Table(BaseModel):
         when None); what was let go is gone."""
         first = max(start - self.log_at, 0)
         last = len(self.log) if stop is None else max(stop - self.log_at, 0)
-        return [e for e in self.log[first:last] if e is not None]
+        return [unpacked(e) for e in self.log[first:last] if e is not None]
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -1091,7 +1091,7 @@ async def test_a_long_run_of_turns_is_cut_to_fit_one_telegram_message(store: Sto
     table.seats[0].name = long_name
     render = w.h.app.games.teller.render
     assert table.state is not None
-    table.log += [journal.note("log-timeout", 0) for _ in range(150)]
+    table.add(journal.note("log-timeout", 0) for _ in range(150))
     injected = render.turn_lines(table, table.state)[-150:]
     assert html_escape(long_name) in injected[-1]
     assert await store.save(table)

@@ -34,7 +34,7 @@ async def test_a_log_too_long_to_keep_is_closed_in_its_message_not_forgotten() -
     back = h.tr.t("ru", "log-back", player=render.name("ru", table, 1))
     timeout = h.tr.t("ru", "log-timeout", player=render.name("ru", table, 0))
     away = h.tr.t("ru", "log-away", player=render.name("ru", table, 0))
-    table.log += earlier
+    table.add(earlier)
     notes = [journal.note("log-timeout", 0), journal.note("log-away", 0)]
     settle(table, [], h.clock.now(), play.defaults, notes)
     closed = render.closed_lines(table, state)
@@ -43,7 +43,7 @@ async def test_a_log_too_long_to_keep_is_closed_in_its_message_not_forgotten() -
 
     # a log that still fits goes on in the same message
     journal.told_all(table)
-    table.log += earlier[:10]
+    table.add(earlier[:10])
     settle(table, [], h.clock.now(), play.defaults, [journal.note("log-timeout", 0)])
     assert render.closed_lines(table, state) is None
     assert render.turn_lines(table, state) == [back] * 10 + [timeout]

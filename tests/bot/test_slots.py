@@ -834,7 +834,7 @@ async def test_migrate_carries_what_lands_on_the_old_id_mid_move(
     async def lands_first(*args: Any) -> Any:
         if not landed:
             if what == "a move":
-                table.log.append(Event(key="move"))
+                table.add([Event(key="move")])
                 landed.append(await store.save(table, [cmd(0, 3)]))
                 log.append(cmd(0, 3))
             else:

@@ -16,7 +16,7 @@ import redis.exceptions
 
 import engine
 from bot.store import Store, StoreUnavailable, UserPrefs
-from bot.store.models import Seat, Table
+from bot.store.models import Seat, Table, packed
 from bot.store.redis import RedisStore, _guard
 from engine import Command, Event
 
@@ -76,7 +76,7 @@ async def test_create_only_when_absent(store: Store) -> None:
 
 def keys(table: Table) -> list[str]:
     """The keys of the entries a test put in the record's journal."""
-    return [e.key for e in table.log if e is not None]
+    return [e.key for e in table.entries(table.log_at)]
 
 
 async def test_load_returns_an_equal_record(store: Store) -> None:
@@ -85,7 +85,7 @@ async def test_load_returns_an_equal_record(store: Store) -> None:
         lang="en",
         turn_timeout=45,
         choice_timeout=30,
-        log=[Event(key="a"), Event(key="b")],
+        log=[packed(Event(key="a")), packed(Event(key="b"))],
     )
     table.seats[1].strikes = 2
     table.seats[1].away = True
@@ -100,10 +100,10 @@ async def test_a_stale_save_is_refused_and_changes_nothing(store: Store) -> None
     bob = await store.load(CHAT)
     assert alice is not None and bob is not None
 
-    alice.log.append(Event(key="Аня взяла Лорда"))
+    alice.add([Event(key="Аня взяла Лорда")])
     assert await store.save(alice, [cmd(0, 1, "c1")])
 
-    bob.log.append(Event(key="Борис взял Лорда"))
+    bob.add([Event(key="Борис взял Лорда")])
     bob.deadline = 900.0
     assert not await store.save(bob, [cmd(1, 1, "c2")])
     assert bob.version == table.version  # unchanged: Bob's handler must reload
@@ -125,7 +125,7 @@ async def test_version_grows_by_one_per_save(store: Store) -> None:
 
 async def test_saved_and_loaded_records_are_copies(store: Store) -> None:
     table = await created(store)
-    table.log.append(Event(key="changed after save"))  # not saved
+    table.add([Event(key="changed after save")])  # not saved
     loaded = await store.load(CHAT)
     assert loaded is not None and loaded.log == []
     loaded.seats[0].name = "changed after load"
@@ -420,7 +420,7 @@ async def test_two_answers_to_one_decision_exactly_one_wins(store: Store) -> Non
             mine = await store.load(CHAT)
             assert mine is not None
             await barrier.wait()  # both hold the same version now
-            mine.log.append(Event(key=f"round {r}: seat {seat}"))
+            mine.add([Event(key=f"round {r}: seat {seat}")])
             mine.deadline = 1000.0 + r * 10 + seat
             return await store.save(mine, [cmd(seat, r)])
 
@@ -447,7 +447,7 @@ async def increment_with_retry(store: Store, worker: int, times: int) -> int:
         while True:
             table = await store.load(CHAT)
             assert table is not None
-            table.log.append(Event(key=f"{worker}:{i}"))
+            table.add([Event(key=f"{worker}:{i}")])
             if await store.save(table, [cmd(worker, i)]):
                 break
             conflicts += 1
@@ -504,7 +504,7 @@ async def test_a_save_racing_a_migration_is_not_lost(store: Store) -> None:
         await created(store, old)
         loaded = await store.load(old)
         assert loaded is not None
-        loaded.log.append(Event(key="move"))
+        loaded.add([Event(key="move")])
 
         migrated, saved = await asyncio.gather(store.migrate(old, new), save_after(r, loaded))
         outcomes.add(saved)

@@ -41,7 +41,7 @@ class Games(History, Updates):
         [(v, data)] = await self._read(lambda p: p.hmget(self._table_key(chat_id), ["v", "data"]))
         if data is None:
             return None
-        table = Table.model_validate_json(data)
+        table = Table.from_json(data)
         table.version = int(_str(v))
         return table
 
@@ -54,7 +54,7 @@ class Games(History, Updates):
         if not got:
             return None, ids
         v, data, adrift = got
-        table = Table.model_validate_json(data)
+        table = Table.from_json(data)
         table.version = int(_str(v))
         table.adrift = int(adrift) == 1
         return table, ids

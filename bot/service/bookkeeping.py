@@ -8,7 +8,7 @@ screens from it once the save succeeded.
 A quiet chat: a person gets a new private message (which rings) only when
 their turn starts or someone else's move needs their choice. Their next
 decisions in a row edit that message in place; once someone else is asked,
-it is closed (its story stays: what they chose and what came of it). What
+it is closed (its recap stays: what they chose and what came of it). What
 they are told while they wait (what was taken from them, by whom and how; in
 a practice game, everything the computers did: a line a turn, the full lines
 behind its «Подробнее») heads their next message."""
@@ -154,23 +154,23 @@ def tell_seats(
         seat.closed = None
         if seat.user_id is None or seat.left:
             # nobody to tell (a computer plays it): a person back tells from here
-            seat.asked, seat.story_at = None, None
+            seat.asked, seat.opened_at = None, None
             seat.fresh_to = seat.news_at = now
             continue
         if answered is not None and i == answerer:
-            if seat.story_at is None:  # answered with no message open: it begins here
-                seat.story_at = seat.fresh_to = answer_at
+            if seat.opened_at is None:  # answered with no message open: it begins here
+                seat.opened_at = seat.fresh_to = answer_at
             if i == prompted and cut == len(events):  # asked again: the same message
                 seat.news_at = now
                 seat.asked = upcoming.id if upcoming is not None else None
                 continue
-            seat.closed = (seat.story_at, seat.fresh_to, first + cut)
-            seat.story_at, seat.asked = None, None
+            seat.closed = (seat.opened_at, seat.fresh_to, first + cut)
+            seat.opened_at, seat.asked = None, None
             seat.news_at = first + cut
         if i == prompted and upcoming is not None and seat.asked != upcoming.id:
             # a new message: what they were told meanwhile heads it (in a
             # practice game, a line a turn: the full lines a tap away)
-            seat.story_at, seat.fresh_to, seat.news_at = seat.news_at, now, now
+            seat.opened_at, seat.fresh_to, seat.news_at = seat.news_at, now, now
             seat.asked = upcoming.id
 
 

@@ -74,7 +74,7 @@ class Forgetting:
                 # forgets them (every line is drawn from it when told)
                 dropped.update({f"prompt:{seat}", f"shown:{seat}"})
                 s.user_id, s.name, s.forgotten = None, "", True
-                s.asked = s.story_at = s.closed = None
+                s.asked = s.opened_at = s.closed = None
                 if t.status == "playing" and t.state is not None and not s.left:
                     s.left, s.away = True, False
                     events = set_computer(t.state, seat, True)

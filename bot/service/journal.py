@@ -5,11 +5,11 @@ person's prompt message are still to tell is kept in `Table.log` as entries —
 the engine's events as they came (public, or for the seats in their `to`),
 the bot's notes for the group's log (`NOTE`: a timeout, someone left…), each
 answer a person gave (`ANSWER`, for their eyes only) — and the places where
-each reader's text begins are positions in it (`Table.turn_at`, `Seat.story_at`,
+each reader's text begins are positions in it (`Table.turn_at`, `Seat.opened_at`,
 `Seat.fresh_to`, `Seat.news_at`). Positions are absolute: the journal's first
 entry is at `Table.log_at`, and cutting what nobody needs moves `log_at` on,
 never a reader's place. The words are drawn from these entries when told
-(`bot.words.stories`), in each reader's language, with the names their seats
+(`bot.words.recaps`), in each reader's language, with the names their seats
 have then — so forgetting a person is blanking their seat.
 
 Plain functions on a `Table`, no I/O: they run inside the compare-and-set change.
@@ -27,7 +27,7 @@ from engine import Decision, Event, GameState
 __all__ = ["ANSWER", "NOTE", "answer", "forget_all", "note", "trim", "with_causes"]
 #: entries the journal keeps at most: a seat that is never asked again (a long
 #: run of computer turns in a practice game) loses its oldest news, as a
-#: story kept at most its last lines before
+#: recap kept at most its last lines before
 LOG_MAX = 400
 
 
@@ -37,7 +37,7 @@ def note(text: str, seat: int) -> Event:
 
 
 def answer(decision: Decision, option: Sequence[str], by_timer: bool, depths: list[int]) -> Event:
-    """The answer `option` to `decision`, for its player's story: the
+    """The answer `option` to `decision`, for its player's recap: the
     question's kind and params, the option, the parts of it its menu offered
     as a choice (`depths`: `bot.words.prompts.choice_depths`), and whether
     the timer chose it."""
@@ -65,16 +65,16 @@ def with_causes(state: GameState, events: list[Event]) -> list[Event]:
 def trim(t: Table) -> None:
     """Let go of the entries no reader will be told: each is blanked (None)
     unless the group's running turn, the turn just closed or a person's
-    story, news or just-closed message still tells it (`_tells`); the
+    recap, news or just-closed message still tells it (`_tells`); the
     blanks at the journal's start are cut — never back past the start of a
-    turn a practice story still reads (it says whose turn it goes on), and
+    turn a practice recap still reads (it says whose turn it goes on), and
     never more than `LOG_MAX` kept."""
     spans: list[tuple[int, int, int | None]] = []  # (from, to, seat; None: the group)
     spans.append((t.turn_at, t.log_end(), None))
     if t.turn_closed is not None:
         spans.append((*t.turn_closed, None))
     for i, seat in enumerate(t.seats):
-        start = seat.news_at if seat.story_at is None else min(seat.story_at, seat.news_at)
+        start = seat.news_at if seat.opened_at is None else min(seat.opened_at, seat.news_at)
         spans.append((start, t.log_end(), i))
         if seat.closed is not None:
             spans.append((seat.closed[0], seat.closed[2], i))
@@ -124,13 +124,13 @@ def told_all(t: Table) -> None:
     for seat in t.seats:
         seat.closed = None
         seat.fresh_to = seat.news_at = at
-        if seat.story_at is not None:
-            seat.story_at = at
+        if seat.opened_at is not None:
+            seat.opened_at = at
 
 
 def forget_all(t: Table) -> None:
     """A new game: nothing is left to tell of the last one."""
     t.log, t.log_at, t.turn_at, t.turn_closed = [], 0, 0, None
     for seat in t.seats:
-        seat.asked, seat.story_at, seat.closed = None, None, None
+        seat.asked, seat.opened_at, seat.closed = None, None, None
         seat.fresh_to = seat.news_at = 0

@@ -103,7 +103,7 @@ class Play:
         state = table.state
         assert state is not None
         lang = table.seats[seat].lang
-        summed = self.prompts.stories.details(lang, table, state, seat)
+        summed = self.prompts.recaps.details(lang, table, state, seat)
         if not table.practice or summed is None or cb.depth < 0:
             return Reply("err-bad-button", alert=True)
         if ids.get(f"prompt:{seat}") != message_id:

@@ -124,7 +124,7 @@ class Teller:
         for i, seat in enumerate(table.seats):
             key = f"prompt:{i}"
             if seat.closed is not None and seat.user_id is not None and key in ids:
-                lines = self.prompts.stories.closing(seat.lang, table, state, i) or []
+                lines = self.prompts.recaps.closing(seat.lang, table, state, i) or []
                 text = self.prompts.closed(seat.lang, table, lines)
                 private.append(Closing(seat.user_id, ids[key], text))
                 forget += [key, f"shown:{i}"]
@@ -300,8 +300,8 @@ class Teller:
         old = ids.get(key)
         replaces = None
         if edit is None and old is not None and key not in closed:
-            story = self.prompts.stories.story(lang, table, table.state, decision.seat)
-            moved = [*story, self.tr.t(lang, "prompt-moved")]
+            recap = self.prompts.recaps.open_lines(lang, table, table.state, decision.seat)
+            moved = [*recap, self.tr.t(lang, "prompt-moved")]
             replaces = Closing(seat.user_id, old, self.prompts.closed(lang, table, moved))
         return Prompt(decision.seat, decision.id, text, markup, ring, edit, replaces)
 

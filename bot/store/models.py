@@ -89,16 +89,16 @@ class Seat(BaseModel):
     level: Level | None = None  # a computer seat's level (None: a person's seat)
     # a person's private messages (`bot.service.telling`), as places in the
     # record's journal (`Table.log`, absolute positions): what their open
-    # prompt message tells above its question — [story_at, fresh_to) is what
+    # prompt message tells above its question — [opened_at, fresh_to) is what
     # they were told before it began, [fresh_to, news_at) their answers in it
     # and what came of them — and what they were told since it closed
     # (news_at on), heading the next one. Words are drawn from these when told.
     asked: int | None = None  # the decision id the prompt message asks (None: none open)
-    story_at: int | None = None  # where the open prompt message's story begins
+    opened_at: int | None = None  # where the open prompt message's recap begins
     fresh_to: int = 0  # where what it was opened with ends
     news_at: int = 0  # where what they were told since begins
     #: the prompt message the last change closed (for its last edit): its
-    #: story_at, fresh_to and where its lines end
+    #: opened_at, fresh_to and where its lines end
     closed: tuple[int, int, int] | None = None
     hints: int = 0  # decisions this person asked a hint for
     hinted: int | None = None  # the last decision they asked one for (counted once)

@@ -11,8 +11,8 @@ A decision's options are tuples of parts offered one menu level at a time
 - at the top of a turn, **why** a usual action is missing (`engine.explain`);
 - buttons that name what they commit: «🗑 🔴 Лорд», «🎁 🔴 Лорд → Борис»;
 - under the hand, the player's own row of houses, left → right;
-- above the question, the seat's *story*: what they were told since this
-  message began (`bot.words.stories`, drawn from the record's journal: what
+- above the question, the seat's *recap*: what they were told since this
+  message began (`bot.words.recaps`, drawn from the record's journal: what
   happened to them while they waited, each answer given in it — only the
   parts that were a choice — and what came of it), and, inside a смута, the
   смута's line of what it does. In a practice game what the computers did is
@@ -21,7 +21,7 @@ A decision's options are tuples of parts offered one menu level at a time
 
 A prompt message lives as long as its player goes on choosing: the next
 decision of the same player edits it in place, and once someone else is
-asked it is closed (`closed`): its story, no question, no buttons.
+asked it is closed (`closed`): its recap, no question, no buttons.
 
 A level is named by `level_of`: ``<kind>/<depth>``, for a turn's action
 ``action/<verb>/<depth>`` (``action/lay/2``: into whose row). `ASK` maps the
@@ -43,7 +43,7 @@ from bot.words.keyboards import Option, details_row, hint_row, menu_level, promp
 from bot.words.render import LINE_MAX, Renderer, kebab
 from bot.words.screen import Keyboard
 from bot.words.shape import pack
-from bot.words.stories import Stories
+from bot.words.recaps import Recaps
 from engine import Decision, Event, GameState
 from engine.cards import Colour, catalog_for
 from engine.explain import idle_orders, missing_actions
@@ -153,7 +153,7 @@ class Prompts:
         self.tr = tr
         self.app = app  # the Mini App: its «🃏 Стол» button under every prompt
         self.digest = Digest(render)  # a practice game's computer turns, a line each
-        self.stories = Stories(render, self.digest, self)  # the lines above a prompt's question
+        self.recaps = Recaps(render, self.digest, self)  # the lines above a prompt's question
 
     # ------------------------------------------------------------------ the message
     def text(
@@ -165,11 +165,11 @@ class Prompts:
         path: tuple[str, ...],
         full: bool = False,
     ) -> str:
-        """The prompt at the menu level after `path`, under the seat's story
+        """The prompt at the menu level after `path`, under the seat's recap
         (`full`: in a practice game, the computers' turns in full lines, not
         a line each — as much of them as the message holds)."""
         if full:
-            details = self.stories.details(lang, table, state, decision.seat)
+            details = self.recaps.details(lang, table, state, decision.seat)
             if details is not None:
                 told, rest = details
                 for start in range(len(told)):
@@ -177,8 +177,8 @@ class Prompts:
                     text = self._text(lang, table, state, decision, path, lines + rest)
                     if len(text) <= MAX_TEXT:
                         return text
-        story = self.stories.story(lang, table, state, decision.seat)
-        return self._text(lang, table, state, decision, path, story)
+        recap = self.recaps.open_lines(lang, table, state, decision.seat)
+        return self._text(lang, table, state, decision, path, recap)
 
     def _text(
         self,
@@ -187,12 +187,12 @@ class Prompts:
         state: GameState,
         decision: Decision,
         path: tuple[str, ...],
-        story: list[str],
+        recap: list[str],
     ) -> str:
         t = self.tr.t
-        lines = [self.render.header(lang, table), *story]
+        lines = [self.render.header(lang, table), *recap]
         heading = self.render.smuta_heading(lang, table, state)
-        if heading is not None and heading not in story:
+        if heading is not None and heading not in recap:
             lines.append(heading)
         tutor = table.tutor
         if tutor is not None and tutor.decision == decision.id:
@@ -247,7 +247,7 @@ class Prompts:
         option: Option,
         by_timer: bool = False,
     ) -> list[str]:
-        """The story's line of an answer: what was chosen (the cards and the
+        """The recap's line of an answer: what was chosen (the cards and the
         parts that were a choice: «🏠 Выложить → 🔴 Рыцарь», not the row and
         colour it could only go to), named by what asked it («👸 Миледи: …») unless it
         is a turn's action. A choice the timer made says so first («⏰ Время
@@ -317,7 +317,7 @@ class Prompts:
                 *markup,
                 hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint")),
             )
-        summed = table.practice and self.stories.details(lang, table, state, decision.seat)
+        summed = table.practice and self.recaps.details(lang, table, state, decision.seat)
         if summed:  # something summed up
             markup = (
                 *markup,

@@ -196,3 +196,32 @@ async def test_forgetting_a_player_renames_nobody_else(store: Store) -> None:
     lines = "\n".join(render.turn_lines(table, table.state))
     assert "игрокна" not in lines
     assert "игрокна" not in h.app.games.views.table_text(table)
+
+
+async def test_a_game_saved_before_the_record_kept_no_screens_plays_on() -> None:
+    """A running game saved by the bot before this change (its rendered lines
+    in the record, its «ℹ️» reasons in words) loads after the deploy: its
+    lines go, and its players go on answering."""
+    store = MemoryStore()
+    h = Harness(store)
+    anna, boris = users = people("Анна", "Борис")
+    await h.open_game(GROUP, anna, [boris], seed=8)
+    saved = json.loads(store._tables[GROUP].data)
+    saved["turn_log"] = ["🏠 Анна выкладывает 🔴 Лорда."]
+    saved["closed_log"] = None
+    saved["reasons"] = {"0": {"decision": [1, 2], "held": ["hand_full limit=7"], "told": []}}
+    for seat in saved["seats"]:
+        seat.update(story=["✔️ 🏠 Выложить → 🔴 Лорд"], news=[], closing=None)
+        seat.update(seen=[], details=[], digest=[])
+    store._tables[GROUP].data = json.dumps(saved, ensure_ascii=False)
+    table = await h.table(GROUP)
+    assert table.reasons == {}  # in words: noted anew at the next turn prompt
+    assert table.state is not None
+    before = table.version
+    decision = pending(table.state)
+    assert decision is not None
+    user = next(u for u in users if u.id == table.seats[decision.seat].user_id)
+    await h.say(user.id, user, "/hand")  # the prompt anew, from the loaded record
+    await h.answer(user, GROUP, decision.options[0])
+    after = await h.table(GROUP)
+    assert after.version == before + 1 and "turn_log" not in store._tables[GROUP].data

@@ -1,4 +1,5 @@
-"""A person's private story, drawn from the record's journal when it is told.
+"""A person's recap: the lines above a prompt's question, drawn from the
+record's journal when it is told.
 
 The record keeps what a person is still to be told as places in its journal
 (`bot.store.models.Seat`, `bot.service.journal`); here are the lines of a
@@ -11,7 +12,7 @@ prompt message above its question:
 - then each answer they gave in it (only the parts that were a choice) and
   what came of it.
 
-A story keeps its last `STORY_MAX` lines (the oldest give way to «…»); a
+A recap keeps its last `RECAP_MAX` lines (the oldest give way to «…»); a
 practice game's full lines, their last `DETAILS_MAX`.
 """
 
@@ -25,14 +26,14 @@ from bot.words.digest import Digest
 from bot.words.render import Renderer
 from engine import Event, GameState
 
-STORY_MAX = 20  # lines a person's story keeps (the oldest give way to «…»)
+RECAP_MAX = 20  # lines a recap keeps (the oldest give way to «…»)
 #: a practice game: the full lines of the computers' turns a prompt sums up
 #: (its «Подробнее»), and the events a digest reads, kept at most
 DETAILS_MAX = 80
 SEEN_MAX = 200
 
 
-def clipped(lines: list[str], most: int = STORY_MAX) -> list[str]:
+def clipped(lines: list[str], most: int = RECAP_MAX) -> list[str]:
     if len(lines) <= most:
         return lines
     return ["…", *lines[-(most - 1) :]]
@@ -52,7 +53,7 @@ class Answers(Protocol):
         ...
 
 
-class Stories:
+class Recaps:
     """The lines of a person's prompt messages, from the journal."""
 
     def __init__(self, render: Renderer, digest: Digest, answers: Answers) -> None:
@@ -61,12 +62,12 @@ class Stories:
         self.prompts = answers
 
     # ------------------------------------------------------------------ a message's lines
-    def story(self, lang: str, table: Table, state: GameState, seat: int) -> list[str]:
+    def open_lines(self, lang: str, table: Table, state: GameState, seat: int) -> list[str]:
         """The open prompt message's lines above its question (none open: none)."""
         s = table.seats[seat]
-        if s.story_at is None:
+        if s.opened_at is None:
             return []
-        return self.lines(lang, table, state, seat, s.story_at, s.fresh_to, s.news_at)
+        return self.lines(lang, table, state, seat, s.opened_at, s.fresh_to, s.news_at)
 
     def closing(self, lang: str, table: Table, state: GameState, seat: int) -> list[str] | None:
         """The lines of the prompt message the last change closed (None: none)."""
@@ -96,13 +97,13 @@ class Stories:
         self, lang: str, table: Table, state: GameState, seat: int
     ) -> tuple[list[str], list[str]] | None:
         """A practice prompt in full: the computers' turns its message began
-        with, in full lines, and the rest of its story (None: nothing was
+        with, in full lines, and the rest of its recap (None: nothing was
         summed up — no «Подробнее»)."""
         s = table.seats[seat]
-        if not table.practice or s.story_at is None:
+        if not table.practice or s.opened_at is None:
             return None
-        opened = table.entries(s.story_at, s.fresh_to)
-        summed = self._digest(lang, table, state, seat, s.story_at, opened)
+        opened = table.entries(s.opened_at, s.fresh_to)
+        summed = self._digest(lang, table, state, seat, s.opened_at, opened)
         full = clipped(self.told(lang, table, state, opened, seat, everything=True), DETAILS_MAX)
         if not summed or not full:
             return None
@@ -161,7 +162,7 @@ def turn_head(table: Table, state: GameState, start: int) -> Event:
         (i for i in range(len(before) - 1, -1, -1) if _starts_turn(before[i])),
         None,
     )
-    if at is None:  # cut (a story older than the journal keeps): the turn now
+    if at is None:  # cut (a recap older than the journal keeps): the turn now
         return Event(key="turn.start", params={"seat": state.current})
     head = before[at]
     params: dict[str, Any] = {"seat": head.params.get("seat")}

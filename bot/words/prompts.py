@@ -40,10 +40,10 @@ from bot.words.digest import Digest
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.keyboards import Option, details_row, hint_row, menu_level, prompt_keyboard
+from bot.words.recaps import Recaps
 from bot.words.render import LINE_MAX, Renderer, kebab
 from bot.words.screen import Keyboard
 from bot.words.shape import pack
-from bot.words.recaps import Recaps
 from engine import Decision, Event, GameState
 from engine.cards import Colour, catalog_for
 from engine.explain import idle_orders, missing_actions

@@ -42,7 +42,9 @@ class GameSetup(BaseModel):
 
     players: int = Field(ge=2, le=6)
     seed: int = Field(ge=0)
-    rules: Rules = DEFAULT_RULES
+    # the shared rules themselves, never a copy: pydantic deep-copies a
+    # default it cannot hash, on every setup read (a record's every load)
+    rules: Rules = Field(default_factory=lambda: DEFAULT_RULES)
     computer: tuple[int, ...] = ()  # seats played by the computer from the start
 
 

@@ -277,7 +277,11 @@ class GameState(_Data):
         return self.result is not None
 
     def to_json(self) -> str:
-        return self.model_dump_json(exclude_none=True)
+        """The state as saved: without the fields that hold their defaults —
+        but the frames whole (they are told apart by `kind`, which has one)."""
+        data = self.model_dump_json(exclude_defaults=True, exclude={"frames"})
+        frames = ",".join(f.model_dump_json(exclude_none=True) for f in self.frames)
+        return f'{data[:-1]}{"," if len(data) > 2 else ""}"frames":[{frames}]}}'
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameState:

@@ -1,45 +1,36 @@
-"""Record bookkeeping: what a change leaves in a chat's record — the turn's
-log, each person's story, the game's end, the timer. Plain functions on a
-`Table`, no I/O: they run inside the compare-and-set change (`Records.change`),
-so all of it is saved at once, and telling (`bot.service.telling`) reads it
-back once the save succeeded.
+"""Record bookkeeping: what a change leaves in a chat's record — what is
+still to be told (the journal, `bot.service.journal`, and each reader's place
+in it), the game's end, the timer. Plain functions on a `Table`, no I/O and
+no words: they run inside the compare-and-set change (`Records.change`), so
+all of it is saved at once, and telling (`bot.service.telling`) draws the
+screens from it once the save succeeded.
 
 A quiet chat: a person gets a new private message (which rings) only when
 their turn starts or someone else's move needs their choice. Their next
 decisions in a row edit that message in place; once someone else is asked,
-it is closed (its story stays: what they chose and what came of it). What
+it is closed (its recap stays: what they chose and what came of it). What
 they are told while they wait (what was taken from them, by whom and how; in
 a practice game, everything the computers did: a line a turn, the full lines
-kept for its «Подробнее») heads their next message."""
+behind its «Подробнее») heads their next message."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from bot.service import lessons
+from bot.service import journal, lessons
 from bot.service.base import Defaults
 from bot.service.outcome import Answered
-from bot.store.models import Seat, Table
+from bot.store.models import Table, unpacked
 from bot.words import reasons
-from bot.words.digest import turn_head
-from bot.words.prompts import Prompts
+from bot.words.prompts import choice_depths
+from bot.words.render import Renderer
 from engine import Decision, Event, GameState, pending
 
-KEPT_LOG_LINES = 60  # log lines of the running turn(s) the record keeps (a group's: then closed)
+#: logged entries of the running turn(s) a group's table message tells before
+#: it is closed and the table goes on in a new one (a practice game's table,
+#: never closed mid-game, tells only the latest)
+KEPT_LOG_LINES = 60
 # how long after a move its process may still be telling it; a prompt still
 # missing after that was lost (prompts go out at once, before the group's pace)
 ANNOUNCE_GRACE = 5.0
-STORY_MAX = 20  # lines a person's story keeps (the oldest give way to «…»)
-#: a practice game: the full lines of the computers' turns a prompt sums up
-#: (its «Подробнее»), and the events they come from, kept at most
-DETAILS_MAX = 80
-SEEN_MAX = 200
-
-
-def clipped(lines: list[str], most: int = STORY_MAX) -> list[str]:
-    if len(lines) <= most:
-        return lines
-    return ["…", *lines[-(most - 1) :]]
 
 
 def clear_timer(t: Table) -> None:
@@ -49,70 +40,102 @@ def clear_timer(t: Table) -> None:
 def settle(
     t: Table,
     events: list[Event],
-    prompts: Prompts,
     now: float,
     defaults: Defaults,
-    notes: list[str] | None = None,
+    notes: list[Event] | None = None,
     handed: int | None = None,
     answered: Answered | None = None,
 ) -> None:
     """Updates the record after a move ("settles" it before the save): the
-    turn's log lines, each person's story, the game's end, the timer (set at
-    `now`). `handed`: the seat just handed to the computer or back to its
-    player; `answered`: the decision the move answered. `prompts` words the
-    lines (its `render` the group's)."""
+    journal and each reader's place in it, the game's end, the timer (set at
+    `now`). `notes`: the bot's lines for the group's log (`journal.note`),
+    before the move's; `handed`: the seat just handed to the computer or back
+    to its player; `answered`: the decision the move answered."""
     state = t.state
     assert state is not None
-    render = prompts.render
     notes = notes or []
-    starts = [i for i, e in enumerate(events) if e.key == "turn.start" and e.to is None]
-    # a new table message when a person's turn begins; computer turns go on
-    # in the same message, so a table of computers does not flood the group
-    # (a practice game keeps one table above its prompts, in the same chat)
-    if starts and not state.players[state.current].computer and not t.practice:
-        cut = starts[-1]
-        t.closed_log = t.turn_log + notes + render.public_lines(t, state, events[:cut])
-        t.turn_log = render.public_lines(t, state, events[cut:])
-    elif state.result is not None and not t.practice:
-        # the last turn keeps its whole log (the table shows what fits a
-        # phone), then the final table and the result follow
-        t.closed_log = t.turn_log + notes + render.public_lines(t, state, events)
-        t.turn_log = []
-    else:
-        lines = t.turn_log + notes + render.public_lines(t, state, events)
-        if not t.practice and len(lines) > KEPT_LOG_LINES:
-            # a long run of computer turns: the table message keeps its lines
-            # for good (from the computer turn that began here, the table goes
-            # on in a new one), not forgotten from the record — the table shows
-            # only the last few, and a group behind its pace may never have been
-            # shown the oldest (a timeout's line, say): the closed message is
-            # where it reads them
-            cut = starts[-1] if starts else len(events)
-            t.closed_log = t.turn_log + notes + render.public_lines(t, state, events[:cut])
-            t.turn_log = render.public_lines(t, state, events[cut:])
-        else:
-            t.closed_log = None
-            t.turn_log = lines
-    # a practice game's table (one message above its prompts, never closed
-    # mid-game) keeps the record small all the same
-    t.turn_log = t.turn_log[-KEPT_LOG_LINES:]
+    events = journal.with_causes(state, events)
+    answer_at = t.log_end()
+    if answered is not None:
+        decision, option, by_timer = answered
+        depths = choice_depths(decision, option)
+        t.add([journal.answer(decision, option, by_timer, depths)])
+    t.add(notes)
+    first = t.log_end()  # where the move's own events begin
+    t.add(events)
+    _close_turn(t, state, events, first)
     if state.result is not None:
         t.status = "finished"
         t.result_untold = True
-    tell_seats(t, state, events, answered, prompts)
-    lessons.note(t, state, events, prompts)  # a tutor game's sentences
+    tell_seats(t, state, events, first, answered, answer_at)
+    lessons.note(t, state, events)  # a tutor game's sentences
     reasons.note(t)  # which «ℹ️» reasons the next turn prompt tells
+    journal.trim(t)
     set_deadline(t, now, defaults, handed)
+
+
+def _close_turn(t: Table, state: GameState, events: list[Event], first: int) -> None:
+    """Where the group's table message stands: a person's turn beginning
+    closes it (its lines go for good, a new table message follows); computer
+    turns go on in the same message, so a table of computers does not flood
+    the group (a practice game keeps one table above its prompts, in the
+    same chat)."""
+    starts = [i for i, e in enumerate(events) if e.key == "turn.start" and e.to is None]
+    t.turn_closed = None
+    if t.practice:
+        _keep_latest(t)
+        return
+    if starts and not state.players[state.current].computer:
+        cut = first + starts[-1]
+        t.turn_closed, t.turn_at = (t.turn_at, cut), cut
+    elif state.result is not None:
+        # the last turn keeps its whole log (the table shows what fits a
+        # phone), then the final table and the result follow
+        t.turn_closed, t.turn_at = (t.turn_at, t.log_end()), t.log_end()
+    elif _logged(t.entries(t.turn_at)) > KEPT_LOG_LINES:
+        # a long run of computer turns: the table message keeps its lines
+        # for good (from the computer turn that began here, the table goes
+        # on in a new one) — the table shows only the last few, and a group
+        # behind its pace may never have been shown the oldest (a timeout's
+        # line, say): the closed message is where it reads them
+        cut = first + starts[-1] if starts else t.log_end()
+        t.turn_closed, t.turn_at = (t.turn_at, cut), cut
+
+
+def _keep_latest(t: Table) -> None:
+    """A practice game's table tells at most the latest `KEPT_LOG_LINES` lines."""
+    extra = _logged(t.entries(t.turn_at)) - KEPT_LOG_LINES
+    if extra <= 0:
+        return
+    for pos in range(max(t.turn_at, t.log_at), t.log_end()):
+        entry = t.log[pos - t.log_at]
+        if entry is not None and _line(unpacked(entry)):
+            extra -= 1
+            if extra < 0:
+                t.turn_at = pos
+                return
+
+
+def _line(entry: Event) -> bool:
+    return entry.key == journal.NOTE or Renderer.logged(entry)
+
+
+def _logged(entries: list[Event]) -> int:
+    """How many lines the group's log has for `entries`."""
+    return sum(1 for e in entries if _line(e))
 
 
 def tell_seats(
     t: Table,
     state: GameState,
     events: list[Event],
+    first: int,
     answered: Answered | None,
-    prompts: Prompts,
+    answer_at: int,
 ) -> None:
-    """Each person's story (`Seat.story`, `news`, `closing`; see the module's notes)."""
+    """Each person's place in the journal (see the module's notes and
+    `bot.store.models.Seat`): the prompt message the move closed, the one it
+    goes on in, the one it opens."""
     upcoming = pending(state) if t.status == "playing" else None
     prompted = (
         upcoming.seat
@@ -126,63 +149,29 @@ def tell_seats(
     cut = next((i for i, e in enumerate(events) if e.key == "turn.start"), len(events))
     if 0 < cut < len(events) and events[cut - 1].key == "turn.restart":
         cut -= 1
-    most = DETAILS_MAX if t.practice else STORY_MAX
+    now = t.log_end()
     for i, seat in enumerate(t.seats):
-        seat.closing = None
+        seat.closed = None
         if seat.user_id is None or seat.left:
+            # nobody to tell (a computer plays it): a person back tells from here
+            seat.asked, seat.opened_at = None, None
+            seat.fresh_to = seat.news_at = now
             continue
-        told = _told(prompts, t, state, seat, i)
         if answered is not None and i == answerer:
-            decision, option, by_timer = answered
-            lang = seat.lang
-            story = seat.story + prompts.answered(lang, t, state, decision, option, by_timer)
-            story += told(events[:cut], False)
+            if seat.opened_at is None:  # answered with no message open: it begins here
+                seat.opened_at = seat.fresh_to = answer_at
             if i == prompted and cut == len(events):  # asked again: the same message
-                seat.story = clipped(story)
+                seat.news_at = now
                 seat.asked = upcoming.id if upcoming is not None else None
                 continue
-            seat.closing = clipped(story)
-            seat.story, seat.asked = [], None
-            news = events[cut:]
-        else:
-            news = events
-        seat.news = clipped(seat.news + told(news, t.practice), most)
-        if t.practice:
-            _see(seat, i, state, news)
+            seat.closed = (seat.opened_at, seat.fresh_to, first + cut)
+            seat.opened_at, seat.asked = None, None
+            seat.news_at = first + cut
         if i == prompted and upcoming is not None and seat.asked != upcoming.id:
             # a new message: what they were told meanwhile heads it (in a
             # practice game, a line a turn: the full lines a tap away)
-            seat.story, seat.news, seat.asked = seat.news, [], upcoming.id
-            if t.practice:
-                seat.details = seat.story
-                seat.story = seat.digest = prompts.digest.lines(seat.lang, t, state, seat.seen, i)
-                seat.seen = []
-
-
-def _see(seat: Seat, i: int, state: GameState, events: list[Event]) -> None:
-    """Keep the events of a practice game the person on seat `i` may see, for
-    the lines of their next prompt (`bot.words.digest`); what they keep
-    starts at a turn's start, so each line knows whose turn it tells."""
-    shown = [e for e in events if e.visible_to(i)]
-    if not shown:
-        return
-    if not seat.seen and shown[0].key != "turn.start":
-        seat.seen = [turn_head(state, events)]  # the middle of a turn: whose, in what
-    seen = seat.seen + shown
-    if len(seen) > SEEN_MAX:
-        cut = len(seen) - SEEN_MAX
-        cut = next((j for j in range(cut, len(seen)) if seen[j].key == "turn.start"), len(seen))
-        seen = seen[cut:]
-    seat.seen = seen
-
-
-def _told(
-    prompts: Prompts, t: Table, state: GameState, seat: Seat, i: int
-) -> Callable[[list[Event], bool], list[str]]:
-    def told(events: list[Event], everything: bool) -> list[str]:
-        return prompts.render.told_lines(seat.lang, t, state, events, i, everything)
-
-    return told
+            seat.opened_at, seat.fresh_to, seat.news_at = seat.news_at, now, now
+            seat.asked = upcoming.id
 
 
 def set_deadline(t: Table, now: float, defaults: Defaults, handed: int | None = None) -> None:

@@ -7,14 +7,13 @@ their seats in the chats' histories). Here, first, the records of the chats
 they sit in — a lobby, a game under way, a finished game still kept — lose
 them: a lobby seat goes; a seat in a running game is handed to the computer
 (the normal level) and shown as «игрок» from then on, its id and name gone,
-so the game's end writes neither back (nor a rating: the seat is nobody's);
-the lines already in the record that carry their name carry «игрок».
+so the game's end writes neither back (nor a rating: the seat is nobody's).
+The record keeps no rendered line (`bot.store.models`): every line that
+named them is drawn from their seat when told, and says «игрок» from now on —
+and nobody else's name changes.
 """
 
 from __future__ import annotations
-
-import html
-from typing import Any
 
 from bot.service.base import Actor, Defaults, Moved, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import settle
@@ -24,22 +23,7 @@ from bot.service.views import LOBBY
 from bot.store import Store
 from bot.store.models import Table
 from bot.words.i18n import Translator
-from bot.words.names import clean_name
 from engine import Command, Event, set_computer
-
-
-def renamed(value: Any, names: list[str], word: str) -> Any:
-    """`value` (a record's JSON-like data) with every `names` in its strings
-    replaced by `word`."""
-    if isinstance(value, str):
-        for name in names:
-            value = value.replace(name, word)
-        return value
-    if isinstance(value, list):
-        return [renamed(v, names, word) for v in value]
-    if isinstance(value, dict):
-        return {k: renamed(v, names, word) for k, v in value.items()}
-    return value
 
 
 class Forgetting:
@@ -83,28 +67,20 @@ class Forgetting:
             if seat is None:
                 return Moved(commands, events)
             s = t.seats[seat]
-            word = self.tr.t(t.lang, "history-forgotten")
-            cleaned = clean_name(s.name)
-            names = [n for n in {cleaned, html.escape(cleaned, quote=False), s.name} if n]
             if t.status == "lobby":
                 del t.seats[seat]
             else:
+                # the record names a person only in their seat: blanking it
+                # forgets them (every line is drawn from it when told)
                 dropped.update({f"prompt:{seat}", f"shown:{seat}"})
                 s.user_id, s.name, s.forgotten = None, "", True
-                s.story, s.news, s.closing, s.asked = [], [], None, None
-                s.seen, s.details, s.digest = [], [], []
+                s.asked = s.opened_at = s.closed = None
                 if t.status == "playing" and t.state is not None and not s.left:
                     s.left, s.away = True, False
                     events = set_computer(t.state, seat, True)
                     now = self.records.clock.now()
-                    settle(t, noted(events), self.prompts, now, self.defaults, [], handed=seat)
+                    settle(t, noted(events), now, self.defaults, handed=seat)
                     commands.append(Command(seat=seat, computer=True))
-            data = renamed(t.model_dump(mode="json", exclude={"state", "setup"}), names, word)
-            kept = Table.model_validate(
-                {**data, "state": t.state, "setup": t.setup, "version": t.version}
-            )
-            for field in Table.model_fields:
-                setattr(t, field, getattr(kept, field))
             return Moved(commands, events)
 
         try:

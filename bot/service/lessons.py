@@ -30,7 +30,6 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.store.models import Table, Tutoring, TutorLine
-from bot.words.prompts import Prompts
 from engine import Decision, Event, GameState, pending
 from engine.ai import Level
 from engine.cards import DATA, catalog_for
@@ -171,7 +170,7 @@ def smuta_step(name: str) -> str:
     return "-".join((SMUTA, name.replace("_", "-")))
 
 
-def note(t: Table, state: GameState, events: list[Event], prompts: Prompts) -> None:
+def note(t: Table, state: GameState, events: list[Event]) -> None:
     """After a move of a tutor game: the смуты that came up, and the
     sentences of the person's next prompt (when the game asks them now).
     A смута the person's own move brought is told at once, under it, in
@@ -184,10 +183,9 @@ def note(t: Table, state: GameState, events: list[Event], prompts: Prompts) -> N
             step = smuta_step(str(e.params["smuta"]))
             if step not in notes.told and step not in notes.seen:
                 notes.seen.append(step)
-    for seat in t.seats:
-        if seat.user_id is not None and seat.closing is not None and notes.seen:
-            lines = smuta_lines(notes)
-            seat.closing = seat.closing + prompts.tutor_lines(seat.lang, t, state, lines)
+    notes.closed = []
+    if notes.seen and any(s.user_id is not None and s.closed is not None for s in t.seats):
+        notes.closed = smuta_lines(notes)
     decision = pending(state) if t.status == "playing" else None
     if decision is None or state.players[decision.seat].computer:
         return

@@ -8,6 +8,7 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypedDict
 
+from bot.service import journal
 from bot.service.base import (
     Actor,
     Change,
@@ -420,10 +421,10 @@ class Lobby:
             t.setup = setup
             t.state = state
             t.status = "playing"
-            t.turn_log = []
-            settle(t, events, self.prompts, self.records.clock.now(), self.defaults)
-            if t.closed_log:  # «Игра началась…» heads the first table, whoever moves first
-                t.turn_log, t.closed_log = t.closed_log + t.turn_log, None
+            journal.forget_all(t)
+            settle(t, events, self.records.clock.now(), self.defaults)
+            if t.turn_closed:  # «Игра началась…» heads the first table, whoever moves first
+                t.turn_at, t.turn_closed = t.turn_closed[0], None
             return Moved([], events)
 
         done = await self._manage(chat_id, actor, start, game)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from bot.ops import metrics
+from bot.service import journal
 from bot.service.base import Actor, Changed, Defaults, Moved, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import clear_timer, set_deadline, settle, time_given_back
 from bot.service.outcome import Edit, Note, Private, Tell
@@ -99,14 +100,14 @@ class Play:
         if isinstance(found, Reply):
             return found
         table, ids, seat, decision = found
-        told = table.seats[seat]
-        if not table.practice or not (told.details and told.digest) or cb.depth < 0:
-            return Reply("err-bad-button", alert=True)
-        if ids.get(f"prompt:{seat}") != message_id:
-            return Reply("err-old-button", alert=True)  # a message the prompt has left
         state = table.state
         assert state is not None
         lang = table.seats[seat].lang
+        summed = self.prompts.recaps.details(lang, table, state, seat)
+        if not table.practice or summed is None or cb.depth < 0:
+            return Reply("err-bad-button", alert=True)
+        if ids.get(f"prompt:{seat}") != message_id:
+            return Reply("err-old-button", alert=True)  # a message the prompt has left
         depth, _ = menu_level(decision.options, cb.option, cb.depth)
         path = decision.options[cb.option][:depth]
         text = self.prompts.text(lang, table, state, decision, path, full=cb.full)
@@ -197,7 +198,7 @@ class Play:
             if human:
                 t.seats[seat].strikes = 0
             answered = (decision, option, False)
-            settle(t, got, self.prompts, self.clock.now(), self.defaults, answered=answered)
+            settle(t, got, self.clock.now(), self.defaults, answered=answered)
             return Moved([Command(seat=seat, decision=decision_id, option=option)], got, answered)
 
         done = await self.records.attempt(chat_id, act, loaded)
@@ -358,18 +359,17 @@ class Play:
             if t.deadline is None or self.clock.now() < t.deadline:
                 raise Refusal("err-old-button")
             commands = []
-            notes: list[str] = []
+            notes: list[Event] = []
             got: list[Event] = []
             if not computer:
                 s = t.seats[seat]
                 s.strikes += 1
-                who = self.render.name(t.lang, t, seat)
-                notes.append(self.tr.t(t.lang, "log-timeout", player=who))
+                notes.append(journal.note("log-timeout", seat))
                 if s.strikes >= STRIKES_TO_AWAY:
                     s.away = True
                     got += set_computer(st, seat, True)
                     commands.append(Command(seat=seat, computer=True))
-                    notes.append(self.tr.t(t.lang, "log-away", player=who))
+                    notes.append(journal.note("log-away", seat))
             got += apply(st, seat, decision.id, option)
             commands.append(Command(seat=seat, decision=decision.id, option=option))
             # a person's prompt shows what the timer chose (a computer seat has
@@ -378,7 +378,6 @@ class Play:
             settle(
                 t,
                 noted(got),
-                self.prompts,
                 self.clock.now(),
                 self.defaults,
                 notes,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 
 from bot.ops import logs
+from bot.service import journal
 from bot.service.base import (
     Actor,
     Changed,
@@ -75,9 +76,11 @@ class Seats:
         table = await self.store.load(chat_id)
         return table is not None and table.seat_of(user_id) is not None
 
-    def _settle(self, t: Table, events: list[Event], notes: list[str], handed: int) -> None:
-        """A seat handed to the computer or back: the record's bookkeeping."""
-        settle(t, events, self.prompts, self.clock.now(), self.defaults, notes, handed=handed)
+    def _settle(self, t: Table, events: list[Event], note: str, handed: int) -> None:
+        """A seat handed to the computer or back: the record's bookkeeping,
+        with the group's line `note` (a locale key naming the seat's player)."""
+        notes = [journal.note(note, handed)]
+        settle(t, events, self.clock.now(), self.defaults, notes, handed=handed)
 
     # ------------------------------------------------------------------ leaving
     async def leave(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply | Keyboard:
@@ -141,8 +144,7 @@ class Seats:
             t.seats[seat].left = True
             events = set_computer(t.state, seat, True)
             if t.humans:
-                note = self.tr.t(t.lang, "log-left", player=self.render.name(t.lang, t, seat))
-                self._settle(t, noted(events), [note], seat)
+                self._settle(t, noted(events), "log-left", seat)
             return Moved([Command(seat=seat, computer=True)], events)
 
         done = await self.records.attempt(chat_id, leave)
@@ -299,8 +301,7 @@ class Seats:
                 s.strikes = 0
                 s.returns += 1
                 events = set_computer(t.state, seat, False)
-                note = self.tr.t(t.lang, "log-back", player=self.render.name(t.lang, t, seat))
-                self._settle(t, noted(events), [note], seat)
+                self._settle(t, noted(events), "log-back", seat)
                 return Moved([Command(seat=seat, computer=False)], events)
 
             try:

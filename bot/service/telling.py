@@ -123,8 +123,9 @@ class Teller:
         # ---- prompt messages the move closed: their story, no buttons
         for i, seat in enumerate(table.seats):
             key = f"prompt:{i}"
-            if seat.closing is not None and seat.user_id is not None and key in ids:
-                text = self.prompts.closed(seat.lang, table, seat.closing)
+            if seat.closed is not None and seat.user_id is not None and key in ids:
+                lines = self.prompts.recaps.closing(seat.lang, table, state, i) or []
+                text = self.prompts.closed(seat.lang, table, lines)
                 private.append(Closing(seat.user_id, ids[key], text))
                 forget += [key, f"shown:{i}"]
 
@@ -147,7 +148,7 @@ class Teller:
             elif (
                 answered is not None
                 and answered[0].seat == prompted
-                and seat.closing is None
+                and seat.closed is None
                 and key in ids
             ):
                 prompt = self.prompt(table, upcoming, ids, edit=ids[key])
@@ -178,8 +179,8 @@ class Teller:
         if new_game_started:
             if not table.practice:
                 group.append(RepostView(TABLE, ring=True))
-        elif table.closed_log is not None:
-            group += [CloseTurn(TABLE, tuple(table.closed_log)), RepostView(TABLE)]
+        elif (closed := self.render.closed_lines(table, state)) is not None:
+            group += [CloseTurn(TABLE, tuple(closed)), RepostView(TABLE)]
         else:
             group.append(ShowView(TABLE))
         return Tell(
@@ -299,7 +300,8 @@ class Teller:
         old = ids.get(key)
         replaces = None
         if edit is None and old is not None and key not in closed:
-            moved = [*seat.story, self.tr.t(lang, "prompt-moved")]
+            recap = self.prompts.recaps.open_lines(lang, table, table.state, decision.seat)
+            moved = [*recap, self.tr.t(lang, "prompt-moved")]
             replaces = Closing(seat.user_id, old, self.prompts.closed(lang, table, moved))
         return Prompt(decision.seat, decision.id, text, markup, ring, edit, replaces)
 

@@ -81,7 +81,7 @@ class Tutor:
         state = build(DEAL)  # the fixed deal, run to the person's first decision
         table.state = state
         table.status = "playing"
-        settle(table, [], self.teller.prompts, now, self.defaults)
+        settle(table, [], now, self.defaults)
         if not self.outboxes.pending(chat_id):
             # what this chat's outbox knew of the last game goes (nothing of it
             # waits to be sent): its table is not shown again as the new one's

@@ -62,7 +62,7 @@ class GroupViews:
 
     def table_text(self, table: Table) -> str:
         assert table.state is not None
-        return self.render.table(table, table.state, table.turn_log)
+        return self.render.table(table, table.state, self.render.turn_lines(table, table.state))
 
     def app_markup(self, table: Table) -> Keyboard | None:
         """The table's way into the Mini App: a link in a group, the `web_app`

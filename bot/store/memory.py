@@ -96,14 +96,14 @@ class MemoryStore(Store):
         rec = self._tables.get(chat_id)
         if rec is None:
             return None
-        table = Table.model_validate_json(rec.data)
+        table = Table.from_json(rec.data)
         table.version = rec.version
         return table
 
     async def save(self, table: Table, commands: Sequence[Command] = ()) -> bool:
         chat = table.chat_id
         expected = table.version
-        data = table.model_copy(update={"version": expected + 1}).model_dump_json()
+        data = table.model_copy(update={"version": expected + 1}).to_json()
         lines = [c.model_dump_json() for c in commands]
         timer = _timer(table)
         await asyncio.sleep(0)
@@ -249,11 +249,9 @@ class MemoryStore(Store):
             )
         if new_chat_id in self._tables:
             return False
-        table = Table.model_validate_json(rec.data)
+        table = Table.from_json(rec.data)
         table.chat_id = new_chat_id
-        self._tables[new_chat_id] = _Record(
-            rec.version, table.model_dump_json(), rec.game_no, rec.status
-        )
+        self._tables[new_chat_id] = _Record(rec.version, table.to_json(), rec.game_no, rec.status)
         del self._tables[old_chat_id]
         self._copied_from.pop(old_chat_id, None)
         self._copied_from[new_chat_id] = old_chat_id

@@ -4,13 +4,13 @@ The record holds the lobby or the running game (the engine's `GameState`), the
 people in the seats, the chat's settings and the timer for the pending
 decision. It is saved as one JSON document with compare-and-set on `version`.
 
-A few rendered lines stay in the record — a seat's open prompt `story`, the
-turn's public `turn_log` — rather than the events they were made from: they
-are what a prompt and the table were edited to show, in each reader's
-language at the moment, and re-rendering them from events at every send would
-cost more than it saves. They are small (a seat's story ~90 B mid-game, the
-record ~4 KB, mostly `state` and `setup`; measured in BENCHMARKS.md, issue 25)
-and cut at the turn's end.
+The record holds the game, never its screens (issue 39): no rendered line,
+no HTML, no localised text. What a person or the group is still to be told
+is kept as data — the engine's events, the bot's notes, the answers given
+(`Table.log`, `bot.service.journal`) — and each screen is drawn from it in
+its reader's language when it is told. So forgetting a person is blanking
+their seat, and a feature adds words to `locales/`, not bytes to every save.
+The record is saved without the fields that hold their defaults.
 
 A record that fails validation does not quote itself in the error
 (``hide_input_in_errors``): it holds hands, the deck and names, and the error
@@ -19,17 +19,58 @@ goes to the log and to Sentry.
 
 from __future__ import annotations
 
-from typing import Literal
+import json
+from collections.abc import Iterable
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import Event, GameSetup, GameState
 from engine.ai import Level
 
 Lang = Literal["ru", "en"]
 Status = Literal["lobby", "playing", "finished"]
+#: the journal's entries of the bot's own (`Table.log`, `bot.service.journal`):
+#: a line in the group's log (``{"text": <locale key>, "seat": n}``), an answer given
+NOTE = "note"
+ANSWER = "answer"
+
+
+#: a journal entry as kept: ``[key, params]`` or ``[key, params, to]`` (a
+#: few bytes less than the event's own fields, and read by pydantic in Rust,
+#: with no Python between); None: an entry let go
+Packed = list[Any] | None
+
+
+def packed(event: Event) -> list[Any]:
+    if event.to is not None:
+        return [event.key, event.params, list(event.to)]
+    return [event.key, event.params]
+
+
+def unpacked(entry: list[Any]) -> Event:
+    to = entry[2] if len(entry) > 2 else None
+    return Event.model_construct(
+        key=entry[0], params=entry[1], to=tuple(to) if to is not None else None
+    )
+
+
 #: the lobby message's second screens (None: its first): the computers' levels, the settings
 LobbyMenu = Literal["levels", "settings"]
+
+
+#: what a seat kept before the record kept no screens (issue 39)
+_SEAT_SCREENS = frozenset({"story", "news", "closing", "seen", "details", "digest"})
+#: what a record kept before it kept no screens: its rendered logs, and its
+#: «ℹ️» reasons in words (noted again at the next turn prompt)
+_TABLE_SCREENS = frozenset({"turn_log", "closed_log"})
+
+
+def _has_screens(record: dict[str, Any]) -> bool:
+    seats = record.get("seats")
+    return isinstance(seats, list) and any(
+        isinstance(s, dict) and _SEAT_SCREENS & s.keys() for s in seats
+    )
 
 
 class Seat(BaseModel):
@@ -46,21 +87,19 @@ class Seat(BaseModel):
     returns: int = 0  # times this person took the seat back (/back): at most MAX_RETURNS
     forgotten: bool = False  # its person asked to be forgotten: «игрок», the computer plays
     level: Level | None = None  # a computer seat's level (None: a person's seat)
-    # a person's private messages (`bot.service.telling`): the lines above the
-    # question of their prompt message, the decision it asks (None: closed),
-    # what they were told since it closed (heads the next one), and the lines
-    # of a message closed by the move just made (for its last edit)
-    story: list[str] = Field(default_factory=list)  # the open prompt message's lines
+    # a person's private messages (`bot.service.telling`), as places in the
+    # record's journal (`Table.log`, absolute positions): what their open
+    # prompt message tells above its question — [opened_at, fresh_to) is what
+    # they were told before it began, [fresh_to, news_at) their answers in it
+    # and what came of them — and what they were told since it closed
+    # (news_at on), heading the next one. Words are drawn from these when told.
     asked: int | None = None  # the decision id the prompt message asks (None: none open)
-    news: list[str] = Field(default_factory=list)  # lines told since, for the next prompt
-    closing: list[str] | None = None  # the just-closed prompt message's lines, for its last edit
-    # a practice game (`bot.words.digest`): what the person saw since their
-    # prompt message last began (its turns, a line each, head the next one);
-    # the lines of those turns in full, and the lines that sum them up
-    # (the prompt's «Подробнее» shows the first in place of the second)
-    seen: list[Event] = Field(default_factory=list)
-    details: list[str] = Field(default_factory=list)
-    digest: list[str] = Field(default_factory=list)
+    opened_at: int | None = None  # where the open prompt message's recap begins
+    fresh_to: int = 0  # where what it was opened with ends
+    news_at: int = 0  # where what they were told since begins
+    #: the prompt message the last change closed (for its last edit): its
+    #: opened_at, fresh_to and where its lines end
+    closed: tuple[int, int, int] | None = None
     hints: int = 0  # decisions this person asked a hint for
     hinted: int | None = None  # the last decision they asked one for (counted once)
 
@@ -85,8 +124,8 @@ class SeatReasons(BaseModel):
     model_config = ConfigDict(extra="forbid", hide_input_in_errors=True)
 
     decision: tuple[int, int]  # the turn decision they belong to: the game's seed, its id
-    held: list[str]  # the reasons that held then
-    told: list[str]  # those its prompt tells (they did not hold the time before)
+    held: list[int]  # the reasons that held then (`bot.words.reasons.mark`)
+    told: list[int]  # those its prompt tells (they did not hold the time before)
 
 
 class TutorLine(BaseModel):
@@ -109,6 +148,9 @@ class Tutoring(BaseModel):
     seen: list[str] = Field(default_factory=list)  # смуты come up, not yet told
     decision: int | None = None  # the decision `lines` belong to
     lines: list[TutorLine] = Field(default_factory=list)
+    #: the sentences under the prompt message the last change closed (a смута
+    #: the person's own move brought is told at once, there)
+    closed: list[TutorLine] = Field(default_factory=list)
 
 
 class Table(BaseModel):
@@ -144,8 +186,16 @@ class Table(BaseModel):
     # timer (due `ANNOUNCE_GRACE` after the end) posts it if the process that
     # ended the game died first
     result_untold: bool = False
-    turn_log: list[str] = Field(default_factory=list)  # public lines of this turn (group language)
-    closed_log: list[str] | None = None  # the last lines of the turn that just ended
+    # the journal (`bot.service.journal`): what the record still has to tell,
+    # as data — the engine's events (public and private), the bot's notes for
+    # the group's log, each answer given — the first at position `log_at`;
+    # what is told no more is cut. The group's running table message tells
+    # from `turn_at` on; `turn_closed` is the span of the turn(s) the last
+    # change closed (their message's last lines)
+    log: list[Packed] = Field(default_factory=list)
+    log_at: int = 0
+    turn_at: int = 0
+    turn_closed: tuple[int, int] | None = None
     created_at: float = 0.0
     updated_at: float = 0.0
     version: int = 0
@@ -154,6 +204,51 @@ class Table(BaseModel):
     #: restarted from a file — so moves its players were told of may be gone
     #: (rolled back with it, message ids included; issue 26 item 2)
     adrift: bool = Field(default=False, exclude=True)
+
+    def to_json(self) -> str:
+        """The record as the store keeps it: without the fields that hold
+        their defaults (a seat's zeros, the rules' defaults: half its bytes),
+        the engine's state as the engine saves it (its frames are told apart
+        by a field that has a default)."""
+        data = self.model_dump_json(exclude_defaults=True, exclude={"state"})
+        if self.state is None:
+            return data
+        state = self.state.to_json()
+        return f'{data[:-1]},"state":{state}}}' if data != "{}" else f'{{"state":{state}}}'
+
+    @classmethod
+    def from_json(cls, data: str | bytes) -> Table:
+        """A record as the store keeps it — also one saved before the record
+        kept no screens (issue 39): its rendered lines go, and «ℹ️» reasons
+        kept in words are noted anew at the next turn prompt."""
+        try:
+            return cls.model_validate_json(data)
+        except ValidationError:
+            old = json.loads(data)
+            if not isinstance(old, dict) or not (_TABLE_SCREENS & old.keys() or _has_screens(old)):
+                raise
+        record = {k: v for k, v in old.items() if k not in _TABLE_SCREENS}
+        record["seats"] = [
+            {k: v for k, v in seat.items() if k not in _SEAT_SCREENS}
+            for seat in record.get("seats", [])
+        ]
+        record.pop("reasons", None)
+        return cls.model_validate(record)
+
+    def add(self, events: Iterable[Event]) -> None:
+        """Put `events` at the journal's end."""
+        self.log.extend(packed(e) for e in events)
+
+    def log_end(self) -> int:
+        """The journal's position after its last entry (the next entry's)."""
+        return self.log_at + len(self.log)
+
+    def entries(self, start: int, stop: int | None = None) -> list[Event]:
+        """The journal's entries from position `start` up to `stop` (its end
+        when None); what was let go is gone."""
+        first = max(start - self.log_at, 0)
+        last = len(self.log) if stop is None else max(stop - self.log_at, 0)
+        return [unpacked(e) for e in self.log[first:last] if e is not None]
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):

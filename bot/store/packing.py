@@ -80,7 +80,7 @@ def seated_users(data: str | bytes | None) -> list[int]:
     """User ids of every seat in a stored chat record (JSON), empty when there is none."""
     if data is None:
         return []
-    table = Table.model_validate_json(data)
+    table = Table.from_json(data)
     return sorted({s.user_id for s in table.seats if s.user_id is not None})
 
 

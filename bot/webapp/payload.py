@@ -201,7 +201,12 @@ class Payloads:
         if story is not None:
             out["story"] = self.story(lang, table, story, seat, cards)
         else:
-            log = [*(table.closed_log or []), *table.turn_log] if view.result is None else []
+            log = []
+            if view.result is None:
+                log = [
+                    *(self.render.closed_lines(table, state) or []),
+                    *self.render.turn_lines(table, state),
+                ]
             out["log"] = [plain(line) for line in log[-LOG_LINES:]]
         if view.result is not None:
             out["result"] = [plain(line) for line in self.render.result(table, state).split("\n")]

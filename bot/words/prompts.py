@@ -11,17 +11,17 @@ A decision's options are tuples of parts offered one menu level at a time
 - at the top of a turn, **why** a usual action is missing (`engine.explain`);
 - buttons that name what they commit: «🗑 🔴 Лорд», «🎁 🔴 Лорд → Борис»;
 - under the hand, the player's own row of houses, left → right;
-- above the question, the seat's *story*: what they were told since this
-  message began (`Seat.story`: what happened to them while they waited, each
-  answer given in it — only the parts that were a choice — and what came
-  of it), and, inside a смута, the смута's line of what it does. In a
-  practice game what the computers did is a line a turn (`bot.words.digest`),
-  the full lines behind «📜 Подробнее»; the hand and one's row go a few to a
-  line.
+- above the question, the seat's *recap*: what they were told since this
+  message began (`bot.words.recaps`, drawn from the record's journal: what
+  happened to them while they waited, each answer given in it — only the
+  parts that were a choice — and what came of it), and, inside a смута, the
+  смута's line of what it does. In a practice game what the computers did is
+  a line a turn (`bot.words.digest`), the full lines behind «📜 Подробнее»;
+  the hand and one's row go a few to a line.
 
 A prompt message lives as long as its player goes on choosing: the next
 decision of the same player edits it in place, and once someone else is
-asked it is closed (`closed`): its story, no question, no buttons.
+asked it is closed (`closed`): its recap, no question, no buttons.
 
 A level is named by `level_of`: ``<kind>/<depth>``, for a turn's action
 ``action/<verb>/<depth>`` (``action/lay/2``: into whose row). `ASK` maps the
@@ -40,10 +40,11 @@ from bot.words.digest import Digest
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.keyboards import Option, details_row, hint_row, menu_level, prompt_keyboard
+from bot.words.recaps import Recaps
 from bot.words.render import LINE_MAX, Renderer, kebab
 from bot.words.screen import Keyboard
 from bot.words.shape import pack
-from engine import Decision, GameState
+from engine import Decision, Event, GameState
 from engine.cards import Colour, catalog_for
 from engine.explain import idle_orders, missing_actions
 from engine.state import House
@@ -152,6 +153,7 @@ class Prompts:
         self.tr = tr
         self.app = app  # the Mini App: its «🃏 Стол» button under every prompt
         self.digest = Digest(render)  # a practice game's computer turns, a line each
+        self.recaps = Recaps(render, self.digest, self)  # the lines above a prompt's question
 
     # ------------------------------------------------------------------ the message
     def text(
@@ -163,19 +165,20 @@ class Prompts:
         path: tuple[str, ...],
         full: bool = False,
     ) -> str:
-        """The prompt at the menu level after `path`, under the seat's story
+        """The prompt at the menu level after `path`, under the seat's recap
         (`full`: in a practice game, the computers' turns in full lines, not
         a line each — as much of them as the message holds)."""
-        seat = table.seats[decision.seat]
-        story = seat.story
-        if full and seat.digest and story[: len(seat.digest)] == seat.digest:
-            rest = story[len(seat.digest) :]
-            for start in range(len(seat.details)):
-                told = (["…"] if start else []) + seat.details[start:]
-                text = self._text(lang, table, state, decision, path, told + rest)
-                if len(text) <= MAX_TEXT:
-                    return text
-        return self._text(lang, table, state, decision, path, story)
+        if full:
+            details = self.recaps.details(lang, table, state, decision.seat)
+            if details is not None:
+                told, rest = details
+                for start in range(len(told)):
+                    lines = (["…"] if start else []) + told[start:]
+                    text = self._text(lang, table, state, decision, path, lines + rest)
+                    if len(text) <= MAX_TEXT:
+                        return text
+        recap = self.recaps.open_lines(lang, table, state, decision.seat)
+        return self._text(lang, table, state, decision, path, recap)
 
     def _text(
         self,
@@ -184,12 +187,12 @@ class Prompts:
         state: GameState,
         decision: Decision,
         path: tuple[str, ...],
-        story: list[str],
+        recap: list[str],
     ) -> str:
         t = self.tr.t
-        lines = [self.render.header(lang, table), *story]
+        lines = [self.render.header(lang, table), *recap]
         heading = self.render.smuta_heading(lang, table, state)
-        if heading is not None and heading not in story:
+        if heading is not None and heading not in recap:
             lines.append(heading)
         tutor = table.tutor
         if tutor is not None and tutor.decision == decision.id:
@@ -244,12 +247,40 @@ class Prompts:
         option: Option,
         by_timer: bool = False,
     ) -> list[str]:
-        """The story's line of an answer: what was chosen (the cards and the
+        """The recap's line of an answer: what was chosen (the cards and the
         parts that were a choice: «🏠 Выложить → 🔴 Рыцарь», not the row and
         colour it could only go to), named by what asked it («👸 Миледи: …») unless it
         is a turn's action. A choice the timer made says so first («⏰ Время
         вышло — бот выбрал: …»), so it never reads as the player's own."""
         path = self._path(lang, table, state, decision, option, len(option))
+        return self._answered(lang, table, state, decision, path, by_timer)
+
+    def answer_line(self, lang: str, table: Table, state: GameState, entry: Event) -> list[str]:
+        """`answered`'s line of an answer kept in the journal (`bot.service.journal.answer`)."""
+        p = entry.params
+        option = tuple(str(part) for part in p["option"])
+        seat = entry.to[0] if entry.to else 0
+        decision = Decision(
+            id=-1, seat=seat, kind=p["kind"], options=(option,), params=p.get("params", {})
+        )
+        chosen = set(p["depths"])
+        cards = catalog_for(state.rules).cards
+        path = " → ".join(
+            html.escape(self.label(lang, table, state, decision, option, i), quote=False)
+            for i in range(len(option))
+            if i in chosen or option[i] in cards
+        )
+        return self._answered(lang, table, state, decision, path, bool(p.get("timer")))
+
+    def _answered(
+        self,
+        lang: str,
+        table: Table,
+        state: GameState,
+        decision: Decision,
+        path: str,
+        by_timer: bool,
+    ) -> list[str]:
         if decision.kind != "action":
             args = self.render.event_args(lang, table, state, decision.params, decision.seat)
             did = self.tr.t(lang, "did-" + kebab(decision.kind), **args)
@@ -286,8 +317,8 @@ class Prompts:
                 *markup,
                 hint_row(table.chat_id, table.game_no, decision.id, self.tr.t(lang, "btn-hint")),
             )
-        seat = table.seats[decision.seat]
-        if table.practice and seat.details and seat.digest:  # something summed up
+        summed = table.practice and self.recaps.details(lang, table, state, decision.seat)
+        if summed:  # something summed up
             markup = (
                 *markup,
                 details_row(
@@ -543,13 +574,13 @@ class Prompts:
 
     # ------------------------------------------------------------------ why not
     def why(
-        self, lang: str, state: GameState, seat: int, only: set[str] | None = None
+        self, lang: str, state: GameState, seat: int, only: set[int] | None = None
     ) -> list[str]:
         """Why a usual action is missing from this turn's choices (`only`
         those reasons: the news, see `bot.words.reasons`)."""
         lines = []
         for missing in missing_actions(state, seat):
-            if only is not None and reasons.reason_key(missing) not in only:
+            if only is not None and reasons.mark(reasons.reason_key(missing)) not in only:
                 continue
             args = dict(missing.params)
             if "colour" in args:

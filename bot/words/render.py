@@ -28,7 +28,7 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-from bot.store.models import Table
+from bot.store.models import ANSWER, NOTE, Table
 from bot.words.help import rules_args
 from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.names import shown_name
@@ -130,6 +130,9 @@ def kill_causes(state: GameState, events: list[Event]) -> dict[int, str]:
             if opened and opened[-1] == e.params["smuta"]:
                 opened.pop()
         elif e.key == "card.killed":
+            if "cause" in e.params:  # read when it happened (`bot.service.journal`)
+                causes[i] = e.params["cause"]
+                continue
             context = opened[-1] if opened else _ended_later(events, i)
             if context is None:
                 # still running: below any смута this batch started after the kill
@@ -334,6 +337,34 @@ class Renderer:
             if self.logged(e)
         ]
 
+    def log_lines(
+        self, table: Table, state: GameState, entries: list[Event], lang: str | None = None
+    ) -> list[str]:
+        """The group's log lines of journal entries (`Table.log`): the engine's
+        public events and the bot's notes (in the group's language, or `lang`)."""
+        lang = lang or table.lang
+        lines: list[str] = []
+        chunk: list[Event] = []
+        for e in entries:
+            if e.key == NOTE:
+                lines += self.public_lines(table, state, chunk, lang)
+                chunk = []
+                who = self.name(lang, table, int(e.params["seat"]))
+                lines.append(self.tr.t(lang, str(e.params["text"]), player=who))
+            elif e.key != ANSWER:
+                chunk.append(e)
+        return lines + self.public_lines(table, state, chunk, lang)
+
+    def turn_lines(self, table: Table, state: GameState, lang: str | None = None) -> list[str]:
+        """The lines of the turn the group's table message tells now."""
+        return self.log_lines(table, state, table.entries(table.turn_at), lang)
+
+    def closed_lines(self, table: Table, state: GameState) -> list[str] | None:
+        """The lines of the turn(s) the last change closed (None: it closed none)."""
+        if table.turn_closed is None:
+            return None
+        return self.log_lines(table, state, table.entries(*table.turn_closed))
+
     def private_lines(
         self, lang: str, table: Table, state: GameState, events: list[Event], seat: int
     ) -> list[str]:
@@ -368,15 +399,15 @@ class Renderer:
             elif everything:
                 if self.logged(e):
                     lines.append(self.event(lang, table, state, e, cause=causes.get(i)))
-            elif self._lands_on(e) == seat:
+            elif self.lands_on(e) == seat:
                 args = self._args(lang, table, state, e, seat, causes.get(i))
                 lines.append(self.tr.t(lang, "you-" + kebab(e.key), **args))
-            elif self._about(e) == seat and self.logged(e):
+            elif self.about(e) == seat and self.logged(e):
                 lines.append(self.event(lang, table, state, e, reader=seat))
         return lines
 
     @staticmethod
-    def _lands_on(event: Event) -> int | None:
+    def lands_on(event: Event) -> int | None:
         """The player an event takes something from (or lands something on),
         when another player (or a смута) does it."""
         found = LANDS_ON.get(event.key)
@@ -389,7 +420,7 @@ class Renderer:
         return seat
 
     @staticmethod
-    def _about(event: Event) -> int | None:
+    def about(event: Event) -> int | None:
         if event.key == "turn.restart":
             seat = event.params.get("seat")
         else:

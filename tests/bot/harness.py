@@ -24,6 +24,7 @@ from aiogram.types import InlineKeyboardMarkup, User
 import bot.service.lobby
 import bot.service.play
 from bot.app import App, build_app
+from bot.service import journal
 from bot.service.games import Defaults
 from bot.store import Store
 from bot.store.models import Table
@@ -232,9 +233,7 @@ class Harness:
         a practice prompt's lines); `asker` then sends /hand (their prompt for it)."""
         table = await self.table(chat_id)
         table.state = build(dict(position))
-        table.turn_log = []
-        for seat in table.seats:
-            seat.seen = []
+        journal.told_all(table)
         assert await self.store.save(table)
         if asker is not None:
             await self.say(asker.id, asker, "/hand")

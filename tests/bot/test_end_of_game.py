@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from aiogram.methods import SendMessage, SendPhoto
 
+from bot.service import journal
 from bot.store import Store
 from engine import pending
 from engine.scenario import build
@@ -40,7 +41,7 @@ async def test_the_winners_line_names_exactly_the_winners(store: Store) -> None:
     table = await h.table(GROUP)
     assert [s.user_id for s in table.seats] == [anna.id, boris.id, vera.id]
     table.state = build(LAST_ACTION)
-    table.turn_log = []
+    journal.told_all(table)
     assert await store.save(table)
     decision = pending(table.state)
     assert decision is not None and decision.seat == 0

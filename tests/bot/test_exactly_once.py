@@ -19,6 +19,7 @@ from aiohttp.test_utils import TestClient, TestServer
 import bot.service.ratings
 import bot.webhook
 from bot.ops import metrics
+from bot.service import journal
 from bot.service.ratings import Analysis
 from bot.service.telling import ANNOUNCE_GRACE
 from bot.store import Store
@@ -189,7 +190,7 @@ async def last_move(h: Harness) -> tuple[User, str]:
     await h.open_game(GROUP, anna, [boris, vera])
     table = await h.table(GROUP)
     table.state = build(LAST_ACTION)
-    table.turn_log = []
+    journal.told_all(table)
     assert await h.store.save(table)
     decision = pending(table.state)
     assert decision is not None and table.seats[decision.seat].user_id == anna.id

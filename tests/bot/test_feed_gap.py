@@ -199,7 +199,8 @@ async def test_a_group_is_told_every_move_made_while_its_process_was_cut_off(
     closed: list[str] = []  # every closed turn's lines, in order
 
     def played(table: Table) -> Table:
-        closed.extend(table.closed_log or [])
+        assert table.state is not None
+        closed.extend(first.app.games.teller.render.closed_lines(table, table.state) or [])
         return table
 
     prefix = first.store.prefix  # type: ignore[attr-defined]
@@ -219,7 +220,7 @@ async def test_a_group_is_told_every_move_made_while_its_process_was_cut_off(
         second.app.feed.listen(gaps)
 
         proxy.cut()
-        while played(await move(first, users)).closed_log is None:
+        while played(await move(first, users)).turn_closed is None:
             pass  # until a turn closes
         played(await move(first, users))  # a move in the new turn: its table edited
         await first.say(chat, anna, "/table")

@@ -90,7 +90,10 @@ async def play_fast(h: Harness, gap: float) -> tuple[list[Table], float]:
         message = ids[f"prompt:{decision.seat}"]
         await h.press(users[seat.user_id], seat.user_id, message, data, settle=False)
         now = await h.table(GROUP)
-        if now.closed_log is not None and now.version == table.version + 1:
+        if (
+            h.app.games.teller.render.closed_lines(now, now.state) is not None
+            and now.version == table.version + 1
+        ):
             closed.append(now)
     raise AssertionError("the game never ended")
 
@@ -139,7 +142,12 @@ async def test_the_group_keeps_up_with_people_pressing_as_fast_as_the_bot_answer
 
     # no turn's lines lost: each is in a group message as it reads now
     now = "\n".join(text for (chat, _), text in tg.texts.items() if chat == GROUP)
-    lost = [line for turn in closed for line in turn.closed_log or [] if line not in now]
+    lost = [
+        line
+        for turn in closed
+        for line in h.app.games.teller.render.closed_lines(turn, turn.state) or []
+        if line not in now
+    ]
     assert not lost, lost[:3]
 
 

@@ -63,6 +63,7 @@ from hypothesis import strategies as st
 from redis.asyncio import Redis
 
 from bot.app import GROUP_COMMANDS, PRIVATE_COMMANDS
+from bot.service import journal
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
@@ -1086,11 +1087,13 @@ async def test_a_long_run_of_turns_is_cut_to_fit_one_telegram_message(store: Sto
     with seen.watching():
         w = await build_world(store, 1, seen)
     table = await w.h.table(GAME)
-    long_name = html_escape("Анна-Мария <Королева> & Ко Смуты")  # 32 characters
-    injected = [
-        f"🏠 {long_name} выкладывает 🟢 Менестреля № {i} → {long_name}." for i in range(150)
-    ]
-    table.turn_log = [*table.turn_log, *injected]
+    long_name = "Анна-Мария <Королева> & Ко Смуты"  # 32 characters
+    table.seats[0].name = long_name
+    render = w.h.app.games.teller.render
+    assert table.state is not None
+    table.add(journal.note("log-timeout", 0) for _ in range(150))
+    injected = render.turn_lines(table, table.state)[-150:]
+    assert html_escape(long_name) in injected[-1]
     assert await store.save(table)
     since = len(w.h.tg.requests)
     for move in range(60):
@@ -1100,7 +1103,7 @@ async def test_a_long_run_of_turns_is_cut_to_fit_one_telegram_message(store: Sto
             fired = await next_move(w, move)
             assert fired is not None, "the game ended before the turn did"
             await w.h.feed(fired.update)
-        if (await w.h.table(GAME)).closed_log is not None:
+        if (await w.h.table(GAME)).turn_closed is not None:
             break
     else:
         raise AssertionError("the turn never ended")

@@ -8,6 +8,7 @@ them (test_scale_out counted a timeout line missing)."""
 
 from __future__ import annotations
 
+from bot.service import journal
 from bot.service.bookkeeping import KEPT_LOG_LINES, settle
 from bot.store.memory import MemoryStore
 from bot.words.keyboards import LobbyCb
@@ -24,15 +25,25 @@ async def test_a_log_too_long_to_keep_is_closed_in_its_message_not_forgotten() -
     table = await h.table(GROUP)
     assert table.status == "playing" and not table.practice
     play = h.app.games.play
-    earlier = [f"line {i}" for i in range(KEPT_LOG_LINES - 1)]
-    timeout = h.tr.t("ru", "log-timeout", player="Анна")
-    away = h.tr.t("ru", "log-away", player="Анна")
-    table.turn_log = list(earlier)
-    settle(table, [], play.prompts, h.clock.now(), play.defaults, [timeout, away])
-    assert table.closed_log == [*earlier, timeout, away], "a line was forgotten"
-    assert table.turn_log == []
+    render = h.app.games.teller.render
+    state = table.state
+    assert state is not None
+    journal.told_all(table)
+    # the running turns' lines so far: someone came back, time and again
+    earlier = [journal.note("log-back", 1) for _ in range(KEPT_LOG_LINES - 1)]
+    back = h.tr.t("ru", "log-back", player=render.name("ru", table, 1))
+    timeout = h.tr.t("ru", "log-timeout", player=render.name("ru", table, 0))
+    away = h.tr.t("ru", "log-away", player=render.name("ru", table, 0))
+    table.add(earlier)
+    notes = [journal.note("log-timeout", 0), journal.note("log-away", 0)]
+    settle(table, [], h.clock.now(), play.defaults, notes)
+    closed = render.closed_lines(table, state)
+    assert closed == [back] * len(earlier) + [timeout, away], "a line was forgotten"
+    assert render.turn_lines(table, state) == []
 
     # a log that still fits goes on in the same message
-    table.turn_log = earlier[:10]
-    settle(table, [], play.prompts, h.clock.now(), play.defaults, [timeout])
-    assert table.closed_log is None and table.turn_log == [*earlier[:10], timeout]
+    journal.told_all(table)
+    table.add(earlier[:10])
+    settle(table, [], h.clock.now(), play.defaults, [journal.note("log-timeout", 0)])
+    assert render.closed_lines(table, state) is None
+    assert render.turn_lines(table, state) == [back] * 10 + [timeout]

@@ -139,7 +139,7 @@ async def test_a_held_group_holds_up_no_press_and_its_table_is_coalesced(store: 
         assert next_user is not None
         sent = asked(tg, next_user, upcoming.id, before)
         assert len(sent) == 1, "the next decider got their prompt while the group hangs"
-        if now.closed_log is not None:
+        if h.app.games.teller.render.closed_lines(now, now.state) is not None:
             closed.append(now)
     assert tg.held.is_set(), "the group's first request is hanging all this time"
     assert not group_requests(tg, GROUP, since), "nothing reached the group yet"
@@ -155,7 +155,11 @@ async def test_a_held_group_holds_up_no_press_and_its_table_is_coalesced(store: 
     assert isinstance(told[0], EditMessageText) and told[0].message_id == table_message
     fix, new_table = told[1], told[2]
     assert isinstance(fix, EditMessageText) and fix.message_id == table_message
-    lines = [line for turn in closed for line in turn.closed_log or []]
+    lines = [
+        line
+        for turn in closed
+        for line in h.app.games.teller.render.closed_lines(turn, turn.state) or []
+    ]
     assert fix.text == h.app.games.teller.closed_turn_text(closed[0], lines)
     assert isinstance(new_table, SendMessage), "then the new turn's table comes"
     ids = await h.store.messages(GROUP)
@@ -176,7 +180,7 @@ async def test_many_moves_in_one_turn_while_an_edit_hangs_cost_one_edit(store: S
     for _ in range(2):
         await press_first_option(h, users)
     newest = await h.table(GROUP)
-    assert newest.version == start.version + 2 and newest.closed_log is None
+    assert newest.version == start.version + 2 and newest.turn_closed is None
     assert newest.state is not None and start.state is not None
     assert newest.state.turn == start.state.turn
     tg.release.set()

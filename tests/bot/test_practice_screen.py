@@ -29,6 +29,7 @@ import pytest
 from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import User
 
+from bot.service import journal
 from bot.store.memory import MemoryStore
 from bot.webapp.payload import Payloads
 from bot.words.keyboards import DetailsCb, PromptCb
@@ -149,10 +150,8 @@ async def practice_at(h: Harness, anna: User, position: dict[str, Any]) -> None:
     await h.start_practice(anna, computers=len(position["players"]) - 1)
     table = await h.table(anna.id)
     table.state = build(position)
-    table.turn_log = []
+    journal.told_all(table)
     table.deadline = table.reminder = table.deadline_decision = None  # the dealt game's timer
-    seat = table.seats[0]
-    seat.story, seat.news, seat.seen, seat.details, seat.digest = [], [], [], [], []
     assert await h.store.save(table)
     await h.say(anna.id, anna, "/hand")
 

@@ -24,6 +24,7 @@ import pytest
 from aiogram.types import User
 
 import engine
+from bot.service import journal
 from bot.store.memory import MemoryStore
 from bot.words.keyboards import PromptCb, menu_level
 from bot.words.prompts import ASK, level_of
@@ -230,7 +231,7 @@ async def _seated_position(
     await h.open_game(GROUP, anna, [boris])
     table = await h.table(GROUP)
     table.state = build(position)
-    table.turn_log = []
+    journal.told_all(table)
     assert await h.store.save(table)
     await h.say(anna.id, anna, "/hand")
     return anna, boris
@@ -546,7 +547,7 @@ async def test_a_decision_random_play_misses_asks_at_every_level(name: str, lang
     await h.open_game(GROUP, users[0], users[1:])
     table = await h.table(GROUP)
     table.state = state
-    table.turn_log = []
+    journal.told_all(table)
     assert await h.store.save(table)
     user = next(u for u in users if u.id == table.seats[decision.seat].user_id)
     await h.say(user.id, user, "/hand")

@@ -40,7 +40,7 @@ from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
 from bot.store.models import ChatProfile, PlayerStats, Seat, Table
 from bot.store.redis import RedisStore, _str
-from engine import Command
+from engine import Command, Event
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, shared_translator
 from tests.bot.helpers.finishing import _finish, _finish_game, _finished_table, finish_quickly
@@ -834,7 +834,7 @@ async def test_migrate_carries_what_lands_on_the_old_id_mid_move(
     async def lands_first(*args: Any) -> Any:
         if not landed:
             if what == "a move":
-                table.turn_log.append("move")
+                table.add([Event(key="move")])
                 landed.append(await store.save(table, [cmd(0, 3)]))
                 log.append(cmd(0, 3))
             else:

@@ -16,9 +16,9 @@ import redis.exceptions
 
 import engine
 from bot.store import Store, StoreUnavailable, UserPrefs
-from bot.store.models import Seat, Table
+from bot.store.models import Seat, Table, packed
 from bot.store.redis import RedisStore, _guard
-from engine import Command
+from engine import Command, Event
 
 CHAT = -1001
 OTHER = -1002
@@ -74,9 +74,18 @@ async def test_create_only_when_absent(store: Store) -> None:
     assert loaded is not None and loaded.title == "first" and loaded.version == 1
 
 
+def keys(table: Table) -> list[str]:
+    """The keys of the entries a test put in the record's journal."""
+    return [e.key for e in table.entries(table.log_at)]
+
+
 async def test_load_returns_an_equal_record(store: Store) -> None:
     table = make_table(
-        status="lobby", lang="en", turn_timeout=45, choice_timeout=30, turn_log=["a", "b"]
+        status="lobby",
+        lang="en",
+        turn_timeout=45,
+        choice_timeout=30,
+        log=[packed(Event(key="a")), packed(Event(key="b"))],
     )
     table.seats[1].strikes = 2
     table.seats[1].away = True
@@ -91,10 +100,10 @@ async def test_a_stale_save_is_refused_and_changes_nothing(store: Store) -> None
     bob = await store.load(CHAT)
     assert alice is not None and bob is not None
 
-    alice.turn_log.append("Аня взяла Лорда")
+    alice.add([Event(key="Аня взяла Лорда")])
     assert await store.save(alice, [cmd(0, 1, "c1")])
 
-    bob.turn_log.append("Борис взял Лорда")
+    bob.add([Event(key="Борис взял Лорда")])
     bob.deadline = 900.0
     assert not await store.save(bob, [cmd(1, 1, "c2")])
     assert bob.version == table.version  # unchanged: Bob's handler must reload
@@ -116,9 +125,9 @@ async def test_version_grows_by_one_per_save(store: Store) -> None:
 
 async def test_saved_and_loaded_records_are_copies(store: Store) -> None:
     table = await created(store)
-    table.turn_log.append("changed after save")  # not saved
+    table.add([Event(key="changed after save")])  # not saved
     loaded = await store.load(CHAT)
-    assert loaded is not None and loaded.turn_log == []
+    assert loaded is not None and loaded.log == []
     loaded.seats[0].name = "changed after load"
     again = await store.load(CHAT)
     assert again is not None and again.seats[0].name == "Аня"
@@ -411,7 +420,7 @@ async def test_two_answers_to_one_decision_exactly_one_wins(store: Store) -> Non
             mine = await store.load(CHAT)
             assert mine is not None
             await barrier.wait()  # both hold the same version now
-            mine.turn_log.append(f"round {r}: seat {seat}")
+            mine.add([Event(key=f"round {r}: seat {seat}")])
             mine.deadline = 1000.0 + r * 10 + seat
             return await store.save(mine, [cmd(seat, r)])
 
@@ -421,8 +430,8 @@ async def test_two_answers_to_one_decision_exactly_one_wins(store: Store) -> Non
         stored = await store.load(CHAT)
         assert stored is not None
         assert stored.version == table.version + r + 1
-        assert stored.turn_log[-1] == f"round {r}: seat {winner}"
-        assert len(stored.turn_log) == r + 1
+        assert keys(stored)[-1] == f"round {r}: seat {winner}"
+        assert len(keys(stored)) == r + 1
         # the timer is the winner's, not the loser's
         assert await store.due(1000.0 + r * 10 + winner - 0.5) == []
         assert await store.due(1000.0 + r * 10 + winner) == [CHAT]
@@ -438,7 +447,7 @@ async def increment_with_retry(store: Store, worker: int, times: int) -> int:
         while True:
             table = await store.load(CHAT)
             assert table is not None
-            table.turn_log.append(f"{worker}:{i}")
+            table.add([Event(key=f"{worker}:{i}")])
             if await store.save(table, [cmd(worker, i)]):
                 break
             conflicts += 1
@@ -454,9 +463,7 @@ async def test_concurrent_incrementers_lose_nothing(store: Store) -> None:
     stored = await store.load(CHAT)
     assert stored is not None
     assert stored.version == table.version + workers * times
-    assert sorted(stored.turn_log) == sorted(
-        f"{w}:{i}" for w in range(workers) for i in range(times)
-    )
+    assert sorted(keys(stored)) == sorted(f"{w}:{i}" for w in range(workers) for i in range(times))
     log = await store.log(CHAT)
     assert len(log) == workers * times
     assert sorted((c.seat, c.decision) for c in log) == [
@@ -478,7 +485,7 @@ async def test_incrementers_on_separate_connections_lose_nothing(
     stored = await stores[1].load(CHAT)
     assert stored is not None
     assert stored.version == table.version + workers * times
-    assert len(set(stored.turn_log)) == len(stored.turn_log) == workers * times
+    assert len(set(keys(stored))) == len(keys(stored)) == workers * times
     assert len(await stores[2].log(CHAT)) == workers * times
 
 
@@ -497,7 +504,7 @@ async def test_a_save_racing_a_migration_is_not_lost(store: Store) -> None:
         await created(store, old)
         loaded = await store.load(old)
         assert loaded is not None
-        loaded.turn_log.append("move")
+        loaded.add([Event(key="move")])
 
         migrated, saved = await asyncio.gather(store.migrate(old, new), save_after(r, loaded))
         outcomes.add(saved)
@@ -505,10 +512,10 @@ async def test_a_save_racing_a_migration_is_not_lost(store: Store) -> None:
         final = await store.load(new)
         assert final is not None and await store.load(old) is None
         if saved:  # the move carried it over
-            assert final.turn_log == ["move"] and await store.log(new) == [cmd(0, 1)]
+            assert keys(final) == ["move"] and await store.log(new) == [cmd(0, 1)]
             assert final.version == 2
         else:  # refused: nothing half-applied
-            assert final.turn_log == [] and await store.log(new) == []
+            assert keys(final) == [] and await store.log(new) == []
             assert final.version == 1
     # which outcomes happen depends on the store: on Redis the save can land
     # before the migration's transaction and is carried over (whether one also

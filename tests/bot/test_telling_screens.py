@@ -68,7 +68,7 @@ async def test_a_move_is_laid_out_as_screens_and_delivered_as_laid_out(store: St
             assert (prompt.seat, prompt.decision, prompt.edit) == (upcoming.seat, upcoming.id, None)
             assert prompt.ring
             assert tell.group == (
-                CloseTurn(TABLE, tuple(after.closed_log or ())),
+                CloseTurn(TABLE, tuple(games.teller.render.closed_lines(after, after.state) or ())),
                 RepostView(TABLE),
             )
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from aiogram.types import User
 
+from bot.service import journal
 from bot.store.memory import MemoryStore
 from bot.words.keyboards import LobbyCb
 from bot.words.render import kebab
@@ -40,7 +41,7 @@ async def seated(h: Harness, position: dict[str, Any], lang: str) -> list[User]:
     await h.open_game(GROUP, users[0], users[1:])
     table = await h.table(GROUP)
     table.state = build(position)
-    table.turn_log = []
+    journal.told_all(table)
     table.lang = lang  # type: ignore[assignment]
     assert await h.store.save(table)
     decision = pending(table.state)
@@ -369,7 +370,7 @@ async def test_practice_begins_your_turn_with_what_the_computers_did(lang: str) 
             "actions_taken": 1,
         }
     )
-    table.seats[0].seen = []  # what she saw of the game dealt before this position
+    journal.told_all(table)  # what she saw of the game dealt before this position
     assert await h.store.save(table)
     await h.say(anna.id, anna, "/hand")
     for _ in range(20):

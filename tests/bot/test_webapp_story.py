@@ -69,7 +69,8 @@ async def test_the_log_holds_every_turn_newest_first_and_marks_what_came_since(
         assert [t["new"] for t in story["turns"]] == [i < theirs for i in range(len(seats))]
         # the group read those lines: each of the record's closed turn's lines is in it
         lines = [line for t in story["turns"] for line in t["lines"]]
-        for line in table.closed_log or []:
+        assert table.state is not None
+        for line in h.app.games.teller.render.closed_lines(table, table.state) or []:
             if not line.startswith("▶️"):
                 assert plain(line) in lines
         # a spectator's log marks nothing

@@ -19,7 +19,8 @@ from aiogram.types import User
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.store.models import Seat, Table
+from bot.service import journal
+from bot.store.models import Seat, Table, packed
 from bot.webapp.payload import Payloads
 from bot.webapp.server import WebApp
 from engine import GameSetup, apply, new_game, pending
@@ -164,7 +165,7 @@ def crowded_states(
             creator_id=1,
             seats=[Seat(user_id=i + 1, name=names[i]) for i in range(6)],
             state=state,
-            turn_log=[f"🏠 ⁨{names[0]}⁩ выкладывает 🔵 Казначея."] * 12,
+            log=[packed(journal.note("log-away", 0))] * 12,  # a turn's worth of the group's lines
         )
         while (decision := pending(state)) is not None:
             for seat in (*range(6), None):

@@ -125,7 +125,12 @@ async def test_a_move_made_in_the_chat_appears_without_reload(browser: Any) -> N
             await page.shows(newest.version)
             # the move's line, as the group read it (a turn's «▶️ Ход N» header
             # is the app's title of the turn, not a line of it)
-            group_read = [*(newest.closed_log or []), *newest.turn_log]
+            render = h.app.games.teller.render
+            assert newest.state is not None
+            group_read = [
+                *(render.closed_lines(newest, newest.state) or []),
+                *render.turn_lines(newest, newest.state),
+            ]
             line = plain([x for x in group_read if not x.startswith("▶️")][-1])
             # the newest turn comes first, its lines in the order they happened
             newest_turn = page.page.locator("#log .turn").first

@@ -9,7 +9,10 @@ the public API by the random policy:
 
 - `PLAY`: everything the players are told — every event (key, parameters,
   audience) and every decision (seat, kind, options, parameters);
-- `STATE`: the saved JSON of the state after every answer.
+- `STATE`: the state after every answer, as JSON with every field but the
+  empty ones (how it was saved until issue 39 made the saving leave out
+  every default too: what a state holds is pinned, not how compactly it is
+  saved — `GameState.from_json(state.to_json()) == state` is the playouts').
 
 If a change is *meant* to change a game (a rule, a new state field), say so in
 its commit and take the new digest from `python -m tests.engine.test_golden`.
@@ -58,7 +61,7 @@ def digests(games_per_count: int = 4) -> tuple[str, str]:
                         break
                     play.update(_dump([d.id, d.seat, d.kind, d.options, d.params]))
                     events = apply(state, d.seat, d.id, choose(state.seed, d))
-                    state_digest.update(state.to_json().encode())
+                    state_digest.update(state.model_dump_json(exclude_none=True).encode())
     return play.hexdigest(), state_digest.hexdigest()
 
 

@@ -41,7 +41,7 @@ class Games(History, Updates):
         [(v, data)] = await self._read(lambda p: p.hmget(self._table_key(chat_id), ["v", "data"]))
         if data is None:
             return None
-        table = Table.model_validate_json(data)
+        table = Table.from_json(data)
         table.version = int(_str(v))
         return table
 
@@ -54,7 +54,7 @@ class Games(History, Updates):
         if not got:
             return None, ids
         v, data, adrift = got
-        table = Table.model_validate_json(data)
+        table = Table.from_json(data)
         table.version = int(_str(v))
         table.adrift = int(adrift) == 1
         return table, ids
@@ -63,7 +63,7 @@ class Games(History, Updates):
     async def save(self, table: Table, commands: Sequence[Command] = ()) -> bool:
         chat = table.chat_id
         expected = table.version
-        data = table.model_copy(update={"version": expected + 1}).model_dump_json()
+        data = table.model_copy(update={"version": expected + 1}).to_json()
         timer = _timer(table)
         lines = [c.model_dump_json() for c in commands]
         delivery = current_delivery()

@@ -75,5 +75,5 @@ class Health(RedisBase):
                     pipe.hget(key, "data")
                 for data in await pipe.execute():
                     if data is not None:  # expired meanwhile: not counted
-                        status = Table.model_validate_json(data).status
+                        status = Table.from_json(data).status
                         counts[status] = counts.get(status, 0) + 1

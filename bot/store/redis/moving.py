@@ -125,14 +125,14 @@ class Moving(RedisBase):
     ) -> tuple[int, str] | None:
         """Step 2 (``copy.lua``): the new id's record after it (version, JSON);
         None when the new id holds another game."""
-        table = Table.model_validate_json(old["data"])
+        table = Table.from_json(old["data"])
         table.chat_id = new_chat_id
         table.version = old["v"]
         msgs: dict[str, str] = old["msgs"]
         args = [
             str(old_chat_id),
             str(old["v"]),
-            table.model_dump_json(),
+            table.to_json(),
             old["g"],
             old["s"],
             old["r"],
@@ -173,7 +173,7 @@ class Moving(RedisBase):
         follows: a save since lowers it for its own), and each person's link
         moved (``relink.lua``). The old id's entry is left to `due`, which
         takes out an entry whose record is gone."""
-        timer = _timer(Table.model_validate_json(now[1]))
+        timer = _timer(Table.from_json(now[1]))
         with _guard():
             async with self._r.pipeline(transaction=False) as pipe:
                 if timer is not None:

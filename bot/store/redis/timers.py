@@ -92,7 +92,7 @@ class Timers(RedisBase):
                 for i in unkept:
                     pipe.hget(self._table_key(chats[i]), "data")
                 for i, data in zip(unkept, await pipe.execute(), strict=True):
-                    timer = None if data is None else _timer(Table.model_validate_json(data))
+                    timer = None if data is None else _timer(Table.from_json(data))
                     timers[i] = "" if timer is None else repr(float(timer))
         return timers
 

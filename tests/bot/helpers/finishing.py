@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.service import journal
 from bot.store import Store
 from bot.store.models import Table
 from engine import GameSetup, apply, pending
@@ -30,7 +31,7 @@ async def finish_quickly(h: Harness, chat_id: int, host, guests, computers: int 
     await h.open_game(chat_id, host, guests, computers=computers)
     table = await h.table(chat_id)
     table.state = build(LAST_ACTION)
-    table.turn_log = []
+    journal.told_all(table)
     assert await h.store.save(table)
     decision = pending(table.state)
     assert decision is not None and decision.seat == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from aiogram.types import User
 
+from bot.service import journal
 from engine import pending
 from engine.scenario import build
 from tests.bot.harness import Harness, answer_data, people
@@ -44,7 +45,7 @@ async def finished_game(h: Harness) -> tuple[list[User], int]:
     await h.open_game(GROUP, anna, [boris, vera], computers=1)
     table = await h.table(GROUP)
     table.state = build(LAST_ACTION)
-    table.turn_log = []
+    journal.told_all(table)
     assert await h.store.save(table)
     decision = pending(table.state)
     assert decision is not None and decision.seat == 0

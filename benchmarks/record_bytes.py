@@ -9,7 +9,9 @@ move the record the store keeps is read as it is kept — the embedded store's
 saved text, the same JSON Redis keeps — and the moves where the game deck is
 half drawn (its size first at or below half of what it was after the deal)
 are the game's mid-game. Prints one JSON line a game (`mid_bytes`, `max_bytes`,
-`mean_bytes` over the whole game) and one with the means over the games.
+`mean_bytes` over the whole game; `mid_json_bytes`, `mean_json_bytes`: the
+same record as JSON, before it is compressed) and one with the means over
+the games.
 
 The figures depend on the code, not the machine: run it in two checkouts
 (e.g. a worktree of the previous main) to compare them.
@@ -22,6 +24,7 @@ import asyncio
 import json
 import random
 import statistics
+import zlib
 from typing import Any
 
 from bot.store.memory import MemoryStore
@@ -32,10 +35,14 @@ GROUP = -100_900
 NAMES = ["Анна Каренина", "Борис Годунов", "Вера Павлова", "Глеб Жеглов", "Дина", "Егор"]
 
 
-def kept(store: MemoryStore, chat_id: int) -> int:
-    """The record's bytes as the store keeps them (UTF-8)."""
-    record = store._tables[chat_id]  # the embedded store keeps what Redis would
-    return len(record.data.encode())
+def kept(store: MemoryStore, chat_id: int) -> tuple[int, int]:
+    """The record's bytes as the store keeps them, and as JSON (UTF-8): a
+    record kept as JSON (before issue 39) is the same twice."""
+    data: str | bytes = store._tables[chat_id].data  # what Redis would keep
+    stored = len(data.encode()) if isinstance(data, str) else len(data)
+    if isinstance(data, bytes) and data[:1] != b"{":
+        return stored, len(zlib.decompress(data))
+    return stored, stored
 
 
 async def one_game(players: int, seed: int) -> dict[str, Any]:
@@ -48,13 +55,16 @@ async def one_game(players: int, seed: int) -> dict[str, Any]:
     assert table.state is not None
     dealt = len(table.state.deck)
     sizes: list[int] = []
-    mid: int | None = None
+    jsons: list[int] = []
+    mid: tuple[int, int] | None = None
     while table.status == "playing":
         state = table.state
         assert state is not None
-        sizes.append(kept(store, GROUP))
+        stored, as_json = kept(store, GROUP)
+        sizes.append(stored)
+        jsons.append(as_json)
         if mid is None and len(state.deck) <= dealt // 2:
-            mid = sizes[-1]
+            mid = stored, as_json
         decision = pending(state)
         assert decision is not None
         user = next(u for u in users if table.seat_of(u.id) == decision.seat)
@@ -63,9 +73,11 @@ async def one_game(players: int, seed: int) -> dict[str, Any]:
     return {
         "seed": seed,
         "moves": len(sizes),
-        "mid_bytes": mid,
+        "mid_bytes": mid[0] if mid else None,
+        "mid_json_bytes": mid[1] if mid else None,
         "max_bytes": max(sizes),
         "mean_bytes": round(statistics.fmean(sizes)),
+        "mean_json_bytes": round(statistics.fmean(jsons)),
     }
 
 
@@ -82,7 +94,7 @@ async def main() -> None:
         print(json.dumps(row))
     means = {
         key: round(statistics.fmean(r[key] for r in rows if r[key] is not None))
-        for key in ("mid_bytes", "max_bytes", "mean_bytes")
+        for key in ("mid_bytes", "mid_json_bytes", "max_bytes", "mean_bytes", "mean_json_bytes")
     }
     print(json.dumps({"games": len(rows), "players": args.players, **means}))
 

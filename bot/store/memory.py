@@ -29,7 +29,7 @@ T = TypeVar("T")
 @dataclass
 class _Record:
     version: int
-    data: str  # the Table JSON, carrying `version`
+    data: bytes  # the Table as stored (`Table.to_stored`), carrying `version`
     game_no: int
     status: str  # the Table's status (for the games gauge)
 
@@ -103,7 +103,7 @@ class MemoryStore(Store):
     async def save(self, table: Table, commands: Sequence[Command] = ()) -> bool:
         chat = table.chat_id
         expected = table.version
-        data = table.model_copy(update={"version": expected + 1}).to_json()
+        data = table.model_copy(update={"version": expected + 1}).to_stored()
         lines = [c.model_dump_json() for c in commands]
         timer = _timer(table)
         await asyncio.sleep(0)
@@ -251,7 +251,7 @@ class MemoryStore(Store):
             return False
         table = Table.from_json(rec.data)
         table.chat_id = new_chat_id
-        self._tables[new_chat_id] = _Record(rec.version, table.to_json(), rec.game_no, rec.status)
+        self._tables[new_chat_id] = _Record(rec.version, table.to_stored(), rec.game_no, rec.status)
         del self._tables[old_chat_id]
         self._copied_from.pop(old_chat_id, None)
         self._copied_from[new_chat_id] = old_chat_id

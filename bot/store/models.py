@@ -20,6 +20,7 @@ goes to the log and to Sentry.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import Iterable
 from typing import Any, Literal
 
@@ -216,11 +217,19 @@ class Table(BaseModel):
         state = self.state.to_json()
         return f'{data[:-1]},"state":{state}}}' if data != "{}" else f'{{"state":{state}}}'
 
+    def to_stored(self) -> bytes:
+        """The record as the store keeps it: `to_json`, compressed (zlib's
+        fastest level: a mid-game record's ~3 KB in ~1.3 KB, in tens of
+        microseconds). `from_json` reads it, and plain JSON too."""
+        return zlib.compress(self.to_json().encode(), 1)
+
     @classmethod
     def from_json(cls, data: str | bytes) -> Table:
-        """A record as the store keeps it — also one saved before the record
-        kept no screens (issue 39): its rendered lines go, and «ℹ️» reasons
-        kept in words are noted anew at the next turn prompt."""
+        """A record as the store keeps it (`to_stored`), or as JSON — also one
+        saved before the record kept no screens (issue 39): its rendered lines
+        go, and «ℹ️» reasons kept in words are noted anew at the next turn prompt."""
+        if isinstance(data, bytes) and data[:1] != b"{":
+            data = zlib.decompress(data)
         try:
             return cls.model_validate_json(data)
         except ValidationError:

@@ -31,6 +31,7 @@ CORRUPT_RECORD_PROBE = SENTRY_KEEPING_EVENTS + textwrap.dedent(
     f"""
     import asyncio
     from redis.asyncio import Redis
+    from bot.store.models import Table
     from bot.store.redis import RedisStore
     from tests.bot.fake_telegram import person
     from tests.bot.harness import Harness
@@ -52,7 +53,7 @@ CORRUPT_RECORD_PROBE = SENTRY_KEEPING_EVENTS + textwrap.dedent(
             found["seed"] = table.state.seed
             # the record as a bad migration or a hand edit might leave it
             key = store._table_key(GROUP)
-            record = json.loads(await raw.hget(key, "data"))
+            record = json.loads(Table.from_json(await raw.hget(key, "data")).to_json())
             del record["chat_id"]
             await raw.hset(key, "data", json.dumps(record, ensure_ascii=False))
             logging.getLogger("bot.probe").info("a line before the error")

@@ -279,7 +279,7 @@ class RedisBase(Store):
         self,
         script: Script,
         keys: list[str],
-        args: list[str],
+        args: Sequence[str | bytes],
         before: Sequence[tuple[str, ...]] = (),
         after: Sequence[tuple[str, ...]] = (),
     ) -> list[Any]:

@@ -63,7 +63,7 @@ class Games(History, Updates):
     async def save(self, table: Table, commands: Sequence[Command] = ()) -> bool:
         chat = table.chat_id
         expected = table.version
-        data = table.model_copy(update={"version": expected + 1}).to_json()
+        data = table.model_copy(update={"version": expected + 1}).to_stored()
         timer = _timer(table)
         lines = [c.model_dump_json() for c in commands]
         delivery = current_delivery()
@@ -76,7 +76,7 @@ class Games(History, Updates):
                 metrics.cas_conflict()
                 return False
             packed = pack_log([*kept, *lines])
-        args: list[str] = [
+        args: list[str | bytes] = [
             str(expected),
             data,
             str(table.game_no),

@@ -85,7 +85,7 @@ class Moving(RedisBase):
 
     async def _migrate_read(
         self, old_chat_id: int, new_chat_id: int
-    ) -> tuple[dict[str, Any] | None, tuple[int, str, str | None] | None]:
+    ) -> tuple[dict[str, Any] | None, tuple[int, str | bytes, str | None] | None]:
         """Step 1: the old record (None: none) and the new id's (version,
         JSON, ``from``; None: none), in one round trip of one-slot reads."""
         old_tk = self._table_key(old_chat_id)
@@ -105,12 +105,12 @@ class Moving(RedisBase):
                 ) = await pipe.execute()
         new = None
         if ndata is not None:
-            new = (int(_str(nv or "0")), _str(ndata), None if origin is None else _str(origin))
+            new = (int(_str(nv or "0")), ndata, None if origin is None else _str(origin))
         if data is None:
             return None, new
         old = {
             "v": int(_str(v or "0")),
-            "data": _str(data),
+            "data": data,  # as kept: compressed (`Table.to_stored`)
             "g": "" if g is None else _str(g),
             "s": "" if status is None else _str(status),
             "r": "" if primary is None else _str(primary),
@@ -122,8 +122,8 @@ class Moving(RedisBase):
 
     async def _migrate_copy(
         self, old_chat_id: int, new_chat_id: int, old: dict[str, Any]
-    ) -> tuple[int, str] | None:
-        """Step 2 (``copy.lua``): the new id's record after it (version, JSON);
+    ) -> tuple[int, str | bytes] | None:
+        """Step 2 (``copy.lua``): the new id's record after it (version, the record as kept);
         None when the new id holds another game."""
         table = Table.from_json(old["data"])
         table.chat_id = new_chat_id
@@ -132,7 +132,7 @@ class Moving(RedisBase):
         args = [
             str(old_chat_id),
             str(old["v"]),
-            table.to_json(),
+            table.to_stored(),
             old["g"],
             old["s"],
             old["r"],
@@ -150,7 +150,7 @@ class Moving(RedisBase):
             got = await self._copy_script(keys=keys, args=args)
         if int(got[0]) == 0:
             return None
-        return int(_str(got[1])), _str(got[2])
+        return int(_str(got[1])), got[2]
 
     async def _migrate_drop(self, old_chat_id: int, old: dict[str, Any]) -> bool:
         """Step 3 (``drop.lua``): the old keys deleted if the old record is
@@ -166,7 +166,7 @@ class Moving(RedisBase):
             return int(await self._drop_script(keys=keys, args=args)) == 1
 
     async def _migrate_links_and_timer(
-        self, old_chat_id: int, new_chat_id: int, now: tuple[int, str], users: list[int]
+        self, old_chat_id: int, new_chat_id: int, now: tuple[int, str | bytes], users: list[int]
     ) -> None:
         """Step 4: one pipeline of one-key commands — the timers' index lowered
         to the new record's timer (as a save does, after the record it

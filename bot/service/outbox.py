@@ -64,6 +64,7 @@ from typing import Protocol
 
 from bot.ops import metrics
 from bot.service.answering import Unanswered
+from bot.service.pictures import Drawing
 from bot.store import Store, StoreUnavailable
 from bot.store.feed import Feed
 from bot.store.models import Table
@@ -95,9 +96,6 @@ LogText = Callable[[list[str]], tuple[str, bool]]
 
 #: a message's text and buttons as last shown
 Shown = tuple[str, Keyboard | None]
-#: a picture being drawn off the event loop (`bot.service.pictures`): its PNG,
-#: or None when it could not be drawn (the text then goes alone)
-Drawing = asyncio.Future[bytes | None]
 
 REPLIES_MAX = 10  # command replies a group's outbox keeps waiting (the oldest give way)
 SHOWN_KEPT = 4  # messages per chat whose last text an outbox remembers (its views')

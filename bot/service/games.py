@@ -14,9 +14,14 @@ It is made of parts, each an object with one job, that call each other
 - `Outboxes` (outbox): each group's queue of what it is told, at its pace;
 - bookkeeping: what a change leaves in the record (the turn's log, each
   person's story, the timer) — plain functions, run inside the change;
-- `Teller` (telling): once a change is saved, what everyone is told —
-  prompts at once, the group through its outbox — and catching up on a move
-  never told;
+- outcome: what a command returns — its answer and its effects, as plain
+  data: no part below sends anything itself;
+- `Teller` (telling): what a saved change is told as, laid out as screens,
+  and their sending — prompts at once, the group through its outbox — and
+  catching up on a move never told;
+- `Carrier` (carrying): the one place effects are carried out (for the
+  courier, and the ticker: timers), and what runs in tasks of its own — the
+  calls to a new lobby, the reviews after a result;
 - `Lobby` (lobby): /newgame to the start;
 - `Tutor` (tutor): /learn and a first /practice, the guided game (its script: lessons);
 - `Play` (play): buttons, answers, timers, /hand;
@@ -32,7 +37,6 @@ It is made of parts, each an object with one job, that call each other
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -51,11 +55,13 @@ from bot.service.base import (
     nobody,
 )
 from bot.service.bookkeeping import ANNOUNCE_GRACE
+from bot.service.carrying import Carrier
 from bot.service.forgetting import Forgetting
 from bot.service.history import History
 from bot.service.lobby import Lobby
 from bot.service.notify import Notify
 from bot.service.outbox import Outboxes
+from bot.service.outcome import Effect
 from bot.service.pictures import Pictures
 from bot.service.play import STRIKES_TO_AWAY, Play
 from bot.service.profile import Profiles
@@ -126,7 +132,14 @@ class Games:
         self.app = app  # the Mini App's links (None: no app)
         self.views = GroupViews(self.render, tr, app)
         self.outboxes = Outboxes(store, messenger, pace or Pace(), self.views, feed)
-        self.records = Records(store, clock, is_admin, is_member or nobody, self.outboxes.know)
+        self.records = Records(
+            store,
+            clock,
+            is_admin,
+            is_member or nobody,
+            saved=self.outboxes.know,
+            replacing=self.outboxes.replacing,
+        )
         self.prompts = Prompts(self.render, tr, app)
         # in place, strong in its budget mode: the same answer every time (tests);
         # the bot's own (bot.run) searches with a deadline, in a pool
@@ -136,7 +149,7 @@ class Games:
         self.pictures = Pictures(store, tr, processes=self.thinker.workers > 0)
         # each person's review of their game, made in the pictures' worker
         # after the result went out
-        self.reviews = Reviews(store, messenger, tr, self.pictures, app, cpu=review_cpu)
+        self.reviews = Reviews(store, tr, self.pictures, app, cpu=review_cpu)
         self.teller = Teller(
             store,
             messenger,
@@ -146,34 +159,27 @@ class Games:
             self.links.deep_link,
             on_finish=self.game_finished,
             pictures=self.pictures,
-            on_result=self.reviews.after_result,
         )
         # a chat's home: its settings, ratings, history, the call to the next game
-        self.profiles = Profiles(self.records, messenger, tr, self.defaults)
+        self.profiles = Profiles(self.records, tr, self.defaults)
         self.ratings = Ratings(store, tr)
-        self.history = History(store, self.render, tr, messenger)
-        self.notify = Notify(self.records, messenger, self.outboxes, self.render, tr, self.links)
+        self.history = History(store, self.render, tr, app)
+        self.notify = Notify(self.records, self.render, tr, self.links)
         self.lobby = Lobby(
-            self.records,
-            self.teller,
-            self.outboxes,
-            tr,
-            self.defaults,
-            self.links,
-            seeds,
-            profiles=self.profiles,
-            on_open=self.notify.lobby_opened,
+            self.records, self.teller, tr, self.defaults, self.links, seeds, profiles=self.profiles
         )
-        self.tutor = Tutor(self.records, self.teller, self.outboxes, self.lobby, tr, self.defaults)
-        self.play = Play(
-            self.records, self.teller, messenger, self.render, tr, self.thinker, self.defaults
-        )
-        self.seats = Seats(
-            self.records, self.teller, self.outboxes, self.render, tr, self.lobby, self.defaults
-        )
-        self.rematch = Rematch(store, self.lobby, messenger, self.render, tr, self.links)
-        self.forgetting = Forgetting(self.records, self.teller, self.outboxes, tr, self.defaults)
+        self.tutor = Tutor(self.records, self.teller, self.lobby, tr, self.defaults)
+        self.play = Play(self.records, self.teller, self.render, tr, self.thinker, self.defaults)
+        self.seats = Seats(self.records, self.teller, self.render, tr, self.lobby, self.defaults)
+        self.rematch = Rematch(store, self.lobby, self.render, tr, self.links)
+        self.forgetting = Forgetting(self.records, self.teller, tr, self.defaults)
         self.viewing = Viewing(store, feed)  # what the Mini App reads
+        # what the commands decide is carried out here (the courier's, the ticker's)
+        self.carrier = Carrier(
+            self.teller, self.outboxes, messenger, self.notify, self.reviews, self.rematch
+        )
+        # the reviews come after a result is posted
+        self.teller.on_result = self.carrier.after_result
 
     def parts(self) -> dict[str, object]:
         """The service's parts by the names handlers take them under (the
@@ -204,31 +210,16 @@ class Games:
         self.lobby.seeds = seeds
 
     async def idle(self) -> None:
-        """Until nothing is under way off a handler's path: the calls to new
-        lobbies, then every group's outbox (which those calls feed), then the
-        reviews after a result (which wait for it to go out)."""
-        await self.notify.idle()
-        await self.outboxes.idle()
-        await self.reviews.idle()
+        """Until nothing is under way off a handler's path (`Carrier.idle`)."""
+        await self.carrier.idle()
 
     async def drain(self, timeout: float) -> None:
-        """At shutdown, within `timeout` seconds in all: the calls to new
-        lobbies still going (they feed the outboxes), then what the groups are
-        still to be told, at their pace; what is cut off is logged."""
-        loop = asyncio.get_running_loop()
-        until = loop.time() + timeout
-        cut = await self.notify.drain(max(0.5, until - loop.time()))
-        if cut:
-            log.warning("%d lobby call(s) cut off at shutdown", cut)
-        cut = await self.outboxes.drain(max(0.5, until - loop.time()))
-        if cut:
-            log.warning("%d group(s) not told everything at shutdown", cut)
-        cut = await self.reviews.drain()  # a review is no game's business: not waited for
-        if cut:
-            log.info("%d game(s)' reviews given up at shutdown", cut)
+        """At shutdown, within `timeout` seconds in all (`Carrier.drain`)."""
+        await self.carrier.drain(timeout)
 
-    async def on_timer(self, chat_id: int) -> None:
-        await self.play.on_timer(chat_id)
+    async def on_timer(self, chat_id: int) -> tuple[Effect, ...]:
+        """The chat's timer is due: what it does, to be told (by the ticker)."""
+        return await self.play.on_timer(chat_id)
 
     async def game_finished(self) -> None:
         """A game just ended (its save queued it for rating): rate what waits.

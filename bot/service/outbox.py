@@ -458,6 +458,14 @@ class Outboxes:
             box.clear()
         self._drop_known(chat_id)
 
+    def replacing(self, chat_id: int) -> None:
+        """A new game is about to be saved in place of the chat's record: what
+        is known of the last one goes, unless some of it waits to be sent (its
+        views are then read again before their next use, as after any save
+        another process made)."""
+        if not self.pending(chat_id):
+            self.discard(chat_id)
+
     def pending(self, chat_id: int) -> int:
         box = self._boxes.get(chat_id)
         return len(box.queue) + len(box.replies) if box is not None else 0

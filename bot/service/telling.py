@@ -4,6 +4,11 @@ catching up on a move that was saved but never told. What a change leaves in
 the record (the turn's log, each person's story, the timer) is bookkeeping
 (`bot.service.bookkeeping`), done before the save.
 
+A command only lays out what it tells (`Teller.lay_out`, `Teller.prompt`:
+plain screens) and returns it as an effect (`Tell`, `CatchUp`); the sending
+here (`deliver`, `catch_up`, `finish`…) is reached only through the carrier
+(`bot.service.carrying`), for the courier or the ticker.
+
 The group's table and turn lines go without a sound: only the lobby, the
 start and the result ring. In private only a prompt rings, and only when its
 person is newly asked — their turn starts, or someone else's move (a
@@ -19,7 +24,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.ops import logs
 from bot.service.base import Clock, Conflict, until_saved
-from bot.service.bookkeeping import ANNOUNCE_GRACE, result_marked_told
+from bot.service.bookkeeping import result_marked_told
 from bot.service.outbox import LogText, Outboxes
 from bot.service.outcome import (
     Answered,
@@ -192,16 +197,6 @@ class Teller:
             finish=state.result is not None,
         )
 
-    async def tell(
-        self,
-        table: Table,
-        ids: dict[str, int],
-        answered: Answered | None = None,
-        new_game_started: bool = False,
-    ) -> None:
-        """Lay out what a saved change means to everyone and send it."""
-        await self.deliver(self.lay_out(table, ids, answered, new_game_started))
-
     async def deliver(self, tell: Tell) -> None:
         """Send what a `Tell` lays out — the one place a told change goes out,
         from a press, the Mini App or a timer: the private screens at once,
@@ -332,11 +327,11 @@ class Teller:
 
         return text
 
-    async def finish(self, table: Table, claimed: bool = False) -> None:
+    async def finish(self, table: Table) -> None:
         """The game's result and «Ещё партию», once: whoever marks the result
-        told first posts it (`claimed`: the caller has marked it)."""
+        told first posts it."""
         assert table.state is not None
-        if not claimed and not await self.result_told(table):
+        if not await self.result_told(table):
             return  # another process (its timer: this one was slow) posted it
         for user_id in table.people:
             await self.store.link_user(user_id, table.chat_id, linked=False)
@@ -455,29 +450,12 @@ class Teller:
         await asyncio.gather(*drops)
         return {key: None for key in ids if key.startswith(("prompt:", "shown:"))}
 
-    async def catch_up(self, table: Table, ids: dict[str, int], lost: bool = False) -> bool:
-        """Show the pending decision's prompt if its player never got it — the
-        move before it was saved but not told (the process died, Redis's answer
-        to the save was lost, Telegram kept failing). Old prompts lose their
-        buttons, the table is brought up to date, the prompt is sent. Not while
-        the move is fresh: the process that made it may still be telling it.
-        `lost`: moves already told may have been taken back (Redis rolled the
-        record back, with the chat's message ids, which then say this prompt
-        is shown though the answer's edit took its buttons): it is sent
-        whatever they say. True when it caught up."""
-        state = table.state
-        decision = pending(state) if state is not None and table.status == "playing" else None
-        if decision is None or state is None or state.players[decision.seat].computer:
-            return False
-        if not lost and ids.get(f"shown:{decision.seat}") == decision.id:
-            return False
-        if not lost and self.clock.now() - table.updated_at < ANNOUNCE_GRACE:
-            return False
-        log.info(
-            "chat %s: the prompt of decision %s was never shown",
-            logs.chat(table.chat_id),
-            decision.id,
-        )
+    async def catch_up(self, table: Table, ids: dict[str, int], decision: Decision) -> None:
+        """Show `decision`'s prompt, which its player never got — the move
+        before it was saved but not told (the process died, Redis's answer to
+        the save was lost, Telegram kept failing: `Play.owed` tells it). Old
+        prompts lose their buttons, the prompt is sent and kept as the seat's,
+        the table is brought up to date."""
         updates = await self.drop_prompts(table, ids)
         # the prompt they were owed: asked as it should have been
         sent = await self.send_prompt(table, decision, {}, ring=True)
@@ -487,4 +465,3 @@ class Teller:
         # process gone): the table is read again, not shown as it was
         self.outboxes.forget(table.chat_id)
         self.outboxes.show(table.chat_id, TABLE)
-        return True

@@ -7,6 +7,10 @@ never makes another chat's timeout or computer move late. A chat still firing
 is not fired again. `Ticker.run` ticks forever. Firing twice (two processes)
 is harmless: the service answers a decision only while it is still pending and
 past its deadline, and the compare-and-set save lets one process win.
+
+The ticker is, beside the courier, the one that carries out what the service
+decided: a timer's move, reminder or catch-up comes back as effects
+(`Games.on_timer`), sent by `Carrier.carry_out`.
 """
 
 from __future__ import annotations
@@ -92,7 +96,8 @@ class Ticker:
     async def _fire(self, chat_id: int) -> None:
         async with self._slots:
             try:
-                await self.games.on_timer(chat_id)
+                told = await self.games.on_timer(chat_id)
+                await self.games.carrier.carry_out(told)
             except Conflict:
                 log.info("timer of %s lost a race; it fires again next tick", chat_id)
             except StoreUnavailable as e:

@@ -478,6 +478,7 @@ class WebApp:
             raise Refused(413, "err-bad-button") from None
         actor = Actor(caller.user_id, caller.name, caller.lang_code)
         reply = await self.games.play.choose(actor, chat_id, game, decision, option)
+        await self.courier.carry_out(reply.before)  # what the answer reports on comes first
         self._tell(reply)
         ok = reply.key == "ok"
         text = "" if ok else self.tr.t(await self._seat_lang(caller, chat_id), reply.key)

@@ -20,8 +20,8 @@ import bot.service.ratings
 import bot.webhook
 from bot.ops import metrics
 from bot.service import journal
+from bot.service.bookkeeping import ANNOUNCE_GRACE
 from bot.service.ratings import Analysis
-from bot.service.telling import ANNOUNCE_GRACE
 from bot.store import Store
 from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore

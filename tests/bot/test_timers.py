@@ -10,6 +10,16 @@ from bot.service.timers import Ticker
 from bot.store import StoreUnavailable
 
 
+class Carried:
+    """Stands in for the service's carrier: what the timers returned, carried out."""
+
+    def __init__(self) -> None:
+        self.carried: list[tuple[object, ...]] = []
+
+    async def carry_out(self, effects: tuple[object, ...]) -> None:
+        self.carried.append(effects)
+
+
 class SlowTimers:
     """Stands in for the game service: one chat is always due, and firing its
     timer takes until `release` is set."""
@@ -21,6 +31,7 @@ class SlowTimers:
         self.finished: list[int] = []
         self.clock = self
         self.store = self
+        self.carrier = Carried()
 
     def now(self) -> float:
         return 0.0
@@ -31,11 +42,12 @@ class SlowTimers:
     async def claim(self, name: str, now: float, seconds: int) -> bool:
         return False  # (another process looks for unpublished games)
 
-    async def on_timer(self, chat_id: int) -> None:
+    async def on_timer(self, chat_id: int) -> tuple[object, ...]:
         self.fired.append(chat_id)
         self.started.set()
         await self.release.wait()
         self.finished.append(chat_id)
+        return (f"told {chat_id}",)
 
 
 async def test_stop_lets_the_tick_under_way_finish_and_ends_the_loop() -> None:
@@ -63,6 +75,7 @@ async def test_stop_lets_the_tick_under_way_finish_and_ends_the_loop() -> None:
     games.release.set()
     await asyncio.wait_for(running, 5)
     assert games.fired == games.finished == [-100], "no timer fired again after stop"
+    assert games.carrier.carried == [("told -100",)], "what the timer did is carried out"
 
 
 class CancellationTakenForAnOutage:
@@ -119,6 +132,7 @@ class Publishing:
         self.published = 0
         self.looked = 0
         self.fired: list[int] = []
+        self.carrier = Carried()
 
     def now(self) -> float:
         return 0.0
@@ -138,8 +152,9 @@ class Publishing:
         self.looked += 1
         return [5]
 
-    async def on_timer(self, chat_id: int) -> None:
+    async def on_timer(self, chat_id: int) -> tuple[object, ...]:
         self.fired.append(chat_id)
+        return (f"told {chat_id}",)
 
 
 async def test_one_process_a_while_sweeps_what_cuts_and_rollbacks_left() -> None:
@@ -150,6 +165,7 @@ async def test_one_process_a_while_sweeps_what_cuts_and_rollbacks_left() -> None
     await ticker.settled()
     assert mine.claims == ["publish", "untimed"] and mine.published == 1 and mine.looked == 1
     assert mine.fired == [5], "the adrift game is fired as its timer would be"
+    assert mine.carrier.carried == [("told 5",)]
     others: Any = Publishing(claimed=False)  # another process holds the claims
     await Ticker(others).tick()
     assert others.claims == ["publish", "untimed"] and others.published == 0

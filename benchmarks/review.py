@@ -33,10 +33,10 @@ import time
 from typing import Any
 
 from benchmarks.picture import Store, played, watch
-from bot.service.carrying import Carrier
 from bot.service.pictures import Pictures
 from bot.service.reviews import GAME_CPU, Reviewed, Reviews
 from bot.store import UserPrefs
+from bot.telling.carrying import Carrier
 from bot.words.i18n import Translator
 
 

@@ -9,10 +9,10 @@ it got back to the courier, which it takes the same way (``courier``):
   reply (in a group through the replies' lane of its outbox, so no member
   holds the table back; in a private chat at once, without a sound);
 - then the reply's `effects` (`bot.service.outcome`, plain data) are carried
-  out, in order, by the service's `Carrier` (`bot.service.carrying`) — the
-  one place effects are sent, for the courier and the ticker (timers)
+  out, in order, by the sending side's `Carrier` (`bot.telling.carrying`) —
+  the one place effects are sent, for the courier and the ticker (timers)
   alike. A told change (`Tell`) is screens already laid out by the command;
-  they go through `Teller.deliver`: private screens to Telegram at once,
+  they go through `Sender.deliver`: private screens to Telegram at once,
   what the group reads through its outbox, so nothing waits for a group's
   pace. A reply's `before` — effects its answer reports on (/back's «you
   are back», «prompt sent again») — is carried out before the answer.
@@ -30,12 +30,12 @@ from aiogram.types import CallbackQuery, Message, User
 
 from bot.handlers.replies import GROUPS, RULES_LINK
 from bot.service.base import Links, Reply
-from bot.service.carrying import Carrier
-from bot.service.games import Games
-from bot.service.outbox import Outboxes
 from bot.service.outcome import Effect
 from bot.service.profile import Profiles
 from bot.telegram.markup import markup_of
+from bot.telling import Telling
+from bot.telling.carrying import Carrier
+from bot.telling.outbox import Outboxes
 from bot.words.help import rules_parts, rules_short
 from bot.words.i18n import Translator
 from bot.words.screen import Button, Keyboard, keyboard
@@ -60,9 +60,11 @@ class Courier:
         self.links = links
 
     @classmethod
-    def of(cls, games: Games, tr: Translator) -> Courier:
-        """The courier of a service (made where the service is: `bot.app`)."""
-        return cls(tr, games.carrier, games.outboxes, games.profiles, games.links)
+    def of(cls, telling: Telling, tr: Translator) -> Courier:
+        """The courier of a process's sending side and its service (made where
+        they are: `bot.app`)."""
+        games = telling.games
+        return cls(tr, telling.carrier, telling.outboxes, games.profiles, games.links)
 
     # ------------------------------------------------------------------ effects
     async def carry_out(self, effects: tuple[Effect, ...]) -> None:

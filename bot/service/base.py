@@ -154,7 +154,8 @@ class Records:
         self.is_member = is_member  # a member of the group (Telegram's word, kept a while)
         # The groups' outboxes keep what they last read of each chat's record
         # (they render its views from it); these keep that memory true — they
-        # tell nobody anything (what a chat is told is a command's effects):
+        # tell nobody anything (what a chat is told is a command's effects).
+        # Set by the sending side over this service (`bot.telling.Telling`):
         #: told of every record saved here
         self.saved = saved
         #: told before a new game is saved in place of a chat's record (`replace`)

@@ -4,24 +4,21 @@ Every change is load → change → compare-and-set save, retried when another
 update (or another bot process) saved first; messages go out only after a save
 succeeded, so a lost race never sends anything. The service never decides a
 rule: it asks the engine for the pending decision, applies answers and renders
-what the engine reports.
+what the engine reports. It sends nothing either: a command returns its
+answer and its effects as plain data (outcome), which the sending side
+(`bot.telling`: the courier's and the ticker's carrier, the outboxes)
+carries out.
 
 It is made of parts, each an object with one job, that call each other
 (`bot.service`):
 
 - `Records` (base): the compare-and-set change (which also checks the game
   number and who may manage the game), and who may manage a game;
-- `Outboxes` (outbox): each group's queue of what it is told, at its pace;
 - bookkeeping: what a change leaves in the record (the turn's log, each
   person's story, the timer) — plain functions, run inside the change;
-- outcome: what a command returns — its answer and its effects, as plain
-  data: no part below sends anything itself;
-- `Teller` (telling): what a saved change is told as, laid out as screens,
-  and their sending — prompts at once, the group through its outbox — and
-  catching up on a move never told;
-- `Carrier` (carrying): the one place effects are carried out (for the
-  courier, and the ticker: timers), and what runs in tasks of its own — the
-  calls to a new lobby, the reviews after a result;
+- outcome: what a command returns — its answer and its effects, as plain data;
+- `Teller` (telling): what a saved change is told as, laid out as screens;
+- views: the group's views (the table, the lobby), drawn by name;
 - `Lobby` (lobby): /newgame to the start;
 - `Tutor` (tutor): /learn and a first /practice, the guided game (its script: lessons);
 - `Play` (play): buttons, answers, timers, /hand;
@@ -30,9 +27,9 @@ It is made of parts, each an object with one job, that call each other
 - `Profiles` (profile): a chat's settings for good, /settings;
 - `Ratings` (ratings): figures and skill ratings, /top, /stats;
 - `History` (history): finished games, /history, /replay;
-- `Notify` (notify): /notify's calls to a new lobby;
+- `Notify` (notify): /notify's calls to a new lobby (whom, and what came of them);
 - `Forgetting` (forgetting): /forgetme;
-- `Reviews` (reviews): each person's review of their game, after its result.
+- `Reviews` (reviews): each person's review of their game, made after its result.
 """
 
 from __future__ import annotations
@@ -55,12 +52,10 @@ from bot.service.base import (
     nobody,
 )
 from bot.service.bookkeeping import ANNOUNCE_GRACE
-from bot.service.carrying import Carrier
 from bot.service.forgetting import Forgetting
 from bot.service.history import History
 from bot.service.lobby import Lobby
 from bot.service.notify import Notify
-from bot.service.outbox import Outboxes
 from bot.service.outcome import Effect
 from bot.service.pictures import Pictures
 from bot.service.play import STRIKES_TO_AWAY, Play
@@ -77,8 +72,6 @@ from bot.service.viewing import Viewing
 from bot.service.views import GroupViews
 from bot.store import Store
 from bot.store.feed import Feed
-from bot.telegram.messenger import Messenger
-from bot.telegram.pace import Pace
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.prompts import Prompts
@@ -102,12 +95,11 @@ __all__ = [
 
 
 class Games:
-    """The whole service, as the routers and the ticker use it: its parts."""
+    """The whole service, as the routers, the Mini App and the ticker use it: its parts."""
 
     def __init__(
         self,
         store: Store,
-        messenger: Messenger,
         tr: Translator,
         clock: Clock,
         bot_username: Callable[[], Awaitable[str]],
@@ -115,7 +107,6 @@ class Games:
         defaults: Defaults | None = None,
         is_member: IsMember | None = None,
         seeds: random.Random | None = None,
-        pace: Pace | None = None,
         thinker: Thinker | None = None,
         app: AppLinks | None = None,
         feed: Feed | None = None,
@@ -123,23 +114,16 @@ class Games:
     ) -> None:
         """`review_cpu`: the CPU seconds a game's reviews may take (0: none)."""
         self.store = store
-        self.messenger = messenger
         self.tr = tr
         self.clock = clock
         self.defaults = defaults or Defaults()
         self.render = Renderer(tr)
         self.links = Links(bot_username)
         self.app = app  # the Mini App's links (None: no app)
+        # the group's views, drawn by name (for the outboxes: `bot.telling`)
         self.views = GroupViews(self.render, tr, app)
-        self.outboxes = Outboxes(store, messenger, pace or Pace(), self.views, feed)
-        self.records = Records(
-            store,
-            clock,
-            is_admin,
-            is_member or nobody,
-            saved=self.outboxes.know,
-            replacing=self.outboxes.replacing,
-        )
+        # (the outboxes' hooks, `saved` and `replacing`, are set by `bot.telling`)
+        self.records = Records(store, clock, is_admin, is_member or nobody)
         self.prompts = Prompts(self.render, tr, app)
         # in place, strong in its budget mode: the same answer every time (tests);
         # the bot's own (bot.run) searches with a deadline, in a pool
@@ -150,16 +134,8 @@ class Games:
         # each person's review of their game, made in the pictures' worker
         # after the result went out
         self.reviews = Reviews(store, tr, self.pictures, app, cpu=review_cpu)
-        self.teller = Teller(
-            store,
-            messenger,
-            self.outboxes,
-            self.prompts,
-            clock,
-            self.links.deep_link,
-            on_finish=self.game_finished,
-            pictures=self.pictures,
-        )
+        # what a saved change is told as, laid out as screens
+        self.teller = Teller(self.prompts, self.pictures)
         # a chat's home: its settings, ratings, history, the call to the next game
         self.profiles = Profiles(self.records, tr, self.defaults)
         self.ratings = Ratings(store, tr)
@@ -174,12 +150,6 @@ class Games:
         self.rematch = Rematch(store, self.lobby, self.render, tr, self.links)
         self.forgetting = Forgetting(self.records, self.teller, tr, self.defaults)
         self.viewing = Viewing(store, feed)  # what the Mini App reads
-        # what the commands decide is carried out here (the courier's, the ticker's)
-        self.carrier = Carrier(
-            self.teller, self.outboxes, messenger, self.notify, self.reviews, self.rematch
-        )
-        # the reviews come after a result is posted
-        self.teller.on_result = self.carrier.after_result
 
     def parts(self) -> dict[str, object]:
         """The service's parts by the names handlers take them under (the
@@ -208,14 +178,6 @@ class Games:
     @seeds.setter
     def seeds(self, seeds: random.Random) -> None:
         self.lobby.seeds = seeds
-
-    async def idle(self) -> None:
-        """Until nothing is under way off a handler's path (`Carrier.idle`)."""
-        await self.carrier.idle()
-
-    async def drain(self, timeout: float) -> None:
-        """At shutdown, within `timeout` seconds in all (`Carrier.drain`)."""
-        await self.carrier.drain(timeout)
 
     async def on_timer(self, chat_id: int) -> tuple[Effect, ...]:
         """The chat's timer is due: what it does, to be told (by the ticker)."""

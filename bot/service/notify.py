@@ -11,7 +11,7 @@ Nobody already seated in the new lobby is called.
 
 The calls go after the lobby is shown, in a task of their own (one per
 lobby: the `CallSubscribers` effect a new lobby returns), so whoever typed
-/newgame never waits for them. The carrier (`bot.service.carrying`) runs
+/newgame never waits for them. The carrier (`bot.telling.carrying`) runs
 that task: it asks `calls` whom to call and with what, sends each call, and
 hands how each went to `called`, which notes it and says what the group is
 told.

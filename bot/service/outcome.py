@@ -3,11 +3,11 @@
 One way to tell: a command sends nothing itself. It returns a `Reply` — the
 person's short answer — and its `effects`: plain data, in the order they are
 to be carried out, never a closure. Only the sending side carries them out
-(`Carrier.carry_out`, `bot.service.carrying`): the courier
+(`Carrier.carry_out`, `bot.telling.carrying`): the courier
 (`bot.handlers.courier`) after it answered the person — a press, a command,
-the Mini App alike — and the ticker (`bot.service.timers`) after a timer
+the Mini App alike — and the ticker (`bot.telling.timers`) after a timer
 fired. So what a command decided can be read (and tested) as data, and no
-service part drives Telegram, a group's outbox or the teller's sending
+service part drives Telegram, a group's outbox or the sender
 (`tests/bot/test_one_way_to_tell.py` walks `bot/service` to hold it so).
 
 Where what comes next depends on how a send went (the message id a prompt
@@ -23,9 +23,9 @@ In private:
   `Seats.lay_out_end`): each person's private messages — a prompt closed
   (`Closing`), the next question with its buttons (`Prompt`), a hand or a
   notice (`Note`) — and the group's steps (`ShowView`, `RepostView`,
-  `CloseTurn`, `PostText`), which go to the group's outbox. `Teller.deliver`
+  `CloseTurn`, `PostText`), which go to the group's outbox. `Sender.deliver`
   is where a `Tell` is sent, whoever made it: a press, the Mini App, a timer.
-- `CatchUp`: a prompt its player never got, sent anew (`Teller.catch_up`).
+- `CatchUp`: a prompt its player never got, sent anew (`Sender.catch_up`).
 - `ToPerson`, `FileTo`, `PhotoTo`: a message, a file, a picture to a person
   by their user id (/replay's file, a review); `Invite`: a rematch's
   invitations.
@@ -51,6 +51,7 @@ brought back; «prompt sent again» follows that prompt).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -144,6 +145,10 @@ class PostText:
 #: what the group is told, through its outbox
 GroupStep = ShowView | RepostView | CloseTurn | PostText
 
+#: a closed turn's lines as the text of one message: (text, whether every line
+#: is in it) — the teller's (`Teller.log_text`), for the outbox's merges
+LogText = Callable[[list[str]], tuple[str, bool]]
+
 
 @dataclass(frozen=True)
 class Tell:
@@ -152,7 +157,7 @@ class Tell:
     then the group's steps, in order, to its outbox. `view_first`: the view is
     shown before anything private (a practice game's table and prompts share
     one chat: the table comes first). `finish`: the game ended — its result
-    is posted once (`Teller.finish`)."""
+    is posted once (`Sender.finish`)."""
 
     table: Table
     private: tuple[Private, ...] = ()
@@ -200,7 +205,7 @@ class CatchUp:
     saved but not told): every prompt of the chat (`ids`) loses its buttons,
     the prompt goes out anew, ringing, and the group's table is read again and
     shown. The carrier keeps the message it landed in as the seat's prompt
-    (`Teller.catch_up`)."""
+    (`Sender.catch_up`)."""
 
     table: Table
     ids: dict[str, int]

@@ -43,7 +43,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 #: a picture being drawn off the event loop: its PNG, or None when it could
-#: not be drawn (a message's text then goes alone: `bot.service.outbox`)
+#: not be drawn (a message's text then goes alone: `bot.telling.outbox`)
 Drawing = asyncio.Future[bytes | None]
 
 #: what `/table …` takes for the picture

@@ -273,7 +273,7 @@ class Play:
             if table.status == "finished" and table.result_untold:
                 # the game ended, and the process that ended it died before
                 # its result was posted: this one posts it (once: whoever
-                # marks it told first, `Teller.finish`)
+                # marks it told first, `Sender.finish`)
                 log.warning("chat %s: the result was never posted; posting it", chat_id)
                 return (Tell(table, finish=True),)
             if table.deadline is not None or table.reminder is not None:

@@ -5,8 +5,8 @@ have done and why, in the words hints use), their points turn by turn (the
 result picture's chart, their line thickest, the moments' turns marked), and
 a button a moment that opens it in the Mini App's replay.
 
-When: `Teller.finish` hands the result to the group's outbox and calls
-`Carrier.after_result` (`bot.service.carrying`) with what is done once the
+When: `Sender.finish` hands the result to the group's outbox and calls
+`Carrier.after_result` (`bot.telling.carrying`) with what is done once the
 result went out. The reviews wait for that in a task of their own, so the
 result always comes first and never waits for a review, and the next game (a
 rematch, /newgame) starts meanwhile as it would without them. Here they are

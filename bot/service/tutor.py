@@ -4,7 +4,7 @@ A tutor game is a practice game (in the person's own chat, against
 computers, without a clock, not rated: `record_of` keeps no practice game)
 that starts at once on the tutor's fixed deal (`lessons.DEAL`), with hints
 on; its prompts carry the tutor's sentences (`lessons`), and its end points
-to a game in a group (`Teller.finish`). /stop leaves it like any practice
+to a game in a group (`Sender.finish`). /stop leaves it like any practice
 game; /learn takes it again. A person's first /practice is the tutor: the
 store's count of their practice games (`UserPrefs.practices`, which
 /forgetme deletes with the rest of their preferences) says whether it is.

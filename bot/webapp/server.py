@@ -188,11 +188,12 @@ class WebApp:
         feed: Feed | None = None,
         clock: Callable[[], float] = time.time,
         max_streams: int = STREAMS_PER_PROCESS,
-        courier: Courier | None = None,
+        *,
+        courier: Courier,
     ) -> None:
         self.games = games
         # a move made here is told as a button's is: by the same courier
-        self.courier = courier or Courier.of(games, tr)
+        self.courier = courier
         self.tr = tr
         self.token = token
         self.is_member = is_member

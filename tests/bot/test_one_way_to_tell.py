@@ -1,17 +1,17 @@
-"""One way to tell: a service command sends nothing itself.
+"""One way to tell: the service sends nothing.
 
-Every command of the game service returns its effects as plain data
-(`bot.service.outcome`); only the sending side carries them out — the
-`Carrier` (`bot.service.carrying`), for the courier (presses, commands, the
-Mini App) and the ticker (timers), the teller it hands a told change to, and
+Every command of the game service (`bot/service`) returns its effects as
+plain data (`bot.service.outcome`); only the sending side (`bot/telling`)
+carries them out — its `Carrier`, for the courier (presses, commands, the
+Mini App) and the ticker (timers), the `Sender` a told change goes through,
 each chat's outbox. So a new feature has one way to go: return an effect.
 
-The test reads every module of `bot/service` with `ast` and fails on a
-command module that imports the sending side (Telegram's messenger, the
-outboxes, the carrier, the ticker), names the messenger, the outboxes or the
-carrier at all, or touches one of the teller's sending methods — any
-coroutine of `Teller`: the teller's own screens (`lay_out`, `prompt`, …) are
-plain functions a command may use.
+The test reads every module of `bot/service` with `ast` — none is an
+exception — and fails on one that imports Telegram's side or the sending
+side, names the messenger, the outboxes, the sender, the carrier or the
+ticker at all, or touches one of the sender's sending methods (any of its
+coroutines) through the teller. The service's `Teller` only lays screens
+out: it has no coroutine.
 """
 
 from __future__ import annotations
@@ -23,28 +23,26 @@ from pathlib import Path
 import pytest
 
 from bot.service.telling import Teller
+from bot.telling.sender import Sender
 
 SERVICE = Path(__file__).resolve().parents[2] / "bot" / "service"
 
-#: the sending side, and the wiring that builds it (`Games`)
-SENDING = {"carrying", "telling", "outbox", "timers", "games"}
-#: modules a command module may not import: what sends, and whatever carries
-SENDERS = {
-    "bot.telegram.messenger",
-    "bot.service.outbox",
-    "bot.service.carrying",
-    "bot.service.timers",
-}
-#: names that are the sending side itself: a command module holds none of them
-HOLDERS = {"messenger", "outboxes", "carrier", "ticker"}
-#: the teller's sending: its coroutines (deliver, catch_up, finish, …)
-TELLER_SENDS = {
-    name for name, member in inspect.getmembers(Teller) if inspect.iscoroutinefunction(member)
-}
+#: what sends: Telegram's requests, and the sending side
+SENDING_PACKAGES = ("bot.telegram", "bot.telling")
+#: names that are the sending side itself: a service module holds none of them
+HOLDERS = {"messenger", "outboxes", "sender", "carrier", "ticker", "telling"}
 
 
-def command_modules() -> list[str]:
-    return sorted(p.stem for p in SERVICE.glob("*.py") if p.stem not in SENDING)
+def coroutines_of(cls: type) -> set[str]:
+    return {name for name, member in inspect.getmembers(cls) if inspect.iscoroutinefunction(member)}
+
+
+#: the sending a told change goes through (deliver, catch_up, finish, …)
+SENDS = coroutines_of(Sender)
+
+
+def service_modules() -> list[str]:
+    return sorted(p.stem for p in SERVICE.glob("*.py"))
 
 
 def names_in(node: ast.expr) -> list[str]:
@@ -68,15 +66,19 @@ def sends_in(source: str) -> list[str]:
             modules = (
                 [a.name for a in node.names]
                 if isinstance(node, ast.Import)
-                else [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
+                else [node.module or ""]
             )
-            found += [f"{where}: imports {m}" for m in modules if m in SENDERS]
+            found += [
+                f"{where}: imports {m}"
+                for m in modules
+                if any(m == p or m.startswith(p + ".") for p in SENDING_PACKAGES)
+            ]
         elif isinstance(node, ast.Attribute):
             chain = names_in(node)
             if chain and chain[-1] in HOLDERS:
                 found.append(f"{where}: {'.'.join(chain)}")
-            elif "teller" in chain[:-1] and chain[-1] in TELLER_SENDS:
-                found.append(f"{where}: {'.'.join(chain)} (the teller's sending)")
+            elif {"teller", "sender"} & set(chain[:-1]) and chain[-1] in SENDS:
+                found.append(f"{where}: {'.'.join(chain)} (the sender's sending)")
         elif isinstance(node, ast.Name | ast.arg):
             name = node.id if isinstance(node, ast.Name) else node.arg
             if name in HOLDERS:
@@ -84,16 +86,16 @@ def sends_in(source: str) -> list[str]:
     return sorted(set(found))
 
 
-def test_the_sending_side_is_what_the_service_has() -> None:
-    """The exceptions are modules that exist (a renamed one is not silently
-    walked as a command module), and the teller's sending is known."""
-    assert {p.stem for p in SERVICE.glob("*.py")} >= SENDING
-    assert {"deliver", "catch_up", "finish", "send_prompt", "drop_prompts"} <= TELLER_SENDS
-    assert not {"lay_out", "prompt", "hand_text"} & TELLER_SENDS
+def test_what_sends_is_known() -> None:
+    """The sender's sending is what this test looks for; the service's teller
+    has none of it."""
+    assert {"deliver", "catch_up", "finish", "send_prompt", "drop_prompts"} <= SENDS
+    assert coroutines_of(Teller) == set(), "the service's Teller sends"
+    assert {"lay_out", "prompt", "hand_text"} <= set(dir(Teller))
 
 
-@pytest.mark.parametrize("module", command_modules())
-def test_a_service_command_sends_nothing_itself(module: str) -> None:
+@pytest.mark.parametrize("module", service_modules())
+def test_a_service_module_sends_nothing_itself(module: str) -> None:
     source = (SERVICE / f"{module}.py").read_text(encoding="utf-8")
     assert sends_in(source) == [], (
         f"bot/service/{module}.py sends by itself: return an effect "
@@ -105,20 +107,22 @@ def test_a_service_command_sends_nothing_itself(module: str) -> None:
     "line",
     [
         "self.outboxes.show(chat_id, LOBBY)",
-        "self.outboxes.fix(chat_id, LOBBY, text, or_post=True)",
+        "self.teller.outboxes.fix(chat_id, LOBBY, text, or_post=True)",
         "await self.messenger.send(user_id, text, markup)",
-        "await self.messenger.send_file(user_id, name, data, caption)",
+        "await self.games.messenger.send_file(user_id, name, data, caption)",
         "await self.teller.deliver(tell)",
         "await self.teller.catch_up(table, ids, decision)",
-        "await self.teller.finish(table)",
+        "await self.sender.finish(table)",
         "send = self.teller.send_prompt",
-        "await self.games.carrier.carry_out(effects)",
+        "await self.carrier.carry_out(effects)",
         "from bot.telegram.messenger import Messenger",
-        "from bot.service.outbox import Outboxes",
-        "def __init__(self, outboxes: Outboxes) -> None: ...",
+        "from bot.telling.outbox import Outboxes",
+        "from bot.telling import Telling",
+        "import bot.telegram.messenger",
+        "def __init__(self, outboxes: object) -> None: ...",
     ],
 )
-def test_the_check_catches_a_command_that_sends(line: str) -> None:
+def test_the_check_catches_a_service_module_that_sends(line: str) -> None:
     assert sends_in(line) != []
 
 

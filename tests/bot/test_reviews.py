@@ -319,8 +319,7 @@ async def test_a_review_being_made_delays_neither_the_result_nor_the_next_game(
     monkeypatch.setattr(bot.service.reviews, "reviewed", slow)
     await h.open_game(GROUP, anna, [boris], computers=1, seed=5)
     since = len(h.tg.requests)
-    games = h.app.games
-    reviewing = games.carrier.reviewing
+    reviewing = h.app.telling.carrier.reviewing
     waiting = reviewing.idle
     reviewing.idle = _nothing  # type: ignore[method-assign]  # settle without the reviews
     try:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.service.timers import Ticker
 from bot.store import StoreUnavailable
+from bot.telling.timers import Ticker
 
 
 class Carried:
-    """Stands in for the service's carrier: what the timers returned, carried out."""
+    """Stands in for the carrier: what the timers returned, carried out."""
 
     def __init__(self) -> None:
         self.carried: list[tuple[object, ...]] = []
@@ -52,7 +52,7 @@ class SlowTimers:
 
 async def test_stop_lets_the_tick_under_way_finish_and_ends_the_loop() -> None:
     games: Any = SlowTimers()
-    ticker = Ticker(games, interval=0.01)
+    ticker = Ticker(games, games.carrier, interval=0.01)
     # the loop, told to stop, waits for the timers firing (`settled`): once it
     # is there — or has ended without it — the test looks
     settling = asyncio.Event()
@@ -108,7 +108,7 @@ class CancellationTakenForAnOutage:
 
 async def test_a_cancelled_ticker_ends_though_the_store_took_the_cancel_for_an_outage() -> None:
     games: Any = CancellationTakenForAnOutage()
-    runner = asyncio.create_task(Ticker(games, interval=0.01).run())
+    runner = asyncio.create_task(Ticker(games, Carried(), interval=0.01).run())
     await asyncio.wait_for(games.calling.wait(), 5)
     runner.cancel()
     done, _ = await asyncio.wait({runner}, timeout=10)
@@ -159,7 +159,7 @@ class Publishing:
 
 async def test_one_process_a_while_sweeps_what_cuts_and_rollbacks_left() -> None:
     mine: Any = Publishing(claimed=True)
-    ticker = Ticker(mine)
+    ticker = Ticker(mine, mine.carrier)
     await ticker.tick()
     await ticker.tick()  # within the while: not again
     await ticker.settled()
@@ -167,6 +167,6 @@ async def test_one_process_a_while_sweeps_what_cuts_and_rollbacks_left() -> None
     assert mine.fired == [5], "the adrift game is fired as its timer would be"
     assert mine.carrier.carried == [("told 5",)]
     others: Any = Publishing(claimed=False)  # another process holds the claims
-    await Ticker(others).tick()
+    await Ticker(others, others.carrier).tick()
     assert others.claims == ["publish", "untimed"] and others.published == 0
     assert others.looked == 0 and others.fired == []

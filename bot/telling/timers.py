@@ -10,7 +10,7 @@ past its deadline, and the compare-and-set save lets one process win.
 
 The ticker is, beside the courier, the one that carries out what the service
 decided: a timer's move, reminder or catch-up comes back as effects
-(`Games.on_timer`), sent by `Carrier.carry_out`.
+(`Games.on_timer`), sent by its carrier (`Carrier.carry_out`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import time
 from bot.ops.outages import OutageLog
 from bot.service.games import Conflict, Games
 from bot.store import StoreFull, StoreUnavailable
+from bot.telling.carrying import Carrier
 
 log = logging.getLogger(__name__)
 
@@ -31,8 +32,11 @@ PUBLISH_EVERY = 30.0
 
 
 class Ticker:
-    def __init__(self, games: Games, interval: float = 0.5, parallel: int = 64) -> None:
+    def __init__(
+        self, games: Games, carrier: Carrier, interval: float = 0.5, parallel: int = 64
+    ) -> None:
         self.games = games
+        self.carrier = carrier  # what a timer did is carried out by it
         self.interval = interval
         self._slots = asyncio.Semaphore(parallel)
         self._stopping = asyncio.Event()
@@ -97,7 +101,7 @@ class Ticker:
         async with self._slots:
             try:
                 told = await self.games.on_timer(chat_id)
-                await self.games.carrier.carry_out(told)
+                await self.carrier.carry_out(told)
             except Conflict:
                 log.info("timer of %s lost a race; it fires again next tick", chat_id)
             except StoreUnavailable as e:

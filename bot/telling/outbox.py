@@ -48,7 +48,7 @@ its views anew (`views_moved`), what is known is read again before its next
 use, and a view this process edited just before it heard of a newer save
 (`HEARD_WITHIN`), or is editing, is shown again: its edit may have landed
 after theirs. Nothing here is needed for a game to go on: an op that fails
-is logged and the next move (or the catch-up, `Teller.catch_up`) shows the
+is logged and the next move (or the catch-up, `Sender.catch_up`) shows the
 table again.
 """
 
@@ -58,18 +58,18 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.ops import metrics
-from bot.service.answering import Unanswered
+from bot.service.outcome import LogText
 from bot.service.pictures import Drawing
 from bot.store import Store, StoreUnavailable
 from bot.store.feed import Feed
 from bot.store.models import Table
 from bot.telegram.messenger import EDITED, GONE, Messenger, Undelivered, Unreachable
 from bot.telegram.pace import Pace
+from bot.telling.answering import Unanswered
 from bot.words.screen import Keyboard
 
 log = logging.getLogger(__name__)
@@ -90,9 +90,6 @@ class Views(Protocol):
         """Whether `name` is a view's (its message id is the view's message)."""
         ...
 
-
-#: a closed turn's lines as the text of one message: (text, whether every line is in it)
-LogText = Callable[[list[str]], tuple[str, bool]]
 
 #: a message's text and buttons as last shown
 Shown = tuple[str, Keyboard | None]

@@ -3,8 +3,8 @@
 A command returns its effects as plain data (`bot.service.outcome`); the
 `Carrier` carries them out, in order — for the courier
 (`bot.handlers.courier`) once a person has their answer (a press, a command,
-the Mini App), for the ticker (`bot.service.timers`) once a timer fired. It
-hands a told change to the teller (`Teller.deliver`), what a chat reads to
+the Mini App), for the ticker (`bot.telling.timers`) once a timer fired. It
+hands a told change to the sender (`Sender.deliver`), what a chat reads to
 the chat's outbox (at the chat's pace), and private messages, files and
 pictures to Telegram at once. Where what follows depends on how a send went,
 it is done here: a file's follow-up message, how each /notify call went
@@ -15,7 +15,7 @@ It also runs what goes on in tasks of their own, off everyone's path:
 - /notify's calls to a lobby just opened (`CallSubscribers`), after it is
   shown: whoever opened it never waits for them;
 - each person's review of a finished game, after its result went out
-  (`after_result`, which `Teller.finish` calls: `bot.service.reviews`).
+  (`after_result`, which `Sender.finish` calls: `bot.service.reviews`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from typing import Any, assert_never
 
 from bot.ops import logs, metrics
 from bot.service.notify import Notify
-from bot.service.outbox import Outboxes
 from bot.service.outcome import (
     CallSubscribers,
     CatchUp,
@@ -53,10 +52,11 @@ from bot.service.outcome import (
 )
 from bot.service.rematch import Rematch
 from bot.service.reviews import MAX_WAITING, RESULT_WAIT, Reviews
-from bot.service.telling import Teller
 from bot.store import StoreUnavailable
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.telling.outbox import Outboxes
+from bot.telling.sender import Sender
 
 log = logging.getLogger(__name__)
 
@@ -98,14 +98,14 @@ class Carrier:
 
     def __init__(
         self,
-        teller: Teller,
+        sender: Sender,
         outboxes: Outboxes,
         messenger: Messenger,
         notify: Notify,
         reviews: Reviews,
         rematch: Rematch,
     ) -> None:
-        self.teller = teller
+        self.sender = sender
         self.outboxes = outboxes
         self.messenger = messenger
         self.notify = notify
@@ -127,9 +127,9 @@ class Carrier:
                     effect.chat_id, effect.message_id, effect.text, effect.keys
                 )
             case Tell():
-                await self.teller.deliver(effect)
+                await self.sender.deliver(effect)
             case CatchUp():
-                await self.teller.catch_up(effect.table, effect.ids, effect.decision)
+                await self.sender.catch_up(effect.table, effect.ids, effect.decision)
             case StaleButtons():
                 await self.messenger.drop_buttons(effect.user_id, effect.message_id)
             case ToPerson():
@@ -166,7 +166,7 @@ class Carrier:
                 case PostText():
                     self.outboxes.post(chat, step.text, quiet=step.quiet)
                 case PostPicture():
-                    pictures = self.teller.pictures
+                    pictures = self.sender.pictures
                     picture = pictures.of_table(step.table) if pictures is not None else None
                     self.outboxes.post(chat, step.caption, quiet=step.quiet, picture=picture)
                 case Reread():

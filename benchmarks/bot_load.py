@@ -474,7 +474,7 @@ async def main(
     group_sends = tg.group_sends - group_sends_before
     # as a process stops: what the groups are still to be told, then the feed,
     # and only then the store (an outbox still at work would find it closed)
-    await app.games.drain(DRAIN_SECONDS)
+    await app.telling.drain(DRAIN_SECONDS)
     await app.close_feed()
     await store.close()
     if not cluster:  # (a cluster of its own goes whole)

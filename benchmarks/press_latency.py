@@ -335,7 +335,9 @@ async def main(
     await ticker
     if handling:
         await asyncio.wait(handling, timeout=10)
-    outboxes = getattr(app.games, "outboxes", None)  # (the code before outboxes had none)
+    # (the code before outboxes had none; before bot.telling, they were the service's)
+    telling = getattr(app, "telling", app.games)
+    outboxes = getattr(telling, "outboxes", None)
     if outboxes is not None:
         await outboxes.drain(5)
     group_moments = [t for reqs in tg.group_requests.values() for t, _ in reqs]

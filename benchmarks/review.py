@@ -10,11 +10,12 @@ choices, so every review runs all its strong searches until the budget cuts
 them. (A seat played by the normal level would cost ~0.1 s: the review weighs
 choices as normal does, so normal's own answers cost nothing and no search
 runs.) After each
-game its reviews go through the bot's own path (`bot.service.reviews.Reviews`:
-the log read, each person's review and chart made in the pictures' worker —
-a thread, or with `--processes` the worker process, started and warmed first
-as the bot does — within the game's CPU budget, `--cpu`, the bot's
-``REVIEW_CPU_SECONDS``) and "sent" to a messenger that notes when. The result
+game its reviews go through the bot's own path (`Carrier.after_result`, in a
+task of their own, and `bot.service.reviews.Reviews`: the log read, each
+person's review and chart made in the pictures' worker — a thread, or with
+`--processes` the worker process, started and warmed first as the bot does —
+within the game's CPU budget, `--cpu`, the bot's ``REVIEW_CPU_SECONDS``) and
+"sent" by the carrier to a messenger that notes when. The result
 is told at t=0; a review's delay is from then to its sending. Meanwhile a
 coroutine on the loop asks for a 5 ms sleep again and again: its worst
 overshoot is how long the loop was held up. Prints one JSON line a player
@@ -33,8 +34,9 @@ from typing import Any
 
 from benchmarks.picture import Store, played, watch
 from bot.service.pictures import Pictures
-from bot.service.reviews import GAME_CPU, Reviews
+from bot.service.reviews import GAME_CPU, Reviewed, Reviews
 from bot.store import UserPrefs
+from bot.telling.carrying import Carrier
 from bot.words.i18n import Translator
 
 
@@ -56,10 +58,10 @@ class Counted(Reviews):
 
     spent: list[float]
 
-    async def _send(self, *args: Any) -> float:
-        spent = await super()._send(*args)
-        self.spent.append(spent)
-        return spent
+    async def _made(self, *args: Any) -> Reviewed | None:
+        made = await super()._made(*args)
+        self.spent.append(0.0 if made is None else made.cpu)
+        return made
 
 
 async def measure(players: int, games: int, processes: bool, cpu: float) -> dict[str, object]:
@@ -80,15 +82,17 @@ async def measure(players: int, games: int, processes: bool, cpu: float) -> dict
             await store.save_user(UserPrefs(user_id=seat.user_id, started=True))
         pictures.store = store
         messenger = Messenger()
-        reviews = Counted(store, messenger, tr, pictures, cpu=cpu)  # type: ignore[arg-type]
+        reviews = Counted(store, tr, pictures, cpu=cpu)  # type: ignore[arg-type]
         reviews.spent = []
+        # the bot's carrier, of which only the reviews' part is used here
+        carrier = Carrier(None, None, messenger, None, reviews, None)  # type: ignore[arg-type]
         stop = asyncio.Event()
         watcher = asyncio.create_task(watch(stop))
         told: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        reviews.after_result(table, told)
+        carrier.after_result(table, told)
         told.set_result(None)  # the result is out
         started = time.perf_counter()
-        await reviews.idle()
+        await carrier.reviewing.idle()
         stop.set()
         lags.append(await watcher)
         assert len(messenger.sent) == players, "every person got their review"

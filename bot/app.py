@@ -24,7 +24,6 @@ from bot.ops import metrics
 from bot.service.games import Clock, Defaults, Games
 from bot.service.reviews import GAME_CPU
 from bot.service.thinking import Thinker
-from bot.service.timers import Ticker
 from bot.store import Store
 from bot.store.delivery import lease_for
 from bot.store.feed import Feed, feed_for
@@ -34,6 +33,8 @@ from bot.telegram.markup import menu_button_of
 from bot.telegram.membership import Membership
 from bot.telegram.messenger import Messenger
 from bot.telegram.pace import Pace
+from bot.telling import Telling
+from bot.telling.timers import Ticker
 from bot.webapp.server import WebApp
 from bot.words.app import AppLinks
 from bot.words.i18n import LANGS, Translator
@@ -133,6 +134,7 @@ class App:
     bot: Bot
     store: Store
     games: Games
+    telling: Telling  # what the service decided, carried out: the outboxes, the carrier
     dispatcher: Dispatcher
     ticker: Ticker
     observer: UpdateObserver
@@ -184,20 +186,20 @@ def build_app(
         app_links = dataclasses.replace(app_links, learn=username)
     games = Games(
         store=store,
-        messenger=Messenger(bot),
         tr=tr,
         clock=clock or SystemClock(),
         bot_username=username,
         is_admin=membership.is_admin,
         is_member=membership.is_member,
         defaults=defaults,
-        pace=pace,
         thinker=thinker,
         app=app_links,
         feed=feed,
         review_cpu=review_cpu,
     )
-    courier = Courier.of(games, tr)  # the dispatcher's and the Mini App's alike
+    # the sending side: what the service decides, carried out (it sends nothing itself)
+    telling = Telling(games, Messenger(bot), pace, feed)
+    courier = Courier.of(telling, tr)  # the dispatcher's and the Mini App's alike
     webapp = None
     if app_links is not None:
         webapp = WebApp(
@@ -213,11 +215,12 @@ def build_app(
     # every update: its log context, its metrics, and the count a shutdown drains
     observer = UpdateObserver()
     admission = Admission(tr)
-    dispatcher = build_dispatcher(games, tr, observer, admission, update_lease, courier)
+    dispatcher = build_dispatcher(games, tr, courier, observer, admission, update_lease)
     # every Bot API request: errors by kind (innermost, so each attempt counts)
     metrics.count_telegram_errors(bot)
+    ticker = Ticker(games, telling.carrier)
     return App(
-        bot, store, games, dispatcher, Ticker(games), observer, admission, policy, webapp, feed
+        bot, store, games, telling, dispatcher, ticker, observer, admission, policy, webapp, feed
     )
 
 

@@ -212,7 +212,7 @@ async def run(settings: Settings) -> int:
             await webapp.cleanup()
         # the lobby calls and what the groups are still to be told, in what time is left
         since = loop.time() - (stopped_at[0] if stopped_at else loop.time())
-        await app.games.drain(max(0.5, settings.drain_seconds - since))
+        await app.telling.drain(max(0.5, settings.drain_seconds - since))
         await app.close_feed()
         await health.stop()
         app.games.thinker.close()

@@ -74,7 +74,7 @@ class DrainingRequestHandler(SimpleRequestHandler):
         loop = asyncio.get_running_loop()
         until = loop.time() + self.drain_seconds
         await self.app.observer.drain(self.drain_seconds)
-        await self.app.games.drain(max(0.5, until - loop.time()))
+        await self.app.telling.drain(max(0.5, until - loop.time()))
         await super().close()
 
     def verify_secret(self, telegram_secret_token: str, bot: Bot) -> bool:

@@ -9,13 +9,18 @@ it got back to the courier, which it takes the same way (``courier``):
   reply (in a group through the replies' lane of its outbox, so no member
   holds the table back; in a private chat at once, without a sound);
 - then the reply's `effects` (`bot.service.outcome`, plain data) are carried
-  out, in order. A told change (`Tell`) is screens already laid out by the
-  command; they go through `Teller.deliver`, the one place a told change is
-  sent whoever made it (a press, the Mini App, a timer): private screens to
-  Telegram at once, what the group reads through its outbox, so nothing
-  waits for a group's pace.
+  out, in order, by the sending side's `Carrier` (`bot.telling.carrying`) —
+  the one place effects are sent, for the courier and the ticker (timers)
+  alike. A told change (`Tell`) is screens already laid out by the command;
+  they go through `Sender.deliver`: private screens to Telegram at once,
+  what the group reads through its outbox, so nothing waits for a group's
+  pace. A reply's `before` — effects its answer reports on (/back's «you
+  are back», «prompt sent again») — is carried out before the answer.
 
-The Mini App's answers go through the same courier (`carry_out`).
+The service itself sends nothing: a new feature returns its effects (adding
+an effect type to `bot.service.outcome` and its carrying to the `Carrier`
+when none fits). The Mini App's answers go through the same courier
+(`carry_out`).
 """
 
 from __future__ import annotations
@@ -25,14 +30,12 @@ from aiogram.types import CallbackQuery, Message, User
 
 from bot.handlers.replies import GROUPS, RULES_LINK
 from bot.service.base import Links, Reply
-from bot.service.games import Games
-from bot.service.outbox import Outboxes
-from bot.service.outcome import ClearButtons, Edit, Effect, Invite, Tell
+from bot.service.outcome import Effect
 from bot.service.profile import Profiles
-from bot.service.rematch import Rematch
-from bot.service.telling import Teller
 from bot.telegram.markup import markup_of
-from bot.telegram.messenger import Messenger
+from bot.telling import Telling
+from bot.telling.carrying import Carrier
+from bot.telling.outbox import Outboxes
 from bot.words.help import rules_parts, rules_short
 from bot.words.i18n import Translator
 from bot.words.screen import Button, Keyboard, keyboard
@@ -45,48 +48,28 @@ class Courier:
     def __init__(
         self,
         tr: Translator,
-        messenger: Messenger,
+        carrier: Carrier,
         outboxes: Outboxes,
-        teller: Teller,
-        rematch: Rematch,
         profiles: Profiles,
         links: Links,
     ) -> None:
         self.tr = tr
-        self.messenger = messenger
-        self.outboxes = outboxes
-        self.teller = teller
-        self.rematch = rematch
+        self.carrier = carrier
+        self.outboxes = outboxes  # a group's replies' lane, and the presses in hand
         self.profiles = profiles
         self.links = links
 
     @classmethod
-    def of(cls, games: Games, tr: Translator) -> Courier:
-        """The courier of a service (made where the service is: `bot.app`)."""
-        return cls(
-            tr,
-            games.messenger,
-            games.outboxes,
-            games.teller,
-            games.rematch,
-            games.profiles,
-            games.links,
-        )
+    def of(cls, telling: Telling, tr: Translator) -> Courier:
+        """The courier of a process's sending side and its service (made where
+        they are: `bot.app`)."""
+        games = telling.games
+        return cls(tr, telling.carrier, telling.outboxes, games.profiles, games.links)
 
     # ------------------------------------------------------------------ effects
     async def carry_out(self, effects: tuple[Effect, ...]) -> None:
-        for effect in effects:
-            match effect:
-                case Edit():
-                    await self.messenger.edit(
-                        effect.chat_id, effect.message_id, effect.text, effect.keys
-                    )
-                case Tell():
-                    await self.teller.deliver(effect)
-                case Invite():
-                    await self.rematch.invite(effect)
-                case ClearButtons():
-                    self.outboxes.drop_buttons(effect.chat_id, effect.message_id)
+        """What a command decided, carried out (`Carrier.carry_out`)."""
+        await self.carrier.carry_out(effects)
 
     # ------------------------------------------------------------------ a command's answer
     async def respond(self, message: Message, text: str, markup: Keyboard | None = None) -> None:
@@ -103,9 +86,10 @@ class Courier:
 
     async def say(self, message: Message, reply: Reply | None) -> None:
         """Answer a command with a Reply's text, in the chat's language; then
-        carry out what it did."""
+        carry out what it did (what the answer reports on, before it)."""
         if reply is None:
             return
+        await self.carry_out(reply.before)
         if reply.key != "ok" or reply.text is not None:
             lang = await self.lang_here(message)
             markup = None
@@ -127,7 +111,8 @@ class Courier:
     # ------------------------------------------------------------------ a press's answer
     async def answer(self, query: CallbackQuery, reply: Reply) -> None:
         """Answer a press (at once: the button stops spinning), then carry out
-        what it did."""
+        what it did (what the answer reports on, before it)."""
+        await self.carry_out(reply.before)
         if reply.url:
             await query.answer(url=reply.url)
         elif reply.text is not None:

@@ -55,18 +55,18 @@ async def answer_first(
 def build_dispatcher(
     games: Games,
     tr: Translator,
+    courier: Courier,
     observer: BaseMiddleware | None = None,
     admission: Admission | None = None,
     update_lease: float = lease_for(8.0),
-    courier: Courier | None = None,
 ) -> Dispatcher:
     """A fresh dispatcher with every router and the services in its workflow
-    data; `observer` (an outer update middleware) sees every update first, also
-    while it waits for its turn; `admission` (by default a new one) bounds the
-    updates handled at once and sheds the presses past capacity."""
+    data, and `courier` (the one the Mini App uses too); `observer` (an outer
+    update middleware) sees every update first, also while it waits for its
+    turn; `admission` (by default a new one) bounds the updates handled at
+    once and sheds the presses past capacity."""
     # no FSM: nothing of it is used, and without it nothing before `ChatOrder`
     # yields to the event loop (see `bot.handlers.ordering`)
-    courier = courier or Courier.of(games, tr)
     dp = Dispatcher(games=games, tr=tr, courier=courier, disable_fsm=True)
     dp.workflow_data.update(games.parts())  # each part by name (see the module's notes)
     if observer is not None:

@@ -143,12 +143,7 @@ def home_router() -> Router:
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("replay"))
     async def replay(
-        message: Message,
-        command: CommandObject,
-        courier: Courier,
-        history: History,
-        app: AppLinks | None,
-        tr: Translator,
+        message: Message, command: CommandObject, courier: Courier, history: History
     ) -> None:
         assert message.from_user is not None
         arg = (command.args or "").strip().lstrip("#№")
@@ -156,12 +151,10 @@ def home_router() -> Router:
             await courier.say(message, Reply("replay-usage"))
             return
         lang = await courier.user_lang(message.from_user)
-        reply = await history.replay(actor_of(message.from_user), lang, int(arg))
-        await courier.say(message, reply)
-        if reply is None and app is not None:  # the file went: the game in the app too
-            number = int(arg)
-            button = app.replay_button(tr, lang, number)
-            await courier.respond(message, tr.t(lang, "replay-open", number=number), ((button,),))
+        # the file, then (with the Mini App) a button that opens the game there
+        await courier.say(
+            message, await history.replay(actor_of(message.from_user), lang, int(arg))
+        )
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command("forgetme"))
     async def forgetme(message: Message, courier: Courier, tr: Translator) -> None:
@@ -191,7 +184,8 @@ def home_router() -> Router:
             reply = await forgetting.forget(actor_of(query.from_user))
         else:
             reply = Reply("forgetme-kept")
-        await courier.answer(query, Reply("ok"))
+        # (what the chats they sat in are told of it comes first)
+        await courier.answer(query, Reply("ok", before=reply.before))
         await message.edit_text(tr.t(lang, reply.key))  # the question, answered: no buttons
 
     @router.message(~Inline(F.chat.type.in_(GROUPS)), Command(*GROUP_ONLY))

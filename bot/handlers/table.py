@@ -25,16 +25,16 @@ def table_router() -> Router:
     router = Router(name="table")
 
     @router.message(Inline(F.migrate_to_chat_id))
-    async def migrated(message: Message, seats: Seats) -> None:
+    async def migrated(message: Message, courier: Courier, seats: Seats) -> None:
         assert message.migrate_to_chat_id is not None
-        await seats.migrate(message.chat.id, message.migrate_to_chat_id)
+        await courier.carry_out(await seats.migrate(message.chat.id, message.migrate_to_chat_id))
 
     @router.my_chat_member(Inline(F.chat.type.in_(GROUPS)))
-    async def membership(event: ChatMemberUpdated, seats: Seats) -> None:
+    async def membership(event: ChatMemberUpdated, courier: Courier, seats: Seats) -> None:
         """The bot was removed from a group (or the group was deleted): the
         game there cannot go on where nobody sees the table."""
         if event.new_chat_member.status in (ChatMemberStatus.LEFT, ChatMemberStatus.KICKED):
-            await seats.removed_from_group(event.chat.id)
+            await courier.carry_out(await seats.removed_from_group(event.chat.id))
 
     @router.message(Command("table"))
     async def table(

@@ -38,7 +38,9 @@ class Reply:
 
     `effects`: what is carried out once they have their answer — telling
     everyone else of the move (`bot.service.outcome`) — so a press is answered
-    before anything else is sent."""
+    before anything else is sent. `before`: what is carried out before the
+    answer, because the answer reports it (/back's «you are back» follows the
+    prompt it brought back)."""
 
     key: str
     alert: bool = False
@@ -46,6 +48,7 @@ class Reply:
     text: str | None = None  # a text already in the reader's language (a hint), not a key
     lang: Lang | None = None  # the reader's language when the service knows it
     effects: tuple[Effect, ...] = ()
+    before: tuple[Effect, ...] = ()
 
     def and_then(self, *effects: Effect) -> Reply:
         """The same answer, with `effects` carried out after its own."""
@@ -143,13 +146,20 @@ class Records:
         is_admin: IsAdmin,
         is_member: IsMember = nobody,
         saved: Callable[[Table], None] | None = None,
+        replacing: Callable[[int], None] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.is_admin = is_admin
         self.is_member = is_member  # a member of the group (Telegram's word, kept a while)
-        #: told of every record saved here (the groups' outboxes render from it)
+        # The groups' outboxes keep what they last read of each chat's record
+        # (they render its views from it); these keep that memory true — they
+        # tell nobody anything (what a chat is told is a command's effects).
+        # Set by the sending side over this service (`bot.telling.Telling`):
+        #: told of every record saved here
         self.saved = saved
+        #: told before a new game is saved in place of a chat's record (`replace`)
+        self.replacing = replacing
 
     async def change(
         self,
@@ -220,6 +230,16 @@ class Records:
             )
         except Refusal as r:
             return Reply(r.key, alert=True)
+
+    async def replace(self, table: Table) -> bool:
+        """Save `table`, a new game, in place of its chat's record (compare-and-set
+        on the version it replaces; False: another update saved first). What
+        the outboxes knew of the last game is let go first (unless some of it
+        still waits to be sent), so a view of it is never shown again as the
+        new one's."""
+        if self.replacing is not None:
+            self.replacing(table.chat_id)
+        return await self.store.save(table)
 
     async def may_manage(self, table: Table, user_id: int) -> bool:
         """The game's creator, or an admin of the chat (fails closed: when

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from bot.service.base import Actor, Defaults, Moved, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import settle
-from bot.service.outbox import Outboxes
+from bot.service.lobby import lobby_shown
+from bot.service.outcome import Effect
 from bot.service.telling import Teller
-from bot.service.views import LOBBY
 from bot.store import Store
 from bot.store.models import Table
 from bot.words.i18n import Translator
@@ -31,7 +31,6 @@ class Forgetting:
         self,
         records: Records,
         teller: Teller,
-        outboxes: Outboxes,
         tr: Translator,
         defaults: Defaults,
     ) -> None:
@@ -40,18 +39,22 @@ class Forgetting:
         self.teller = teller
         self.prompts = teller.prompts
         self.defaults = defaults
-        self.outboxes = outboxes
         self.tr = tr
 
     async def forget(self, actor: Actor) -> Reply:
+        """/forgetme's «yes»: the person forgotten everywhere; what the chats
+        they sat in are told of it comes before the answer."""
         user_id = actor.user_id
+        told: list[Effect] = []
         for chat_id in sorted(await self.store.user_chats(user_id)):
             if chat_id != user_id:  # their practice game goes with the rest
-                await self.forget_seat(chat_id, user_id)
+                told += await self.forget_seat(chat_id, user_id)
         await self.store.forget_user(user_id)
-        return Reply("forgetme-done")
+        return Reply("forgetme-done", before=tuple(told))
 
-    async def forget_seat(self, chat_id: int, user_id: int) -> None:
+    async def forget_seat(self, chat_id: int, user_id: int) -> tuple[Effect, ...]:
+        """The chat's record without the person; what the chat is told of it
+        (its lobby shown, the computer taking their seat in a game)."""
         dropped: set[str] = set()  # the chat's message ids the seat had
 
         def forget(t: Table) -> Moved:
@@ -86,11 +89,12 @@ class Forgetting:
         try:
             table, ids, events, _ = await self.records.change(chat_id, forget)
         except Refusal:
-            return
+            return ()
         await self.store.set_messages(
             chat_id, {key: None for key in (*dropped, f"unreachable:{user_id}") if key}
         )
         if table.status == "lobby":
-            self.outboxes.show(chat_id, LOBBY)
-        elif table.status == "playing" and events:
-            await self.teller.tell(table, ids)
+            return (lobby_shown(chat_id),)
+        if table.status == "playing" and events:
+            return (self.teller.lay_out(table, ids),)
+        return ()

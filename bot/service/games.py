@@ -4,19 +4,21 @@ Every change is load → change → compare-and-set save, retried when another
 update (or another bot process) saved first; messages go out only after a save
 succeeded, so a lost race never sends anything. The service never decides a
 rule: it asks the engine for the pending decision, applies answers and renders
-what the engine reports.
+what the engine reports. It sends nothing either: a command returns its
+answer and its effects as plain data (outcome), which the sending side
+(`bot.telling`: the courier's and the ticker's carrier, the outboxes)
+carries out.
 
 It is made of parts, each an object with one job, that call each other
 (`bot.service`):
 
 - `Records` (base): the compare-and-set change (which also checks the game
   number and who may manage the game), and who may manage a game;
-- `Outboxes` (outbox): each group's queue of what it is told, at its pace;
 - bookkeeping: what a change leaves in the record (the turn's log, each
   person's story, the timer) — plain functions, run inside the change;
-- `Teller` (telling): once a change is saved, what everyone is told —
-  prompts at once, the group through its outbox — and catching up on a move
-  never told;
+- outcome: what a command returns — its answer and its effects, as plain data;
+- `Teller` (telling): what a saved change is told as, laid out as screens;
+- views: the group's views (the table, the lobby), drawn by name;
 - `Lobby` (lobby): /newgame to the start;
 - `Tutor` (tutor): /learn and a first /practice, the guided game (its script: lessons);
 - `Play` (play): buttons, answers, timers, /hand;
@@ -25,14 +27,13 @@ It is made of parts, each an object with one job, that call each other
 - `Profiles` (profile): a chat's settings for good, /settings;
 - `Ratings` (ratings): figures and skill ratings, /top, /stats;
 - `History` (history): finished games, /history, /replay;
-- `Notify` (notify): /notify's calls to a new lobby;
+- `Notify` (notify): /notify's calls to a new lobby (whom, and what came of them);
 - `Forgetting` (forgetting): /forgetme;
-- `Reviews` (reviews): each person's review of their game, after its result.
+- `Reviews` (reviews): each person's review of their game, made after its result.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -55,7 +56,7 @@ from bot.service.forgetting import Forgetting
 from bot.service.history import History
 from bot.service.lobby import Lobby
 from bot.service.notify import Notify
-from bot.service.outbox import Outboxes
+from bot.service.outcome import Effect
 from bot.service.pictures import Pictures
 from bot.service.play import STRIKES_TO_AWAY, Play
 from bot.service.profile import Profiles
@@ -71,8 +72,6 @@ from bot.service.viewing import Viewing
 from bot.service.views import GroupViews
 from bot.store import Store
 from bot.store.feed import Feed
-from bot.telegram.messenger import Messenger
-from bot.telegram.pace import Pace
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.prompts import Prompts
@@ -96,12 +95,11 @@ __all__ = [
 
 
 class Games:
-    """The whole service, as the routers and the ticker use it: its parts."""
+    """The whole service, as the routers, the Mini App and the ticker use it: its parts."""
 
     def __init__(
         self,
         store: Store,
-        messenger: Messenger,
         tr: Translator,
         clock: Clock,
         bot_username: Callable[[], Awaitable[str]],
@@ -109,7 +107,6 @@ class Games:
         defaults: Defaults | None = None,
         is_member: IsMember | None = None,
         seeds: random.Random | None = None,
-        pace: Pace | None = None,
         thinker: Thinker | None = None,
         app: AppLinks | None = None,
         feed: Feed | None = None,
@@ -117,16 +114,16 @@ class Games:
     ) -> None:
         """`review_cpu`: the CPU seconds a game's reviews may take (0: none)."""
         self.store = store
-        self.messenger = messenger
         self.tr = tr
         self.clock = clock
         self.defaults = defaults or Defaults()
         self.render = Renderer(tr)
         self.links = Links(bot_username)
         self.app = app  # the Mini App's links (None: no app)
+        # the group's views, drawn by name (for the outboxes: `bot.telling`)
         self.views = GroupViews(self.render, tr, app)
-        self.outboxes = Outboxes(store, messenger, pace or Pace(), self.views, feed)
-        self.records = Records(store, clock, is_admin, is_member or nobody, self.outboxes.know)
+        # (the outboxes' hooks, `saved` and `replacing`, are set by `bot.telling`)
+        self.records = Records(store, clock, is_admin, is_member or nobody)
         self.prompts = Prompts(self.render, tr, app)
         # in place, strong in its budget mode: the same answer every time (tests);
         # the bot's own (bot.run) searches with a deadline, in a pool
@@ -136,43 +133,22 @@ class Games:
         self.pictures = Pictures(store, tr, processes=self.thinker.workers > 0)
         # each person's review of their game, made in the pictures' worker
         # after the result went out
-        self.reviews = Reviews(store, messenger, tr, self.pictures, app, cpu=review_cpu)
-        self.teller = Teller(
-            store,
-            messenger,
-            self.outboxes,
-            self.prompts,
-            clock,
-            self.links.deep_link,
-            on_finish=self.game_finished,
-            pictures=self.pictures,
-            on_result=self.reviews.after_result,
-        )
+        self.reviews = Reviews(store, tr, self.pictures, app, cpu=review_cpu)
+        # what a saved change is told as, laid out as screens
+        self.teller = Teller(self.prompts, self.pictures)
         # a chat's home: its settings, ratings, history, the call to the next game
-        self.profiles = Profiles(self.records, messenger, tr, self.defaults)
+        self.profiles = Profiles(self.records, tr, self.defaults)
         self.ratings = Ratings(store, tr)
-        self.history = History(store, self.render, tr, messenger)
-        self.notify = Notify(self.records, messenger, self.outboxes, self.render, tr, self.links)
+        self.history = History(store, self.render, tr, app)
+        self.notify = Notify(self.records, self.render, tr, self.links)
         self.lobby = Lobby(
-            self.records,
-            self.teller,
-            self.outboxes,
-            tr,
-            self.defaults,
-            self.links,
-            seeds,
-            profiles=self.profiles,
-            on_open=self.notify.lobby_opened,
+            self.records, self.teller, tr, self.defaults, self.links, seeds, profiles=self.profiles
         )
-        self.tutor = Tutor(self.records, self.teller, self.outboxes, self.lobby, tr, self.defaults)
-        self.play = Play(
-            self.records, self.teller, messenger, self.render, tr, self.thinker, self.defaults
-        )
-        self.seats = Seats(
-            self.records, self.teller, self.outboxes, self.render, tr, self.lobby, self.defaults
-        )
-        self.rematch = Rematch(store, self.lobby, messenger, self.render, tr, self.links)
-        self.forgetting = Forgetting(self.records, self.teller, self.outboxes, tr, self.defaults)
+        self.tutor = Tutor(self.records, self.teller, self.lobby, tr, self.defaults)
+        self.play = Play(self.records, self.teller, self.render, tr, self.thinker, self.defaults)
+        self.seats = Seats(self.records, self.teller, self.render, tr, self.lobby, self.defaults)
+        self.rematch = Rematch(store, self.lobby, self.render, tr, self.links)
+        self.forgetting = Forgetting(self.records, self.teller, tr, self.defaults)
         self.viewing = Viewing(store, feed)  # what the Mini App reads
 
     def parts(self) -> dict[str, object]:
@@ -203,32 +179,9 @@ class Games:
     def seeds(self, seeds: random.Random) -> None:
         self.lobby.seeds = seeds
 
-    async def idle(self) -> None:
-        """Until nothing is under way off a handler's path: the calls to new
-        lobbies, then every group's outbox (which those calls feed), then the
-        reviews after a result (which wait for it to go out)."""
-        await self.notify.idle()
-        await self.outboxes.idle()
-        await self.reviews.idle()
-
-    async def drain(self, timeout: float) -> None:
-        """At shutdown, within `timeout` seconds in all: the calls to new
-        lobbies still going (they feed the outboxes), then what the groups are
-        still to be told, at their pace; what is cut off is logged."""
-        loop = asyncio.get_running_loop()
-        until = loop.time() + timeout
-        cut = await self.notify.drain(max(0.5, until - loop.time()))
-        if cut:
-            log.warning("%d lobby call(s) cut off at shutdown", cut)
-        cut = await self.outboxes.drain(max(0.5, until - loop.time()))
-        if cut:
-            log.warning("%d group(s) not told everything at shutdown", cut)
-        cut = await self.reviews.drain()  # a review is no game's business: not waited for
-        if cut:
-            log.info("%d game(s)' reviews given up at shutdown", cut)
-
-    async def on_timer(self, chat_id: int) -> None:
-        await self.play.on_timer(chat_id)
+    async def on_timer(self, chat_id: int) -> tuple[Effect, ...]:
+        """The chat's timer is due: what it does, to be told (by the ticker)."""
+        return await self.play.on_timer(chat_id)
 
     async def game_finished(self) -> None:
         """A game just ended (its save queued it for rating): rate what waits.

@@ -15,9 +15,10 @@ import time
 from collections.abc import Sequence
 
 from bot.service.base import Actor, Reply
+from bot.service.outcome import FileTo, ToPerson
 from bot.store import Store
 from bot.store.models import GameRecord, Seat, Table
-from bot.telegram.messenger import Messenger, Undelivered, Unreachable
+from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.render import Renderer
 from engine import Command, Event, Refused, execute, new_game
@@ -45,11 +46,13 @@ def turn_parts(events: Sequence[Event]) -> list[list[Event]]:
 
 
 class History:
-    def __init__(self, store: Store, render: Renderer, tr: Translator, messenger: Messenger):
+    def __init__(
+        self, store: Store, render: Renderer, tr: Translator, app: AppLinks | None = None
+    ) -> None:
         self.store = store
         self.render = render
         self.tr = tr
-        self.messenger = messenger
+        self.app = app  # the Mini App's links (None: no app)
 
     def table_of(self, record: GameRecord) -> Table:
         """A record as a table, for the renderer (forgotten seats: «игрок»)."""
@@ -140,19 +143,26 @@ class History:
         lines += ["", _plain(self.render.result(table, state))]
         return "\n".join(lines) + "\n"
 
-    async def replay(self, actor: Actor, lang: str, number: int) -> Reply | None:
+    async def replay(self, actor: Actor, lang: str, number: int) -> Reply:
+        """/replay N: game N's summary as a file, for one who played it; once
+        it went, with the Mini App, a button that opens the game there; if it
+        could not go, a line that says so."""
         got = await self.store.game_by_number(number)
         if got is None:
             return Reply("replay-unknown")
         record, commands = got
-        if all(s.user_id != actor.user_id for s in record.seats):
+        user_id = actor.user_id
+        if all(s.user_id != user_id for s in record.seats):
             return Reply("replay-not-yours")
         text = self.summary(record, commands)
         caption = self.tr.t(lang, "replay-caption", number=number)
-        try:
-            await self.messenger.send_file(
-                actor.user_id, f"smuta_{number}.txt", text.encode("utf-8"), caption
-            )
-        except (Unreachable, Undelivered):
-            return Reply("replay-failed")
-        return None
+        # (in the person's own chat: they have just written, no sound)
+        failed = ToPerson(user_id, self.tr.t(lang, "replay-failed"), quiet=True)
+        sent = None
+        if self.app is not None:  # the file went: the game in the app too
+            button = self.app.replay_button(self.tr, lang, number)
+            text_open = self.tr.t(lang, "replay-open", number=number)
+            sent = ToPerson(user_id, text_open, ((button,),), quiet=True)
+        data = text.encode("utf-8")
+        file = FileTo(user_id, f"smuta_{number}.txt", data, caption, sent, failed)
+        return Reply("ok", effects=(file,))

@@ -1,11 +1,14 @@
-"""The lobby: opening a game, seats, computer seats, settings, the start."""
+"""The lobby: opening a game, seats, computer seats, settings, the start.
+
+What the group is shown of it — the lobby's message brought up to date, sent
+anew, fixed for good once it starts or closes — is returned as effects
+(`bot.service.outcome`): the courier carries them out."""
 
 from __future__ import annotations
 
 import html
 import logging
 import random
-from collections.abc import Awaitable, Callable
 from typing import TypedDict
 
 from bot.service import journal
@@ -22,7 +25,18 @@ from bot.service.base import (
     new_seeds,
 )
 from bot.service.bookkeeping import settle
-from bot.service.outbox import Outboxes
+from bot.service.outcome import (
+    CallSubscribers,
+    ChatStep,
+    ChatSteps,
+    Effect,
+    FixView,
+    PostPicture,
+    PostText,
+    RepostView,
+    Reread,
+    ShowView,
+)
 from bot.service.profile import Profiles, rules_of
 from bot.service.seating import MAX_SEATS, MIN_SEATS
 from bot.service.telling import Teller
@@ -51,34 +65,29 @@ class Lobby:
         self,
         records: Records,
         teller: Teller,
-        outboxes: Outboxes,
         tr: Translator,
         defaults: Defaults,
         links: Links,
         seeds: random.Random | None = None,
         profiles: Profiles | None = None,
-        on_open: Callable[[Table], Awaitable[object]] | None = None,
     ) -> None:
         self.records = records
         self.profiles = profiles
-        # called once a lobby is open and shown (starts the /notify calls; must not wait for them)
-        self.on_open = on_open
         self.store = records.store
         self.teller = teller
         self.render = teller.render
         self.prompts = teller.prompts
-        self.outboxes = outboxes
         self.tr = tr
         self.defaults = defaults
         self.links = links
         self.seeds = seeds or new_seeds()
 
-    async def new_lobby(self, chat_id: int, title: str, actor: Actor) -> Reply | None:
+    async def new_lobby(self, chat_id: int, title: str, actor: Actor) -> Reply:
         existing = await self.store.load(chat_id)
         if existing is not None and existing.status in ("lobby", "playing"):
             return Reply("err-game-exists")
         table = await self.open_table(chat_id, title, actor, existing)
-        return Reply("err-busy") if table is None else None
+        return Reply("err-busy") if table is None else Reply("ok", effects=self.opened(table))
 
     async def open_table(
         self,
@@ -92,8 +101,8 @@ class Lobby:
         """A new lobby in place of `existing` (the chat's record as loaded, or
         None), opened by `actor` (seated when they started the bot), with
         `computers` seated at those levels and the people `invited` (who may
-        join by «Ещё партию»); shown in the chat. None when another update
-        saved the chat's record first (nothing changed)."""
+        join by «Ещё партию»); what shows it is `opened`. None when another
+        update saved the chat's record first (nothing changed)."""
         prefs = await self.store.user(actor.user_id)
         # the chat's next game number: past every number it ever had (its
         # history outlives a finished record, which expires)
@@ -112,16 +121,19 @@ class Lobby:
             table.seats.append(self.computer_seat(table, level))
         if not await self._publish(table, actor if prefs.started else None):
             return None
-        if self.on_open is not None:
-            await self.on_open(table)
         return table
+
+    def opened(self, table: Table) -> tuple[Effect, ...]:
+        """A group's new lobby told: its message sent anew, then its
+        subscribers called (/notify), in a task of their own."""
+        return (_anew(table.chat_id), CallSubscribers(table))
 
     async def practice_here(self, chat_id: int) -> bool:
         """Whether a private chat holds its person's practice game (lobby or running)."""
         table = await self.store.load(chat_id)
         return table is not None and table.practice and table.status != "finished"
 
-    async def practice(self, actor: Actor) -> Reply | None:
+    async def practice(self, actor: Actor) -> Reply:
         """/practice in the private chat: a table of this person against the
         computer, in this very chat (table, prompts and all), set up with
         buttons — opponents and their levels, a clock or none — then started."""
@@ -130,8 +142,7 @@ class Lobby:
         if existing is not None and existing.status == "playing":
             return Reply("practice-running")
         if existing is not None and existing.status == "lobby":
-            self._move_down(existing)
-            return None
+            return Reply("ok", effects=(self._move_down(existing),))
         busy = await self.busy_elsewhere(actor)
         if busy is not None:
             return busy
@@ -149,7 +160,7 @@ class Lobby:
         table.seats.append(self.computer_seat(table, self.default_level(table)))
         if not await self._publish(table, actor):
             return Reply("err-busy")
-        return None
+        return Reply("ok", effects=(_anew(chat_id),))
 
     async def busy_elsewhere(self, actor: Actor) -> Reply | None:
         """Why no practice game (nor the tutor) may open now: the person sits
@@ -198,15 +209,14 @@ class Lobby:
         )
 
     async def _publish(self, table: Table, seated: Actor | None) -> bool:
-        """Save a new lobby (False: another update saved the chat first) and
-        show it, linking the person `seated` at it to the chat."""
+        """Save a new lobby (False: another update saved the chat first),
+        linking the person `seated` at it to the chat; the chat's views have
+        no message yet (`_anew` shows it)."""
         if not await self.store.save(table):
             return False
         if seated is not None:
             await self.store.link_user(seated.user_id, table.chat_id)
         await self.store.set_messages(table.chat_id, {TABLE: None, LOBBY: None})
-        self.outboxes.forget(table.chat_id)
-        self.outboxes.repost(table.chat_id, LOBBY)
         return True
 
     def person_seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
@@ -248,8 +258,7 @@ class Lobby:
         if isinstance(done, Reply):
             return done
         await self.store.link_user(actor.user_id, chat_id)
-        self.outboxes.show(chat_id, LOBBY)
-        return Reply("lobby-joined")
+        return Reply("lobby-joined", effects=(lobby_shown(chat_id),))
 
     async def join_from_link(self, chat_id: int, game_no: int, actor: Actor) -> Reply:
         """/start join_<chat>_<game> in the private chat (which has marked the
@@ -260,7 +269,7 @@ class Lobby:
             return Reply("err-not-member")
         reply = await self.join(chat_id, actor, game_no)
         if reply.key == "lobby-joined":
-            return Reply("lobby-joined-private")
+            return Reply("lobby-joined-private", effects=reply.effects)
         return reply
 
     async def mark_started(self, actor: Actor) -> UserPrefs:
@@ -297,8 +306,7 @@ class Lobby:
         done = await self._manage(chat_id, actor, add, game)
         if isinstance(done, Reply):
             return done
-        self.outboxes.show(chat_id, LOBBY)
-        return Reply("lobby-computer-added")
+        return Reply("lobby-computer-added", effects=(lobby_shown(chat_id),))
 
     def computer_seat(self, t: Table, level: Level) -> Seat:
         """A computer seat, named by its number and level («Компьютер 2 · сильный»)."""
@@ -319,8 +327,7 @@ class Lobby:
         done = await self._manage(chat_id, actor, drop, game)
         if isinstance(done, Reply):
             return done
-        self.outboxes.show(chat_id, LOBBY)
-        return Reply("lobby-computer-dropped")
+        return Reply("lobby-computer-dropped", effects=(lobby_shown(chat_id),))
 
     async def configure(
         self, chat_id: int, actor: Actor, what: str, game: int | None = None
@@ -344,8 +351,7 @@ class Lobby:
         done = await self._manage(chat_id, actor, set_option, game)
         if isinstance(done, Reply):
             return done
-        self.outboxes.show(chat_id, LOBBY)
-        return Reply("lobby-updated")
+        return Reply("lobby-updated", effects=(lobby_shown(chat_id),))
 
     async def open_menu(
         self, chat_id: int, actor: Actor, button: str, game: int | None = None
@@ -364,8 +370,7 @@ class Lobby:
         done = await self._manage(chat_id, actor, open_, game)
         if isinstance(done, Reply):
             return done
-        self.outboxes.show(chat_id, LOBBY)
-        return Reply("ok")
+        return Reply("ok", effects=(lobby_shown(chat_id),))
 
     async def toggle_hints(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply:
         """Hints on or off for this game — the lobby's creator's choice (the
@@ -380,8 +385,8 @@ class Lobby:
         done = await self.records.attempt(chat_id, toggle, **_lobby_of(game))
         if isinstance(done, Reply):
             return done
-        self.outboxes.show(chat_id, LOBBY)
-        return Reply("lobby-hints-now-on" if done.table.hints else "lobby-hints-now-off")
+        key = "lobby-hints-now-on" if done.table.hints else "lobby-hints-now-off"
+        return Reply(key, effects=(lobby_shown(chat_id),))
 
     async def cancel(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply:
         def close(t: Table) -> list[Command]:
@@ -395,8 +400,8 @@ class Lobby:
         for user_id in table.people:
             await self.store.link_user(user_id, chat_id, linked=False)
         closed = "practice-cancelled" if table.practice else CANCELLED
-        self.outboxes.fix(chat_id, LOBBY, self.tr.t(table.lang, closed), or_post=True)
-        return Reply(CANCELLED)
+        fixed = FixView(LOBBY, self.tr.t(table.lang, closed), or_post=True)
+        return Reply(CANCELLED, effects=(ChatSteps(chat_id, (fixed,)),))
 
     # ------------------------------------------------------------------ the lobby's message
     # ------------------------------------------------------------------ the start
@@ -431,8 +436,7 @@ class Lobby:
         if isinstance(done, Reply):
             return done
         table, ids, _, _ = done
-        self.outboxes.fix(
-            chat_id,
+        started = FixView(
             LOBBY,
             self.tr.t(table.lang, "lobby-started")
             + "\n"
@@ -440,35 +444,44 @@ class Lobby:
                 f"• {self.render.name(table.lang, table, i)}" for i in range(len(table.seats))
             ),
         )
-
         told = self.teller.lay_out(table, ids, new_game_started=True)
-        return Reply("game-started", effects=(told,))
+        return Reply("game-started", effects=(ChatSteps(chat_id, (started,)), told))
 
-    async def repost(self, chat_id: int, full: bool = False, photo: bool = False) -> Reply | None:
+    async def repost(self, chat_id: int, full: bool = False, photo: bool = False) -> Reply:
         """/table: the lobby or the game's table as a new message at the bottom;
         `full`: every card of the table, a message of its own; `photo`: the
         table as a picture (`bot.service.pictures`), with the points turn by turn."""
         table = await self.store.load(chat_id)
         if table is None or table.status == "finished":
             return Reply("err-no-game")
+        step: ChatStep
         if full and table.status == "playing" and table.state is not None:
-            self.outboxes.post(chat_id, self.render.full_table(table, table.state), quiet=True)
-            return None
+            step = PostText(self.render.full_table(table, table.state), quiet=True)
+            return Reply("ok", effects=(ChatSteps(chat_id, (step,)),))
         pictures = self.teller.pictures
         if photo and pictures is not None and table.status == "playing" and table.state is not None:
             caption = self.tr.t(table.lang, "picture-caption", turn=table.state.turn)
-            picture = pictures.of_table(table)
-            self.outboxes.post(chat_id, caption, quiet=True, picture=picture)
-            return None
-        self._move_down(table)
-        return None
+            step = PostPicture(caption, table, quiet=True)
+            return Reply("ok", effects=(ChatSteps(chat_id, (step,)),))
+        return Reply("ok", effects=(self._move_down(table),))
 
-    def _move_down(self, table: Table) -> None:
+    def _move_down(self, table: Table) -> ChatSteps:
         """The lobby or the table as a new message at the bottom; the old one
         points down, with no buttons (one live lobby, one live table)."""
         view, moved = (LOBBY, "lobby-moved") if table.status == "lobby" else (TABLE, "table-moved")
-        self.outboxes.fix(table.chat_id, view, self.tr.t(table.lang, moved))
-        self.outboxes.repost(table.chat_id, view)
+        fixed = FixView(view, self.tr.t(table.lang, moved))
+        return ChatSteps(table.chat_id, (fixed, RepostView(view)))
+
+
+def lobby_shown(chat_id: int) -> ChatSteps:
+    """The chat's lobby message brought up to date."""
+    return ChatSteps(chat_id, (ShowView(LOBBY),))
+
+
+def _anew(chat_id: int) -> ChatSteps:
+    """A new lobby saved: what the chat's outbox knew is read again, and the
+    lobby goes out as a new message."""
+    return ChatSteps(chat_id, (Reread(), RepostView(LOBBY)))
 
 
 def _next(values: tuple[int, ...], current: int) -> int:

@@ -10,23 +10,30 @@ every process): opening and cancelling lobbies in a loop calls nobody twice.
 Nobody already seated in the new lobby is called.
 
 The calls go after the lobby is shown, in a task of their own (one per
-lobby), so whoever typed /newgame never waits for them; `idle` waits until
-every call under way has gone (a test, and shutdown with `drain`).
+lobby: the `CallSubscribers` effect a new lobby returns), so whoever typed
+/newgame never waits for them. The carrier (`bot.telling.carrying`) runs
+that task: it asks `calls` whom to call and with what, sends each call, and
+hands how each went to `called`, which notes it and says what the group is
+told.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 
-from bot.ops import logs
-from bot.service.base import Actor, Links, Records, Refusal, Reply
-from bot.service.outbox import Outboxes
+from bot.service.base import Actor, Conflict, Links, Records, Refusal, Reply
+from bot.service.outcome import (
+    Call,
+    ChatStep,
+    ChatSteps,
+    Delivery,
+    Effect,
+    PostText,
+    ShowView,
+    ToPerson,
+)
 from bot.service.views import LOBBY
-from bot.store import StoreUnavailable
 from bot.store.models import Table
-from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.i18n import Translator
 from bot.words.render import Renderer
 from bot.words.screen import Button, keyboard
@@ -44,21 +51,15 @@ class Notify:
     def __init__(
         self,
         records: Records,
-        messenger: Messenger,
-        outboxes: Outboxes,
         render: Renderer,
         tr: Translator,
         links: Links,
     ) -> None:
         self.records = records
         self.store = records.store
-        self.messenger = messenger
-        self.outboxes = outboxes
         self.render = render
         self.tr = tr
         self.links = links
-        # the calls under way, one task per lobby (kept here so none is collected)
-        self._calls: set[asyncio.Task[None]] = set()
 
     async def subscribe(self, chat_id: int, actor: Actor, on: bool) -> Reply:
         if not on:
@@ -71,78 +72,53 @@ class Notify:
         await self.store.subscribe(chat_id, actor.user_id, f"{ON}:{actor.name}")
         return Reply("notify-on")
 
-    async def lobby_opened(self, table: Table) -> None:
-        """A lobby opened and is shown: its calls start, off the opener's path."""
-        task = asyncio.create_task(
-            self._calling(table), name=f"notify {table.chat_id}:{table.game_no}"
-        )
-        self._calls.add(task)
-        task.add_done_callback(self._calls.discard)
-
-    async def _calling(self, table: Table) -> None:
-        try:
-            await self.call(table)
-        except StoreUnavailable as e:
-            log.warning("lobby %s: store unavailable, calls cut short: %s", table.chat_id, e)
-        except Exception:
-            log.exception("lobby %s: the calls failed", table.chat_id)
-
-    async def idle(self) -> None:
-        """Until every call under way has gone (what a test waits for)."""
-        while self._calls:
-            await asyncio.gather(*self._calls, return_exceptions=True)
-
-    async def drain(self, timeout: float) -> int:
-        """At shutdown: let the calls under way finish for up to `timeout`
-        seconds; how many lobbies' calls were cut off."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.idle(), timeout)
-        left = list(self._calls)
-        for task in left:
-            task.cancel()
-        await asyncio.gather(*left, return_exceptions=True)
-        return len(left)
-
-    async def call(self, table: Table) -> int:
-        """Tell every subscriber not seated in the lobby; the lobby then shows
-        how many were told."""
+    async def calls(self, table: Table) -> tuple[Call, ...]:
+        """Whom a lobby just opened calls, and with what: every subscriber not
+        seated in it (none when the chat's subscribers were called less than
+        `CALL_INTERVAL` ago). One who never started the bot gets no message."""
         subs = await self.store.subscribers(table.chat_id)
         seated = set(table.people)
         if not set(subs) - seated:
-            return 0
+            return ()
         now = self.records.clock.now()
         if not await self.store.claim(f"notify:{table.chat_id}", now, CALL_INTERVAL):
             log.info("lobby %s: its subscribers were called less than a while ago", table.chat_id)
-            return 0
+            return ()
         link = await self.links.deep_link(f"join_{table.chat_id}_{table.game_no}")
-        called = 0
-        unreached: dict[int, str] = {}
+        calls: list[Call] = []
         for user_id, value in sorted(subs.items()):
             state, _, name = value.partition(":")
             if user_id in seated:
                 continue
             prefs = await self.store.user(user_id)
-            if not prefs.started:
-                if state != ASKED:
-                    unreached[user_id] = name
-                continue
-            lang = prefs.lang or table.lang
-            text = self.tr.t(
-                lang, "notify-lobby", chat=self.render.header(lang, table).removeprefix("💬 ")
-            )
-            markup = keyboard([Button(self.tr.t(lang, "btn-join"), url=link)])
-            try:
-                await self.messenger.send(user_id, text, markup)
-            except Unreachable:
-                if state != ASKED:
-                    unreached[user_id] = name
-                continue
-            except Undelivered as e:
-                log.warning("could not call %s to %s: %s", logs.person(user_id), table.chat_id, e)
-                continue
-            called += 1
-            if state == ASKED:
-                await self.store.subscribe(table.chat_id, user_id, f"{ON}:{name}")
+            message = None
+            if prefs.started:
+                lang = prefs.lang or table.lang
+                chat = self.render.header(lang, table).removeprefix("💬 ")
+                text = self.tr.t(lang, "notify-lobby", chat=chat)
+                markup = keyboard([Button(self.tr.t(lang, "btn-join"), url=link)])
+                message = ToPerson(user_id, text, markup)
+            calls.append(Call(user_id, message, state == ASKED, name))
+        return tuple(calls)
+
+    async def called(
+        self, table: Table, calls: tuple[Call, ...], went: list[Delivery]
+    ) -> tuple[Effect, ...]:
+        """How each of `calls` went (`went`, in their order), noted: one reached
+        after being asked to start the bot is subscribed again; one who cannot
+        be reached is asked in the group to start it (once); the lobby then
+        shows how many were called. Returns what the group is told."""
+        called = 0
+        unreached: dict[int, str] = {}
+        for call, how in zip(calls, went, strict=True):
+            if how == "unreachable":
+                if not call.asked:
+                    unreached[call.user_id] = call.name
+            elif how == "sent":
+                called += 1
+                if call.asked:
+                    await self.store.subscribe(table.chat_id, call.user_id, f"{ON}:{call.name}")
+        steps: list[ChatStep] = []
         for user_id, name in unreached.items():
             await self.store.subscribe(table.chat_id, user_id, f"{ASKED}:{name}")
         if unreached:
@@ -151,9 +127,8 @@ class Notify:
                 f'<a href="tg://user?id={int(u)}">{self.render.person(table.lang, n)}</a>'
                 for u, n in unreached.items()
             )
-            self.outboxes.post(
-                table.chat_id, self.tr.t(table.lang, "notify-unreachable", players=who, link=start)
-            )
+            text = self.tr.t(table.lang, "notify-unreachable", players=who, link=start)
+            steps.append(PostText(text))
         if called:
             game = table.game_no
 
@@ -166,6 +141,9 @@ class Notify:
             try:
                 await self.records.change(table.chat_id, count, game=game, stale="err-no-lobby")
             except Refusal:
-                return called
-            self.outboxes.show(table.chat_id, LOBBY)
-        return called
+                pass  # the lobby closed or started meanwhile: nothing to count
+            except Conflict:
+                log.warning("lobby %s: its count of calls kept losing the race", table.chat_id)
+            else:
+                steps.append(ShowView(LOBBY))
+        return (ChatSteps(table.chat_id, tuple(steps)),) if steps else ()

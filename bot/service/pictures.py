@@ -31,7 +31,6 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TypeVar
 
 from bot.ops import metrics
-from bot.service.outbox import Drawing
 from bot.service.workers import worker_pool
 from bot.store import Store
 from bot.store.models import Table
@@ -42,6 +41,10 @@ from engine.story import scores_by_turn, table_points
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: a picture being drawn off the event loop: its PNG, or None when it could
+#: not be drawn (a message's text then goes alone: `bot.telling.outbox`)
+Drawing = asyncio.Future[bytes | None]
 
 #: what `/table …` takes for the picture
 PHOTO = frozenset({"фото", "фотка", "картинка", "photo", "picture", "image", "pic"})

@@ -1,18 +1,25 @@
-"""Play: prompt buttons, answers, and the timers (reminders, timeouts, computer seats)."""
+"""Play: prompt buttons, answers, and the timers (reminders, timeouts, computer
+seats). Each returns what is to be told as effects (`bot.service.outcome`):
+a press's through the courier, a timer's through the ticker."""
 
 from __future__ import annotations
 
 import logging
 
-from bot.ops import metrics
+from bot.ops import logs, metrics
 from bot.service import journal
 from bot.service.base import Actor, Changed, Defaults, Moved, Records, Refusal, Reply, noted
-from bot.service.bookkeeping import clear_timer, set_deadline, settle, time_given_back
-from bot.service.outcome import Edit, Note, Private, Tell
+from bot.service.bookkeeping import (
+    ANNOUNCE_GRACE,
+    clear_timer,
+    set_deadline,
+    settle,
+    time_given_back,
+)
+from bot.service.outcome import CatchUp, Edit, Effect, Note, Private, StaleButtons, Tell
 from bot.service.telling import Teller
 from bot.service.thinking import Thinker
 from bot.store.models import Table
-from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator
 from bot.words.keyboards import DetailsCb, HintCb, PromptCb, menu_level
 from bot.words.render import Renderer
@@ -34,7 +41,6 @@ class Play:
         self,
         records: Records,
         teller: Teller,
-        messenger: Messenger,
         render: Renderer,
         tr: Translator,
         thinker: Thinker,
@@ -47,7 +53,6 @@ class Play:
         self.teller = teller
         self.prompts = teller.prompts
         self.defaults = defaults
-        self.messenger = messenger
         self.render = render
         self.tr = tr
 
@@ -159,13 +164,16 @@ class Play:
                 # forged one by the button itself, so the record's primary says
                 rejoined = await self._rejoined(table, ids)
                 if rejoined is not None:
+                    resent: tuple[Effect, ...] = ()
                     if message_id is not None and message_id not in rejoined.ids.values():
                         # a prompt the rolled-back ids never knew: its buttons go too
-                        await self.messenger.drop_buttons(actor.user_id, message_id)
-                    await self.teller.catch_up(rejoined.table, rejoined.ids, lost=True)
-                    return Reply("prompt-resent", alert=True)
-            if await self.teller.catch_up(table, ids):
-                return Reply("prompt-resent", alert=True)
+                        resent += (StaleButtons(actor.user_id, message_id),)
+                    resent += self._caught_up(rejoined.table, rejoined.ids, lost=True)
+                    # the alert says the prompt came again: it comes first
+                    return Reply("prompt-resent", alert=True, before=resent)
+            caught_up = self._caught_up(table, ids)
+            if caught_up:
+                return Reply("prompt-resent", alert=True, before=caught_up)
             return Reply("err-old-button", alert=True)
         if decision.seat != seat:
             return Reply("err-not-your-turn", alert=True)
@@ -249,11 +257,12 @@ class Play:
         return Reply("ok", alert=True, text=text)
 
     # ------------------------------------------------------------------ timers
-    async def on_timer(self, chat_id: int) -> None:
-        """The chat's timer is due: remind, or answer for a computer seat or an absent player."""
+    async def on_timer(self, chat_id: int) -> tuple[Effect, ...]:
+        """The chat's timer is due: remind, or answer for a computer seat or an
+        absent player. Returns what is told (the ticker carries it out)."""
         table, ids = await self.store.load_with_messages(chat_id)
         if table is None:
-            return
+            return ()
         now = self.clock.now()
         due = [t for t in (table.reminder, table.deadline) if t is not None]
         if due and now >= min(due):
@@ -264,14 +273,12 @@ class Play:
             if table.status == "finished" and table.result_untold:
                 # the game ended, and the process that ended it died before
                 # its result was posted: this one posts it (once: whoever
-                # marks it told first)
-                if await self.teller.result_told(table):
-                    log.warning("chat %s: the result was never posted; posting it", chat_id)
-                    await self.teller.finish(table, claimed=True)
-                return
+                # marks it told first, `Sender.finish`)
+                log.warning("chat %s: the result was never posted; posting it", chat_id)
+                return (Tell(table, finish=True),)
             if table.deadline is not None or table.reminder is not None:
                 await self.records.change(chat_id, self._cleared)
-            return
+            return ()
         assert state is not None
         if table.adrift and not state.players[decision.seat].computer:
             # saved last under another Redis primary: its player may have
@@ -281,14 +288,15 @@ class Play:
             # a save of anything else (the timer set anew) would end the drift
             # with the prompt still without buttons
             rejoined = await self._rejoined(table, ids)
-            if rejoined is not None:
-                await self.teller.catch_up(rejoined.table, rejoined.ids, lost=True)
-                if rejoined.table.deadline is not None:  # (no clock: no time to tell)
-                    await self._remind(rejoined.table, decision)
-            return
+            if rejoined is None:
+                return ()
+            told = self._caught_up(rejoined.table, rejoined.ids, lost=True)
+            if rejoined.table.deadline is not None:  # (no clock: no time to tell)
+                told += self._remind(rejoined.table, decision)
+            return told
         if table.deadline_decision != decision.id:
             await self.records.change(chat_id, self._retimed)
-            return
+            return ()
         if (
             table.reminder is not None
             and now >= table.reminder
@@ -297,13 +305,43 @@ class Play:
             try:
                 await self.records.change(chat_id, lambda t: self._reminded(t, decision.id))
             except Refusal:
-                return  # another process reminded first, or the decision was answered
-            await self.teller.catch_up(table, ids)  # a prompt that never arrived comes first
-            await self._remind(table, decision)
-            return
+                return ()  # another process reminded first, or the decision was answered
+            # a prompt that never arrived comes first
+            return self._caught_up(table, ids) + self._remind(table, decision)
         if table.deadline is None or now < table.deadline:
-            return
-        await self._time_out(table, decision)
+            return ()
+        return await self._time_out(table, decision)
+
+    def owed(self, table: Table, ids: dict[str, int], lost: bool = False) -> Decision | None:
+        """The pending decision whose prompt its player never got — the move
+        before it was saved but not told (the process died, Redis's answer
+        to the save was lost, Telegram kept failing); None when none is owed.
+        Not while the move is fresh: the process that made it may still be
+        telling it. `lost`: moves already told may have been taken back
+        (Redis rolled the record back, with the chat's message ids, which
+        then say this prompt is shown though the answer's edit took its
+        buttons): it is owed whatever they say."""
+        state = table.state
+        decision = pending(state) if state is not None and table.status == "playing" else None
+        if decision is None or state is None or state.players[decision.seat].computer:
+            return None
+        if not lost and ids.get(f"shown:{decision.seat}") == decision.id:
+            return None
+        if not lost and self.clock.now() - table.updated_at < ANNOUNCE_GRACE:
+            return None
+        log.info(
+            "chat %s: the prompt of decision %s was never shown",
+            logs.chat(table.chat_id),
+            decision.id,
+        )
+        return decision
+
+    def _caught_up(
+        self, table: Table, ids: dict[str, int], lost: bool = False
+    ) -> tuple[Effect, ...]:
+        """The prompt owed (see `owed`) sent anew, as an effect (none: none owed)."""
+        decision = self.owed(table, ids, lost)
+        return () if decision is None else (CatchUp(table, ids, decision),)
 
     async def _rejoined(self, table: Table, ids: dict[str, int]) -> Changed | None:
         """An adrift record (`Table.adrift`) saved under this primary: its next
@@ -338,7 +376,7 @@ class Play:
         t.reminder = None
         return []
 
-    async def _time_out(self, table: Table, decision: Decision) -> None:
+    async def _time_out(self, table: Table, decision: Decision) -> tuple[Effect, ...]:
         state = table.state
         assert state is not None
         seat = decision.seat
@@ -388,18 +426,19 @@ class Play:
         try:
             done = await self.records.change(table.chat_id, act)
         except Refusal:
-            return
+            return ()
         metrics.computer_moved("computer" if computer else "timeout")
-        await self.teller.tell(done.table, done.ids, answered=(decision, option, True))
+        return (self.teller.lay_out(done.table, done.ids, answered=(decision, option, True)),)
 
-    async def _remind(self, table: Table, decision: Decision) -> None:
+    def _remind(self, table: Table, decision: Decision) -> tuple[Effect, ...]:
+        """The reminder to `decision`'s player: how long they have left."""
         seat = table.seats[decision.seat]
         if seat.user_id is None:
-            return
+            return ()
         lang = seat.lang
         left = max(0, round((table.deadline or 0) - self.clock.now()))
         text = self.render.header(lang, table) + "\n" + self.tr.t(lang, "remind", seconds=left)
-        await self.teller.deliver(Tell(table, (Note(decision.seat, text),)))
+        return (Tell(table, (Note(decision.seat, text),)),)
 
     # ------------------------------------------------------------------ /hand
     async def resend(self, actor: Actor) -> Reply:

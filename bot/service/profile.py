@@ -26,7 +26,6 @@ from bot.service.base import Actor, Defaults, Records, Refusal, Reply, until_sav
 from bot.service.outcome import Edit
 from bot.store import UserPrefs
 from bot.store.models import VARIANTS, ChatProfile, Lang, Table
-from bot.telegram.messenger import Messenger
 from bot.words.i18n import Translator, pick_lang
 from bot.words.keyboards import PrefsCb, SettingsCb
 from bot.words.screen import Button, Keyboard, keyboard
@@ -79,12 +78,9 @@ def _cycle(values: tuple[int, ...], current: int) -> int:
 class Profiles:
     """The chats' profiles and /settings."""
 
-    def __init__(
-        self, records: Records, messenger: Messenger, tr: Translator, defaults: Defaults
-    ) -> None:
+    def __init__(self, records: Records, tr: Translator, defaults: Defaults) -> None:
         self.records = records
         self.store = records.store
-        self.messenger = messenger
         self.tr = tr
         self.defaults = defaults
 

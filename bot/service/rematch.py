@@ -4,7 +4,9 @@ group, with the same computers seated and the same people invited.
 Whoever of the finished game presses it first opens the lobby and takes a
 seat; every other person of that game is told in private, with a button that
 seats them (the deep link /start join_<chat>_<game>). A later press by one of
-them finds that lobby and joins it, so there is only ever one. A press by
+them finds that lobby and joins it, so there is only ever one. The press is
+answered first; the lobby's message and the invitations follow (effects the
+courier carries out). A press by
 someone who did not play, or once the chat has moved on (a newer game, a
 lobby /newgame opened, or the finished record expired), gets a short alert
 and changes nothing.
@@ -12,19 +14,14 @@ and changes nothing.
 
 from __future__ import annotations
 
-import logging
-
 from bot.service.base import Actor, Conflict, Links, Reply, until_saved
 from bot.service.lobby import Lobby
-from bot.service.outcome import Invite
+from bot.service.outcome import Invite, ToPerson
 from bot.store import Store
-from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.i18n import Translator
 from bot.words.render import Renderer
 from bot.words.screen import Button, keyboard
 from engine.ai import Level
-
-log = logging.getLogger(__name__)
 
 
 class Rematch:
@@ -34,14 +31,12 @@ class Rematch:
         self,
         store: Store,
         lobby: Lobby,
-        messenger: Messenger,
         render: Renderer,
         tr: Translator,
         links: Links,
     ) -> None:
         self.store = store
         self.lobby = lobby
-        self.messenger = messenger
         self.render = render
         self.tr = tr
         self.links = links
@@ -72,23 +67,25 @@ class Rematch:
             )
             if opened is None:
                 return None  # another press (or /newgame) saved first: look again
-            # the press is answered first; the invitations follow
-            return Reply(
-                "rematch-opened", effects=(Invite(table, opened, actor.user_id, actor.name),)
-            )
+            # the press is answered first; the lobby and the invitations follow
+            invite = Invite(table, opened, actor.user_id, actor.name)
+            return Reply("rematch-opened", effects=(*self.lobby.opened(opened), invite))
 
         try:
             return await until_saved(attempt, chat_id)
         except Conflict:  # a press that keeps losing the race to other presses
             return Reply("err-busy", alert=True)
 
-    async def invite(self, invite: Invite) -> None:
-        """Every other person of the finished game, in private: a button that seats them."""
+    async def invitations(self, invite: Invite) -> tuple[ToPerson, ...]:
+        """Every other person of the finished game, in private: a button that
+        seats them at the rematch's lobby (one not delivered is let go: the
+        lobby in the group invites everyone all the same)."""
         old, new = invite.finished, invite.opened
         link = await self.links.deep_link(f"join_{new.chat_id}_{new.game_no}")
         chat = self.render.person(new.lang, new.title or str(new.chat_id))
         host_seat = old.seat_of_person(invite.host_id)
-        for i, seat in enumerate(old.seats):
+        invited = []
+        for seat in old.seats:
             if seat.user_id is None or seat.user_id == invite.host_id:
                 continue
             lang = seat.lang
@@ -99,8 +96,5 @@ class Rematch:
             )
             text = self.tr.t(lang, "rematch-invite", player=who, chat=chat)
             markup = keyboard([Button(self.tr.t(lang, "btn-join"), url=link)])
-            try:
-                await self.messenger.send(seat.user_id, text, markup)
-            except (Undelivered, Unreachable) as e:
-                # the lobby in the group invites everyone all the same
-                log.info("rematch invitation to seat %s not delivered: %s", i, e)
+            invited.append(ToPerson(seat.user_id, text, markup))
+        return tuple(invited)

@@ -5,11 +5,13 @@ have done and why, in the words hints use), their points turn by turn (the
 result picture's chart, their line thickest, the moments' turns marked), and
 a button a moment that opens it in the Mini App's replay.
 
-When: `Teller.finish` hands the result to the group's outbox and calls
-`Reviews.after_result` with what is done once the result went out. The
-reviews wait for that in a task of their own, so the result always comes
-first and never waits for a review, and the next game (a rematch, /newgame)
-starts meanwhile as it would without them.
+When: `Sender.finish` hands the result to the group's outbox and calls
+`Carrier.after_result` (`bot.telling.carrying`) with what is done once the
+result went out. The reviews wait for that in a task of their own, so the
+result always comes first and never waits for a review, and the next game (a
+rematch, /newgame) starts meanwhile as it would without them. Here they are
+made (`Reviews.made`: one at a time, each as a `PhotoTo` to send); the
+carrier sends each before the next is made.
 
 Where: each person's review and its chart are made in the after-game worker
 (`Pictures.background`: the worker process the pictures are drawn in, where
@@ -50,14 +52,14 @@ import asyncio
 import html
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
 from bot.ops import metrics
+from bot.service.outcome import PhotoTo
 from bot.service.pictures import Pictures, translator_of
 from bot.store import Store
 from bot.store.models import Table
-from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.keyboards import PrefsCb
@@ -160,7 +162,6 @@ class Reviews:
     def __init__(
         self,
         store: Store,
-        messenger: Messenger,
         tr: Translator,
         pictures: Pictures,
         app: AppLinks | None = None,
@@ -168,19 +169,15 @@ class Reviews:
     ) -> None:
         """`cpu`: the worker's CPU seconds a game's reviews may take (0: none)."""
         self.store = store
-        self.messenger = messenger
         self.tr = tr
         self.pictures = pictures
         self.app = app
         self.cpu = cpu
-        self.waiting: set[asyncio.Task[None]] = set()
 
-    def after_result(self, table: Table, told: asyncio.Future[None]) -> None:
-        """The game's result is handed to the group's outbox (`told`: done once
-        it went out): its people's reviews are made and sent after it, in a
-        task of their own."""
+    def due(self, table: Table) -> bool:
+        """Whether a game just ended gets reviews at all (see the module's notes)."""
         state = table.state
-        if (
+        return not (
             self.cpu <= 0
             or table.tutor is not None
             or table.setup is None
@@ -188,59 +185,36 @@ class Reviews:
             or state.result is None
             or state.result.aborted  # stopped: see the module's notes
             or not reviewable(table)
-        ):
-            return
-        if len(self.waiting) >= MAX_WAITING:
-            log.warning("too many games wait for their reviews: this one gets none")
-            metrics.review_skipped()
-            return
-        task = asyncio.ensure_future(self._send_all(table.model_copy(deep=True), told))
-        self.waiting.add(task)
-        task.add_done_callback(self.waiting.discard)
+        )
 
-    async def idle(self) -> None:
-        """Until every review under way is sent (tests)."""
-        while self.waiting:
-            await asyncio.gather(*self.waiting, return_exceptions=True)
-
-    async def drain(self) -> int:
-        """At shutdown: the reviews still to come are given up (not redone);
-        how many games' were."""
-        left = list(self.waiting)
-        for task in left:
-            task.cancel()
-        await asyncio.gather(*left, return_exceptions=True)
-        return len(left)
-
-    async def _send_all(self, table: Table, told: asyncio.Future[None]) -> None:
-        try:
-            # the result first: nothing of the reviews comes before it (nor
-            # takes the worker from its picture)
-            await asyncio.wait_for(asyncio.shield(told), RESULT_WAIT)
-            number, commands = await self._game(table)
-            todo = []
-            for seat in reviewable(table):
-                user_id = table.seats[seat].user_id
-                assert user_id is not None
-                prefs = await self.store.user(user_id)
-                if prefs.started and prefs.reviews:
-                    todo.append((seat, user_id))
-            budget = self.cpu
-            for done, (seat, user_id) in enumerate(todo):
-                share = min(SEAT_CPU, budget / (len(todo) - done))
-                if share < MIN_SHARE:
-                    log.warning("a game's review budget was spent before its last reviews")
-                    metrics.review_skipped()
-                    return
-                lang = table.seats[seat].lang
-                spent = await self._send(table, commands, number, seat, user_id, lang, share)
-                budget -= spent
-        except TimeoutError:
-            log.warning("the result in %s was not told in time: no reviews", table.chat_id)
-        except Exception:
-            log.warning(
-                "the reviews of a game in %s could not be made", table.chat_id, exc_info=True
-            )
+    async def made(self, table: Table) -> AsyncIterator[PhotoTo]:
+        """Each person's review of the game, made one after another in the
+        worker, each within its share of the game's budget — as it is made,
+        for the carrier to send before the next is made."""
+        number, commands = await self._game(table)
+        todo = []
+        for seat in reviewable(table):
+            user_id = table.seats[seat].user_id
+            assert user_id is not None
+            prefs = await self.store.user(user_id)
+            if prefs.started and prefs.reviews:
+                todo.append((seat, user_id))
+        budget = self.cpu
+        for done, (seat, user_id) in enumerate(todo):
+            share = min(SEAT_CPU, budget / (len(todo) - done))
+            if share < MIN_SHARE:
+                log.warning("a game's review budget was spent before its last reviews")
+                metrics.review_skipped()
+                return
+            lang = table.seats[seat].lang
+            made = await self._made(table, commands, seat, lang, share)
+            if made is None:
+                continue
+            caption, shown = self.caption(table, lang, made)
+            markup = self.markup(lang, number, made.moves[:shown])
+            # without a sound: nobody waits for it (in private only a prompt rings)
+            yield PhotoTo(user_id, made.png, caption, markup, quiet=True)
+            budget -= made.cpu
 
     async def _game(self, table: Table) -> tuple[int | None, list[Command]]:
         """The game's number for the replay (None: not in the history — a
@@ -251,33 +225,16 @@ class Reviews:
             return record.number, list(commands)
         return None, list(await self.store.log(table.chat_id))
 
-    async def _send(
-        self,
-        table: Table,
-        commands: list[Command],
-        number: int | None,
-        seat: int,
-        user_id: int,
-        lang: str,
-        cpu: float,
-    ) -> float:
-        """`seat`'s review made and sent; the worker's CPU seconds it took."""
+    async def _made(
+        self, table: Table, commands: list[Command], seat: int, lang: str, cpu: float
+    ) -> Reviewed | None:
+        """`seat`'s review, made in the worker within `cpu` seconds (None: none)."""
         loop = asyncio.get_running_loop()
         started = loop.time()
         made = await self.pictures.background(reviewed, lang, table, commands, seat, cpu)
-        if made is None:
-            return 0.0
-        metrics.review_made(loop.time() - started)
-        caption, shown = self.caption(table, lang, made)
-        try:
-            # without a sound: nobody waits for it (in private only a prompt rings)
-            markup = self.markup(lang, number, made.moves[:shown])
-            await self.messenger.send_photo(user_id, made.png, caption, markup, quiet=True)
-        except Unreachable:
-            log.info("a review was not sent: the bot may not write to its person")
-        except Undelivered as e:
-            log.info("a review was not delivered: %s", e)
-        return made.cpu
+        if made is not None:
+            metrics.review_made(loop.time() - started)
+        return made
 
     def caption(self, table: Table, lang: str, made: Reviewed) -> tuple[str, int]:
         """The review's caption, and how many of its moments it tells (those

@@ -20,11 +20,20 @@ from bot.service.base import (
     noted,
 )
 from bot.service.bookkeeping import clear_timer, settle
-from bot.service.lobby import CANCELLED, Lobby
-from bot.service.outbox import Outboxes
-from bot.service.outcome import ClearButtons, Closing, Note, Notice, PostText, Private, Tell
-from bot.service.telling import Teller, prompt_ids
-from bot.service.views import LOBBY
+from bot.service.lobby import CANCELLED, Lobby, lobby_shown
+from bot.service.outcome import (
+    ChatSteps,
+    ClearButtons,
+    Closing,
+    Discard,
+    Effect,
+    Note,
+    Notice,
+    PostText,
+    Private,
+    Tell,
+)
+from bot.service.telling import Teller
 from bot.store.models import MAX_RETURNS, Lang, Table
 from bot.words.i18n import Translator
 from bot.words.keyboards import LeaveCb, StopCb, yes_no_keyboard
@@ -53,7 +62,6 @@ class Seats:
         self,
         records: Records,
         teller: Teller,
-        outboxes: Outboxes,
         render: Renderer,
         tr: Translator,
         lobby: Lobby,
@@ -66,7 +74,6 @@ class Seats:
         self.prompts = teller.prompts
         self.clock = records.clock
         self.defaults = defaults
-        self.outboxes = outboxes
         self.render = render
         self.tr = tr
 
@@ -111,8 +118,7 @@ class Seats:
         if isinstance(done, Reply):
             return done
         await self.store.link_user(actor.user_id, chat_id, linked=False)
-        self.outboxes.show(chat_id, LOBBY)
-        return Reply("lobby-left")
+        return Reply("lobby-left", effects=(lobby_shown(chat_id),))
 
     def _confirm_leaving(self, table: Table, actor: Actor) -> Keyboard:
         def button(key: str, confirm: bool) -> tuple[str, str]:
@@ -164,7 +170,9 @@ class Seats:
         table = await self.store.load(chat_id)
         if table is not None and table.status == "lobby":
             cancelled = await self.lobby.cancel(chat_id, actor)
-            return Reply("ok") if cancelled.key == CANCELLED else cancelled
+            return (
+                Reply("ok", effects=cancelled.effects) if cancelled.key == CANCELLED else cancelled
+            )
         if table is None or table.status != "playing":
             return Reply("err-no-game")
         if not await self.records.may_manage(table, actor.user_id):
@@ -198,31 +206,24 @@ class Seats:
         told = self.lay_out_end(ended.table, ended.ids, notice)
         return Reply("stop-done-short", effects=(told,))
 
-    async def removed_from_group(self, chat_id: int) -> None:
-        """The bot was removed from the group: its lobby or game ends (no
-        scores), and everyone seated is told in private — the group itself
-        can no longer be written to."""
+    async def removed_from_group(self, chat_id: int) -> tuple[Effect, ...]:
+        """The bot was removed from the group: what waits for it is dropped;
+        its lobby or game ends where it stands (no scores, not rated, the
+        timer gone), and everyone seated is told in private, every prompt
+        saying the game is over (`lay_out_end`) — the group itself can no
+        longer be written to."""
         table = await self.store.load(chat_id)
-        self.outboxes.discard(chat_id)
+        dropped = ChatSteps(chat_id, (Discard(),))
         if table is None or table.status == "finished":
-            return
+            return (dropped,)
         log.info("removed from %s: its game ends", chat_id)
-        await self._stop(table, Notice("stop-removed"), group=False)
-
-    async def _stop(self, table: Table, notice: Notice, group: bool = True) -> Table:
-        """End the chat's lobby or game where it stands: a game keeps the score
-        it stood at (not rated), the timer goes, every prompt says the game is
-        over, and everyone seated reads `notice` with that score, in private
-        in their own language — and so does the group, unless it cannot be
-        written to (`group` False). A practice table's player reads it once,
-        in its chat."""
-        ended = await self._end(table.chat_id)
-        await self.teller.deliver(self.lay_out_end(ended.table, ended.ids, notice, group))
-        return ended.table
+        ended = await self._end(chat_id)
+        notice = Notice("stop-removed")
+        return (dropped, self.lay_out_end(ended.table, ended.ids, notice, group=False))
 
     async def _end(self, chat_id: int) -> Changed:
-        """`_stop`'s saving half (a press is answered between the halves):
-        the table finished, its people unlinked; the chat's message ids."""
+        """A game's end saved: the table finished, its people unlinked; the
+        chat's message ids."""
         return await self._ended(await self.records.change(chat_id, _close))
 
     async def _ended(self, done: Changed) -> Changed:
@@ -243,12 +244,12 @@ class Seats:
     def lay_out_end(
         self, table: Table, ids: dict[str, int], notice: Notice, group: bool = True
     ) -> Tell:
-        """What a stopped game's people are told (`_stop`'s telling half), as
-        screens: every prompt says the game is over, in place of its question
-        and buttons (the chat forgets them); everyone seated, in private, and
-        the group read `notice` with the score it stood at — the group unless
-        it cannot be written to (`group` False); a practice table's player
-        reads it once, in its chat."""
+        """What a stopped game's people are told, as screens: every prompt
+        says the game is over, in place of its question and buttons (the chat
+        forgets them); everyone seated, in private, and the group read
+        `notice` with the score it stood at — the group unless it cannot be
+        written to (`group` False); a practice table's player reads it once,
+        in its chat."""
 
         def told(lang: str) -> str:
             said = self.notice_text(lang, table, notice)
@@ -280,7 +281,8 @@ class Seats:
     async def back(self, actor: Actor) -> Reply:
         """/back: take your seat back from the computer in every running game
         you left or were away from."""
-        returned = too_often = False
+        told: list[Effect] = []
+        too_often = False
         for chat_id in sorted(await self.store.user_tables(actor.user_id)):
             table = await self.store.load(chat_id)
             if table is None or table.status != "playing":
@@ -309,34 +311,36 @@ class Seats:
             except Refusal as r:
                 too_often = too_often or r.key == "back-too-often"
                 continue
-            await self.teller.tell(done.table, done.ids)
-            returned = True
-        if returned:
-            return Reply("back-done")
+            told.append(self.teller.lay_out(done.table, done.ids))
+        if told:
+            # «you are back» follows what it brought back (the prompt, the table)
+            return Reply("back-done", before=tuple(told))
         return Reply("back-too-often" if too_often else "back-nothing")
 
     # ------------------------------------------------------------------ the chat and the person
-    async def migrate(self, old_chat_id: int, new_chat_id: int) -> None:
+    async def migrate(self, old_chat_id: int, new_chat_id: int) -> tuple[Effect, ...]:
         """The group became a supergroup: its game and its home (settings,
         ratings, history) follow it."""
-        await self._migrate_game(old_chat_id, new_chat_id)
+        moved = await self._migrate_game(old_chat_id, new_chat_id)
         await self.store.migrate_home(old_chat_id, new_chat_id)
+        return moved
 
-    async def _migrate_game(self, old_chat_id: int, new_chat_id: int) -> None:
-        """The pending prompt is sent again with buttons that name the new
-        chat (the old prompt's buttons name the old one: they go)."""
+    async def _migrate_game(self, old_chat_id: int, new_chat_id: int) -> tuple[Effect, ...]:
+        """What waited for the old chat is dropped; the pending prompt is sent
+        again with buttons that name the new chat (the old prompt's buttons
+        name the old one: it points to the new one), and kept as the seat's."""
         if not await self.store.migrate(old_chat_id, new_chat_id):
-            return
-        self.outboxes.discard(old_chat_id)
+            return ()
+        dropped = ChatSteps(old_chat_id, (Discard(),))
         log.info("game moved from %s to %s", old_chat_id, new_chat_id)
         table, ids = await self.store.load_with_messages(new_chat_id)
         if table is None or table.status != "playing" or table.state is None:
-            return
+            return (dropped,)
         decision = pending(table.state)
-        if decision is not None and not table.state.players[decision.seat].computer:
-            sent = await self.teller.send_prompt(table, decision, ids)
-            if sent is not None:
-                await self.store.set_messages(new_chat_id, prompt_ids(decision, sent))
+        if decision is None or table.state.players[decision.seat].computer:
+            return (dropped,)
+        prompt = self.teller.prompt(table, decision, ids)
+        return (dropped,) if prompt is None else (dropped, Tell(table, (prompt,)))
 
     async def set_lang(self, actor: Actor, lang: Lang) -> Reply:
         """/lang: the user's private language, now and in the games they sit in."""

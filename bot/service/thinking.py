@@ -19,7 +19,7 @@ People's deadlines never wait for computers: the pool's queue is bounded
 finds it full is answered in place at the normal level (a few milliseconds)
 instead of queueing, and a person whose time ran out gets their move thought
 in place (`urgent`), never behind the computers' searches. So a timer holds
-its slot of the ticker (`bot.service.timers`) only while a search is under
+its slot of the ticker (`bot.telling.timers`) only while a search is under
 way, and at most `queue_limit` of them do that at once.
 
 A hint («💡 Подсказка», `engine.ai.hint`) is the strong level's move, searched

@@ -4,7 +4,7 @@ A tutor game is a practice game (in the person's own chat, against
 computers, without a clock, not rated: `record_of` keeps no practice game)
 that starts at once on the tutor's fixed deal (`lessons.DEAL`), with hints
 on; its prompts carry the tutor's sentences (`lessons`), and its end points
-to a game in a group (`Teller.finish`). /stop leaves it like any practice
+to a game in a group (`Sender.finish`). /stop leaves it like any practice
 game; /learn takes it again. A person's first /practice is the tutor: the
 store's count of their practice games (`UserPrefs.practices`, which
 /forgetme deletes with the rest of their preferences) says whether it is.
@@ -16,7 +16,7 @@ from bot.service.base import Actor, Defaults, Records, Reply
 from bot.service.bookkeeping import settle
 from bot.service.lessons import COMPUTER_LEVEL, COMPUTERS, DEAL
 from bot.service.lobby import Lobby
-from bot.service.outbox import Outboxes
+from bot.service.outcome import ChatStep, ChatSteps, FixView, Reread
 from bot.service.telling import Teller
 from bot.service.views import LOBBY, TABLE
 from bot.store.models import Tutoring
@@ -31,7 +31,6 @@ class Tutor:
         self,
         records: Records,
         teller: Teller,
-        outboxes: Outboxes,
         lobby: Lobby,
         tr: Translator,
         defaults: Defaults,
@@ -39,12 +38,11 @@ class Tutor:
         self.records = records
         self.store = records.store
         self.teller = teller
-        self.outboxes = outboxes
         self.lobby = lobby
         self.tr = tr
         self.defaults = defaults
 
-    async def practice(self, actor: Actor) -> Reply | None:
+    async def practice(self, actor: Actor) -> Reply:
         """/practice: the tutor the first time, else the practice lobby."""
         prefs = await self.store.user(actor.user_id)
         existing = await self.store.load(actor.user_id)
@@ -53,7 +51,7 @@ class Tutor:
             return await self.learn(actor)
         return await self.lobby.practice(actor)
 
-    async def learn(self, actor: Actor) -> Reply | None:
+    async def learn(self, actor: Actor) -> Reply:
         """The tutor game, started at once in the person's chat (an open
         practice lobby there gives way; a running game is kept)."""
         chat_id = actor.user_id
@@ -82,18 +80,14 @@ class Tutor:
         table.state = state
         table.status = "playing"
         settle(table, [], now, self.defaults)
-        if not self.outboxes.pending(chat_id):
-            # what this chat's outbox knew of the last game goes (nothing of it
-            # waits to be sent): its table is not shown again as the new one's
-            self.outboxes.discard(chat_id)
-        if not await self.store.save(table):
+        # (what this chat's outbox knew of the last game goes: its table is not
+        # shown again as the new one's)
+        if not await self.records.replace(table):
             return Reply("err-busy")
         await self.store.link_user(chat_id, chat_id)
         await self.store.set_messages(chat_id, {TABLE: None})
-        self.outboxes.forget(chat_id)
+        steps: list[ChatStep] = [Reread()]
         if existing is not None and existing.status == "lobby":  # its message says it closed
-            self.outboxes.fix(chat_id, LOBBY, self.tr.t(existing.lang, "practice-cancelled"))
-
-        return Reply(
-            "tutor-welcome", effects=(self.teller.lay_out(table, {}, new_game_started=True),)
-        )
+            steps.append(FixView(LOBBY, self.tr.t(existing.lang, "practice-cancelled")))
+        told = self.teller.lay_out(table, {}, new_game_started=True)
+        return Reply("tutor-welcome", effects=(ChatSteps(chat_id, tuple(steps)), told))

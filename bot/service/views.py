@@ -1,6 +1,6 @@
 """The group's views of a chat's record: what its table message and its lobby
 message show, drawn from the newest record when the group's outbox gets to
-them (`bot.service.outbox`: a `show` waiting takes later ones in, so a view
+them (`bot.telling.outbox`: a `show` waiting takes later ones in, so a view
 is drawn once however many moves wait).
 
 A view is a screen — a text and its buttons — or None when the record has

@@ -188,11 +188,12 @@ class WebApp:
         feed: Feed | None = None,
         clock: Callable[[], float] = time.time,
         max_streams: int = STREAMS_PER_PROCESS,
-        courier: Courier | None = None,
+        *,
+        courier: Courier,
     ) -> None:
         self.games = games
         # a move made here is told as a button's is: by the same courier
-        self.courier = courier or Courier.of(games, tr)
+        self.courier = courier
         self.tr = tr
         self.token = token
         self.is_member = is_member
@@ -478,6 +479,7 @@ class WebApp:
             raise Refused(413, "err-bad-button") from None
         actor = Actor(caller.user_id, caller.name, caller.lang_code)
         reply = await self.games.play.choose(actor, chat_id, game, decision, option)
+        await self.courier.carry_out(reply.before)  # what the answer reports on comes first
         self._tell(reply)
         ok = reply.key == "ok"
         text = "" if ok else self.tr.t(await self._seat_lang(caller, chat_id), reply.key)

@@ -154,7 +154,7 @@ class Harness:
         await self.app.ticker.settled()
         if self.app.webapp is not None:
             await self.app.webapp.idle()
-        await self.app.games.idle()
+        await self.app.telling.idle()
 
     async def say(self, chat_id: int, user: User, text: str, settle: bool = True) -> None:
         await self.feed(self.updates.message(chat_id, user, text), settle)

@@ -21,9 +21,9 @@ import pytest
 from aiogram import Bot
 from aiogram.methods import EditMessageText, SendMessage, TelegramMethod
 
-from bot.service.timers import Ticker
 from bot.store import Store
 from bot.store.memory import MemoryStore
+from bot.telling.timers import Ticker
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import Harness, people
 
@@ -143,7 +143,7 @@ async def test_one_chat_that_hangs_does_not_make_another_chats_timer_late(store:
     # everything to the first game's people and group hangs from now on
     tg.hold |= {GROUP, anna.id, boris.id}
     tg.watch |= {vera.id, gleb.id}
-    ticker = Ticker(h.app.games, interval=0.01)
+    ticker = Ticker(h.app.games, h.app.telling.carrier, interval=0.01)
     runner = asyncio.create_task(ticker.run())
     try:
         await asyncio.wait_for(tg.held.wait(), 30)  # the first game's timeout is stuck telling

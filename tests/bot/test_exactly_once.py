@@ -20,8 +20,8 @@ import bot.service.ratings
 import bot.webhook
 from bot.ops import metrics
 from bot.service import journal
+from bot.service.bookkeeping import ANNOUNCE_GRACE
 from bot.service.ratings import Analysis
-from bot.service.telling import ANNOUNCE_GRACE
 from bot.store import Store
 from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
@@ -220,7 +220,7 @@ async def test_a_kill_right_after_the_finishing_save_leaves_the_result_to_the_ne
     async def killed(*args: object, **kwargs: object) -> None:
         raise asyncio.CancelledError("the process died right after the save")
 
-    h.app.games.teller.deliver = killed  # type: ignore[method-assign]
+    h.app.telling.sender.deliver = killed  # type: ignore[method-assign]
     with pytest.raises(asyncio.CancelledError):
         await h.press(anna, anna.id, 1, data)
     table = await h.table(GROUP)
@@ -371,7 +371,7 @@ async def test_a_kill_after_the_save_leaves_the_press_made_and_its_redelivery_dr
     async def killed(*args: object, **kwargs: object) -> None:
         raise asyncio.CancelledError("the process died right after the save")
 
-    h.app.games.teller.deliver = killed  # type: ignore[method-assign]
+    h.app.telling.sender.deliver = killed  # type: ignore[method-assign]
     press = h.updates.press(anna, anna.id, 1, data)
     with pytest.raises(asyncio.CancelledError):
         await h.feed(press)

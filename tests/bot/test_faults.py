@@ -39,11 +39,11 @@ from aiogram.methods import AnswerCallbackQuery, EditMessageText, SendMessage, T
 from aiogram.types import User
 
 from bot.service.games import ANNOUNCE_GRACE
-from bot.service.timers import Ticker
 from bot.store import Store, StoreUnavailable
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
 from bot.store.redis import RedisStore
+from bot.telling.timers import Ticker
 from bot.words.keyboards import PromptCb
 from engine import pending, replay
 from engine.ai.easy import choose
@@ -129,7 +129,7 @@ async def test_redis_dropping_mid_game_is_survived_and_the_game_carries_on(
     prompt, data, command = await leaf_press(h, before, decision)
     unavailable = h.tr.t(h.defaults.lang, "err-unavailable")
     # the timers run for real (a short interval) through the whole outage
-    ticker = Ticker(h.app.games, interval=0.01)
+    ticker = Ticker(h.app.games, h.app.telling.carrier, interval=0.01)
     ticks = Ticks(ticker)
     runner = asyncio.create_task(ticker.run())
     try:
@@ -237,7 +237,7 @@ async def test_a_cancellation_the_redis_client_dropped_is_raised_by_the_store(
         await asyncio.create_task(redis_store.due(0.0))  # the timers' read, say
 
     h = Harness(redis_store)
-    runner = asyncio.create_task(Ticker(h.app.games, interval=0.01).run())
+    runner = asyncio.create_task(Ticker(h.app.games, h.app.telling.carrier, interval=0.01).run())
     # (bounded: the hang this was is a loop of 10 ms ticks)
     await asyncio.wait({runner}, timeout=10)
     stopped = runner.done()
@@ -383,7 +383,7 @@ async def test_concurrent_sends_to_one_chat_keep_their_order_under_flood_control
     tg = FlakyTelegram()
     h = Harness(MemoryStore(), tg=tg)
     waits = Waits()
-    messenger = h.app.games.messenger
+    messenger = h.app.telling.messenger
     h.app.policy.sleep = waits
     tg.flood[GROUP] = 1
     await asyncio.gather(*(messenger.send(GROUP, f"message {i}") for i in range(1, 4)))

@@ -210,7 +210,7 @@ async def test_a_group_is_told_every_move_made_while_its_process_was_cut_off(
         # the second process moves: its outbox shows the group's table and follows
         # the group on its feed; once following, it trusts what it read last
         played(await move(second, users))
-        outboxes = second.app.games.outboxes
+        outboxes = second.app.telling.outboxes
         await until(lambda: outboxes._known[chat].following)
         outboxes.show(chat, "table")
         await second.settle()

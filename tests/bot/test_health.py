@@ -24,10 +24,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from bot.handlers.observe import UpdateObserver
 from bot.ops import metrics, probe
 from bot.ops.health import Health
-from bot.service.timers import Ticker
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.redis import RedisStore
+from bot.telling.timers import Ticker
 from engine import pending
 from engine.ai.easy import choose
 from tests.bot.harness import Harness, people
@@ -113,7 +113,7 @@ async def test_readyz_fails_while_redis_is_down_and_recovers_after(
     turning): only the store's check fails, then passes again."""
     proxy, store = proxied
     h = Harness(store)
-    ticker = Ticker(h.app.games, interval=0.05)
+    ticker = Ticker(h.app.games, h.app.telling.carrier, interval=0.05)
     running = asyncio.create_task(ticker.run())
     try:
         health = Health(store, ticker, ping_timeout=1.0)

@@ -331,7 +331,7 @@ async def test_newgame_is_answered_while_the_calls_are_still_on_their_way(
         await newgame
         raise AssertionError("/newgame waited for the call to Борис")
     await newgame
-    await h.app.games.outboxes.idle()
+    await h.app.telling.outboxes.idle()
     lobby_id = (await store.messages(GROUP))["lobby"]
     assert (GROUP, lobby_id) in h.tg.texts, "the lobby is shown"
     assert not [r for r in h.tg.sent(boris.id) if "🔔" in r.text]

@@ -881,7 +881,7 @@ async def cached_world(cache: dict[int, Saved], seed: int) -> World:
     # the process's own memory of the chats (the outboxes' records and message
     # ids) belongs to the example before: a restored store starts it afresh
     for chat_id in games_chats():
-        w.h.app.games.outboxes.discard(chat_id)
+        w.h.app.telling.outboxes.discard(chat_id)
     vars(w.h.tg).update({k: copy.copy(v) for k, v in saved.tg.items()})
     w.h.clock.t = saved.clock
     w.h.app.games.seeds = random.Random(seed)
@@ -1138,7 +1138,7 @@ async def test_the_private_check_catches_another_players_hand(store: Store) -> N
     async def check(text: str) -> None:
         before = await games_now(w)
         since = len(w.h.tg.requests)
-        await w.h.app.games.messenger.send(ANNA.id, header + "\n" + text)
+        await w.h.app.telling.messenger.send(ANNA.id, header + "\n" + text)
         await check_output(w, since, None, before)
 
     await check(render.hand("ru", table, state, 0))
@@ -1150,7 +1150,7 @@ async def test_the_private_check_catches_another_players_hand(store: Store) -> N
     with pytest.raises(AssertionError, match="in no game of theirs"):
         before = await games_now(w)
         since = len(w.h.tg.requests)
-        await w.h.app.games.messenger.send(ANNA.id, render.hand("ru", table, state, 0))
+        await w.h.app.telling.messenger.send(ANNA.id, render.hand("ru", table, state, 0))
         await check_output(w, since, None, before)
     shown = Event(key="hand.shown", params={"cards": state.players[1].hand}, to=(0,))
     seen.record(state, [shown])

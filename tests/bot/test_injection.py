@@ -54,4 +54,4 @@ def test_the_parts_are_the_service_s_own() -> None:
     games: Games = harness.app.games
     data = harness.app.dispatcher.workflow_data
     assert data["play"] is games.play and data["lobby"] is games.lobby
-    assert data["courier"].teller is games.teller
+    assert data["courier"].carrier is harness.app.telling.carrier

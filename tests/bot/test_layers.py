@@ -3,9 +3,11 @@
 From the bottom: `ops` (metrics, logs, health) knows nothing of the bot;
 `store` keeps records; `words` turns records and engine views into what people
 read and press; `telegram` carries requests to Telegram; `service` plays the
-game through them; `handlers` turn Telegram updates into service calls. The
-wiring at the top (`bot.app`, `bot.run`, `bot.webhook`, `bot.config`,
-`bot.__main__`) may use any of them.
+game through the store and the words — and sends nothing: what it decides is
+plain data; `telling` carries that out, through Telegram; `handlers` turn
+Telegram updates into service calls and hand what they return to the
+telling. The wiring at the top (`bot.app`, `bot.run`, `bot.webhook`,
+`bot.config`, `bot.__main__`) may use any of them.
 
 The test reads every module's imports (top-level and inside functions alike)
 with `ast`, so a wrong-way import fails here instead of growing a cycle.
@@ -26,13 +28,26 @@ MAY_IMPORT: dict[str, set[str]] = {
     "store": {"ops"},
     "words": {"store", "ops"},
     "telegram": {"words", "ops"},  # words: the plain keyboards it turns into markup
-    "service": {"words", "telegram", "store", "ops"},
-    "handlers": {"service", "words", "telegram", "store", "ops"},
+    # the service sends nothing (what it decides is plain data): no telegram
+    "service": {"words", "store", "ops"},
+    # the sending side: the service's effects carried out, through Telegram
+    "telling": {"service", "words", "telegram", "store", "ops"},
+    "handlers": {"telling", "service", "words", "telegram", "store", "ops"},
     # the Mini App's HTTP calls in, beside the handlers' Telegram updates (of
     # the handlers, only the courier: see WEBAPP_FROM_HANDLERS)
     # and never the store: it reads through the service (`bot.service.viewing`)
     "webapp": {"handlers", "service", "words", "ops"},
-    "top": {"handlers", "webapp", "service", "words", "telegram", "store", "ops", "top"},
+    "top": {
+        "handlers",
+        "webapp",
+        "telling",
+        "service",
+        "words",
+        "telegram",
+        "store",
+        "ops",
+        "top",
+    },
 }
 
 

@@ -112,7 +112,7 @@ async def test_a_table_edit_telegram_kept_failing_is_sent_again(store: Store, la
     assert h.tg.texts[(chat, table_message)] != failed, "the outage kept the edit out"
     h.tg.down.discard(chat)
     since = len(h.tg.requests)
-    h.app.games.outboxes.show(chat, "table")  # shown again, the record unchanged
+    h.app.telling.outboxes.show(chat, "table")  # shown again, the record unchanged
     await h.settle()
     again = [r for r in h.tg.requests[since:] if isinstance(r, EditMessageText)]
     assert [r.text for r in again] == [failed]

@@ -205,7 +205,7 @@ async def test_a_shutdown_drains_the_outboxes_before_the_store_closes(
     users = {u.id: u for u in (anna, boris, vera)}
     await h.open_game(GROUP, anna, [boris, vera], seed=5)
     await h.open_lobby(OTHER_GROUP, boris, [vera])
-    outboxes = h.app.games.outboxes
+    outboxes = h.app.telling.outboxes
 
     # a move, not waited for: the drain tells the group its newest table (the
     # group's door held until the drain begins, so it is still to be told then)
@@ -223,7 +223,7 @@ async def test_a_shutdown_drains_the_outboxes_before_the_store_closes(
     # a group whose requests hang: cut off at the bound, its worker stopped
     tg.hold.add(GROUP)
     await press_first_option(h, users)
-    h.app.games.outboxes.show(OTHER_GROUP, "lobby")
+    h.app.telling.outboxes.show(OTHER_GROUP, "lobby")
     await tg.held.wait()
     caplog.clear()
     assert await outboxes.drain(0.01) == 1, "the hanging group was cut off"
@@ -268,14 +268,14 @@ async def test_a_table_another_process_sent_anew_is_the_one_this_process_edits(
     first = Harness(two_stores[0], tg=tg)
     anna, boris, vera = people("Анна", "Борис", "Вера")
     await first.open_game(GROUP, anna, [boris, vera], seed=11)
-    mine = first.app.games.outboxes
+    mine = first.app.telling.outboxes
     mine.show(GROUP, "table")
     await first.settle()
     await until(lambda: mine._known[GROUP].fresh, "this process follows the group")
     old = mine._known[GROUP].ids["table"]
 
     second = Harness(two_stores[1], tg=tg, clock=first.clock)  # another process
-    second.app.games.outboxes.repost(GROUP, "table")
+    second.app.telling.outboxes.repost(GROUP, "table")
     await second.settle()
     new = (await two_stores[1].messages(GROUP))["table"]
     assert new != old

@@ -1,4 +1,4 @@
-"""The group's outbox on its own (`bot.service.outbox`): its lanes, merges,
+"""The group's outbox on its own (`bot.telling.outbox`): its lanes, merges,
 rings and waits, driven directly with a fake store, a fake messenger and the
 pace on a fake clock — no dispatcher, no Telegram, no Redis, a few
 milliseconds a test.
@@ -17,11 +17,11 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from bot.service.answering import Unanswered
-from bot.service.outbox import REPLIES_MAX, Outboxes
 from bot.store.models import Table
 from bot.telegram.messenger import EDITED, Edit
 from bot.telegram.pace import Pace
+from bot.telling.answering import Unanswered
+from bot.telling.outbox import REPLIES_MAX, Outboxes
 from bot.words.screen import Keyboard
 from tests.bot.harness import until
 
@@ -175,8 +175,8 @@ def line(turn: int, length: int = LONG) -> str:
 
 
 def turn_ends(boxes: Outboxes, lines: list[str]) -> None:
-    """What the teller does when a turn ends (`Teller.tell`): its lines closed
-    in the table's message, the new turn's table as a new one."""
+    """What a turn's end is told as (`Teller.lay_out`, sent by `Sender.deliver`):
+    its lines closed in the table's message, the new turn's table as a new one."""
     boxes.close(GROUP, TABLE, lines, log_text)
     boxes.repost(GROUP, TABLE)
 

@@ -180,11 +180,11 @@ async def test_a_full_redis_is_told_not_logged_per_tick_and_play_resumes_with_ro
         assert metrics.sample("smuta_ready") == 0
         # the deadline passes: each tick fires the timer again, the log says it once
         assert before.deadline is not None
-        caplog.set_level(logging.WARNING, logger="bot.service.timers")
+        caplog.set_level(logging.WARNING, logger="bot.telling.timers")
         h.clock.t = before.deadline + 1
         for _ in range(6):
             assert await h.tick() == 1
-        lines = [r for r in caplog.records if r.name == "bot.service.timers"]
+        lines = [r for r in caplog.records if r.name == "bot.telling.timers"]
         assert len(lines) == 1 and lines[0].levelno == logging.ERROR, lines
         assert "store full" in lines[0].getMessage()
         assert (await h.table(GROUP)).version == before.version
@@ -198,7 +198,7 @@ async def test_a_full_redis_is_told_not_logged_per_tick_and_play_resumes_with_ro
         assert after.version > before.version and after.state is not None
         moved_on = pending(after.state)
         assert moved_on is None or moved_on.id != decision.id, "the timed-out decision stays"
-        back = [r for r in caplog.records if r.name == "bot.service.timers"][1:]
+        back = [r for r in caplog.records if r.name == "bot.telling.timers"][1:]
         assert [r.getMessage().startswith("timers go on") for r in back] == [True]
         # and people play on
         if moved_on is not None and after.seats[moved_on.seat].user_id is not None:

@@ -319,12 +319,12 @@ async def test_a_review_being_made_delays_neither_the_result_nor_the_next_game(
     monkeypatch.setattr(bot.service.reviews, "reviewed", slow)
     await h.open_game(GROUP, anna, [boris], computers=1, seed=5)
     since = len(h.tg.requests)
-    games = h.app.games
-    waiting = games.reviews.idle
-    games.reviews.idle = _nothing  # type: ignore[method-assign]  # settle without the reviews
+    reviewing = h.app.telling.carrier.reviewing
+    waiting = reviewing.idle
+    reviewing.idle = _nothing  # type: ignore[method-assign]  # settle without the reviews
     try:
         await play_to_the_end(h, GROUP, Witness())
-        assert games.reviews.waiting, "the reviews are under way"
+        assert reviewing.tasks, "the reviews are under way"
         result = result_index(h, GROUP, since)
         assert reviews_in(h, since) == {}
         # the next game: «Ещё партию», everyone in, started — meanwhile
@@ -340,7 +340,7 @@ async def test_a_review_being_made_delays_neither_the_result_nor_the_next_game(
         assert reviews_in(h, since) == {}, "still no review: the worker is held"
     finally:
         held.set()
-        games.reviews.idle = waiting  # type: ignore[method-assign]
+        reviewing.idle = waiting  # type: ignore[method-assign]
     await h.settle()
     assert sorted(reviews_in(h, since)) == [anna.id, boris.id]
 

@@ -1,6 +1,6 @@
 """A saved move is laid out as screens before anything is sent
 (`Teller.lay_out`, `bot.service.outcome.Tell`): what each person and the group
-will be shown can be read as data, and `Teller.deliver` sends exactly that.
+will be shown can be read as data, and `Sender.deliver` sends exactly that.
 
 Played from a seeded 3-person game through the service's own command (the
 Mini App's `Play.choose`), checked move by move until the turn has passed
@@ -72,7 +72,7 @@ async def test_a_move_is_laid_out_as_screens_and_delivered_as_laid_out(store: St
                 RepostView(TABLE),
             )
 
-        await games.teller.deliver(tell)
+        await h.app.telling.sender.deliver(tell)
 
         told = await store.messages(GROUP)
         assert told[f"shown:{upcoming.seat}"] == upcoming.id

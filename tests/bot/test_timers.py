@@ -6,8 +6,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.service.timers import Ticker
 from bot.store import StoreUnavailable
+from bot.telling.timers import Ticker
+
+
+class Carried:
+    """Stands in for the carrier: what the timers returned, carried out."""
+
+    def __init__(self) -> None:
+        self.carried: list[tuple[object, ...]] = []
+
+    async def carry_out(self, effects: tuple[object, ...]) -> None:
+        self.carried.append(effects)
 
 
 class SlowTimers:
@@ -21,6 +31,7 @@ class SlowTimers:
         self.finished: list[int] = []
         self.clock = self
         self.store = self
+        self.carrier = Carried()
 
     def now(self) -> float:
         return 0.0
@@ -31,16 +42,17 @@ class SlowTimers:
     async def claim(self, name: str, now: float, seconds: int) -> bool:
         return False  # (another process looks for unpublished games)
 
-    async def on_timer(self, chat_id: int) -> None:
+    async def on_timer(self, chat_id: int) -> tuple[object, ...]:
         self.fired.append(chat_id)
         self.started.set()
         await self.release.wait()
         self.finished.append(chat_id)
+        return (f"told {chat_id}",)
 
 
 async def test_stop_lets_the_tick_under_way_finish_and_ends_the_loop() -> None:
     games: Any = SlowTimers()
-    ticker = Ticker(games, interval=0.01)
+    ticker = Ticker(games, games.carrier, interval=0.01)
     # the loop, told to stop, waits for the timers firing (`settled`): once it
     # is there — or has ended without it — the test looks
     settling = asyncio.Event()
@@ -63,6 +75,7 @@ async def test_stop_lets_the_tick_under_way_finish_and_ends_the_loop() -> None:
     games.release.set()
     await asyncio.wait_for(running, 5)
     assert games.fired == games.finished == [-100], "no timer fired again after stop"
+    assert games.carrier.carried == [("told -100",)], "what the timer did is carried out"
 
 
 class CancellationTakenForAnOutage:
@@ -95,7 +108,7 @@ class CancellationTakenForAnOutage:
 
 async def test_a_cancelled_ticker_ends_though_the_store_took_the_cancel_for_an_outage() -> None:
     games: Any = CancellationTakenForAnOutage()
-    runner = asyncio.create_task(Ticker(games, interval=0.01).run())
+    runner = asyncio.create_task(Ticker(games, Carried(), interval=0.01).run())
     await asyncio.wait_for(games.calling.wait(), 5)
     runner.cancel()
     done, _ = await asyncio.wait({runner}, timeout=10)
@@ -119,6 +132,7 @@ class Publishing:
         self.published = 0
         self.looked = 0
         self.fired: list[int] = []
+        self.carrier = Carried()
 
     def now(self) -> float:
         return 0.0
@@ -138,19 +152,21 @@ class Publishing:
         self.looked += 1
         return [5]
 
-    async def on_timer(self, chat_id: int) -> None:
+    async def on_timer(self, chat_id: int) -> tuple[object, ...]:
         self.fired.append(chat_id)
+        return (f"told {chat_id}",)
 
 
 async def test_one_process_a_while_sweeps_what_cuts_and_rollbacks_left() -> None:
     mine: Any = Publishing(claimed=True)
-    ticker = Ticker(mine)
+    ticker = Ticker(mine, mine.carrier)
     await ticker.tick()
     await ticker.tick()  # within the while: not again
     await ticker.settled()
     assert mine.claims == ["publish", "untimed"] and mine.published == 1 and mine.looked == 1
     assert mine.fired == [5], "the adrift game is fired as its timer would be"
+    assert mine.carrier.carried == [("told 5",)]
     others: Any = Publishing(claimed=False)  # another process holds the claims
-    await Ticker(others).tick()
+    await Ticker(others, others.carrier).tick()
     assert others.claims == ["publish", "untimed"] and others.published == 0
     assert others.looked == 0 and others.fired == []

@@ -7,6 +7,10 @@ never makes another chat's timeout or computer move late. A chat still firing
 is not fired again. `Ticker.run` ticks forever. Firing twice (two processes)
 is harmless: the service answers a decision only while it is still pending and
 past its deadline, and the compare-and-set save lets one process win.
+
+The ticker is, beside the courier, the one that carries out what the service
+decided: a timer's move, reminder or catch-up comes back as effects
+(`Games.on_timer`), sent by its carrier (`Carrier.carry_out`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import time
 from bot.ops.outages import OutageLog
 from bot.service.games import Conflict, Games
 from bot.store import StoreFull, StoreUnavailable
+from bot.telling.carrying import Carrier
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +32,11 @@ PUBLISH_EVERY = 30.0
 
 
 class Ticker:
-    def __init__(self, games: Games, interval: float = 0.5, parallel: int = 64) -> None:
+    def __init__(
+        self, games: Games, carrier: Carrier, interval: float = 0.5, parallel: int = 64
+    ) -> None:
         self.games = games
+        self.carrier = carrier  # what a timer did is carried out by it
         self.interval = interval
         self._slots = asyncio.Semaphore(parallel)
         self._stopping = asyncio.Event()
@@ -92,7 +100,8 @@ class Ticker:
     async def _fire(self, chat_id: int) -> None:
         async with self._slots:
             try:
-                await self.games.on_timer(chat_id)
+                told = await self.games.on_timer(chat_id)
+                await self.carrier.carry_out(told)
             except Conflict:
                 log.info("timer of %s lost a race; it fires again next tick", chat_id)
             except StoreUnavailable as e:

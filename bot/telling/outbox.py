@@ -48,7 +48,7 @@ its views anew (`views_moved`), what is known is read again before its next
 use, and a view this process edited just before it heard of a newer save
 (`HEARD_WITHIN`), or is editing, is shown again: its edit may have landed
 after theirs. Nothing here is needed for a game to go on: an op that fails
-is logged and the next move (or the catch-up, `Teller.catch_up`) shows the
+is logged and the next move (or the catch-up, `Sender.catch_up`) shows the
 table again.
 """
 
@@ -58,17 +58,18 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict, deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.ops import metrics
-from bot.service.answering import Unanswered
+from bot.service.outcome import LogText
+from bot.service.pictures import Drawing
 from bot.store import Store, StoreUnavailable
 from bot.store.feed import Feed
 from bot.store.models import Table
 from bot.telegram.messenger import EDITED, GONE, Messenger, Undelivered, Unreachable
 from bot.telegram.pace import Pace
+from bot.telling.answering import Unanswered
 from bot.words.screen import Keyboard
 
 log = logging.getLogger(__name__)
@@ -90,14 +91,8 @@ class Views(Protocol):
         ...
 
 
-#: a closed turn's lines as the text of one message: (text, whether every line is in it)
-LogText = Callable[[list[str]], tuple[str, bool]]
-
 #: a message's text and buttons as last shown
 Shown = tuple[str, Keyboard | None]
-#: a picture being drawn off the event loop (`bot.service.pictures`): its PNG,
-#: or None when it could not be drawn (the text then goes alone)
-Drawing = asyncio.Future[bytes | None]
 
 REPLIES_MAX = 10  # command replies a group's outbox keeps waiting (the oldest give way)
 SHOWN_KEPT = 4  # messages per chat whose last text an outbox remembers (its views')
@@ -459,6 +454,14 @@ class Outboxes:
         if box is not None:
             box.clear()
         self._drop_known(chat_id)
+
+    def replacing(self, chat_id: int) -> None:
+        """A new game is about to be saved in place of the chat's record: what
+        is known of the last one goes, unless some of it waits to be sent (its
+        views are then read again before their next use, as after any save
+        another process made)."""
+        if not self.pending(chat_id):
+            self.discard(chat_id)
 
     def pending(self, chat_id: int) -> int:
         box = self._boxes.get(chat_id)

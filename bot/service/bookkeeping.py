@@ -37,7 +37,7 @@ def clear_timer(t: Table) -> None:
     t.deadline = t.reminder = t.deadline_decision = None
 
 
-def settle(
+def book_move(
     t: Table,
     events: list[Event],
     now: float,
@@ -46,7 +46,7 @@ def settle(
     handed: int | None = None,
     answered: Answered | None = None,
 ) -> None:
-    """Updates the record after a move ("settles" it before the save): the
+    """Books a move in the record, before the save: the
     journal and each reader's place in it, the game's end, the timer (set at
     `now`). `notes`: the bot's lines for the group's log (`journal.note`),
     before the move's; `handed`: the seat just handed to the computer or back

@@ -16,7 +16,7 @@ and nobody else's name changes.
 from __future__ import annotations
 
 from bot.service.base import Actor, Defaults, Moved, Records, Refusal, Reply, noted
-from bot.service.bookkeeping import settle
+from bot.service.bookkeeping import book_move
 from bot.service.lobby import lobby_shown
 from bot.service.outcome import Effect
 from bot.service.telling import Teller
@@ -82,7 +82,7 @@ class Forgetting:
                     s.left, s.away = True, False
                     events = set_computer(t.state, seat, True)
                     now = self.records.clock.now()
-                    settle(t, noted(events), now, self.defaults, handed=seat)
+                    book_move(t, noted(events), now, self.defaults, handed=seat)
                     commands.append(Command(seat=seat, computer=True))
             return Moved(commands, events)
 

@@ -18,7 +18,7 @@ whoever played before, whatever the person did.
   to them, when it asks one).
 - When every step is told: that the rest of the game is theirs (``own``).
 
-`note` runs inside the change that saves the move (`bookkeeping.settle`), so
+`note` runs inside the change that saves the move (`bookkeeping.book_move`), so
 what was told is saved with it; the prompt (`bot.words.prompts`) shows the
 pending decision's sentences (`Tutoring.lines`). Which actions are offered,
 which orders would do nothing, how full a hand may be: the engine says.

@@ -24,7 +24,7 @@ from bot.service.base import (
     Reply,
     new_seeds,
 )
-from bot.service.bookkeeping import settle
+from bot.service.bookkeeping import book_move
 from bot.service.outcome import (
     CallSubscribers,
     ChatStep,
@@ -427,7 +427,7 @@ class Lobby:
             t.state = state
             t.status = "playing"
             journal.forget_all(t)
-            settle(t, events, self.records.clock.now(), self.defaults)
+            book_move(t, events, self.records.clock.now(), self.defaults)
             if t.turn_closed:  # «Игра началась…» heads the first table, whoever moves first
                 t.turn_at, t.turn_closed = t.turn_closed[0], None
             return Moved([], events)

@@ -81,7 +81,7 @@ class Notify:
         if not set(subs) - seated:
             return ()
         now = self.records.clock.now()
-        if not await self.store.claim(f"notify:{table.chat_id}", now, CALL_INTERVAL):
+        if not await self.store.once_within(f"notify:{table.chat_id}", now, CALL_INTERVAL):
             log.info("lobby %s: its subscribers were called less than a while ago", table.chat_id)
             return ()
         link = await self.links.deep_link(f"join_{table.chat_id}_{table.game_no}")

@@ -11,9 +11,9 @@ from bot.service import journal
 from bot.service.base import Actor, Changed, Defaults, Moved, Records, Refusal, Reply, noted
 from bot.service.bookkeeping import (
     ANNOUNCE_GRACE,
+    book_move,
     clear_timer,
     set_deadline,
-    settle,
     time_given_back,
 )
 from bot.service.outcome import CatchUp, Edit, Effect, Note, Private, StaleButtons, Tell
@@ -206,7 +206,7 @@ class Play:
             if human:
                 t.seats[seat].strikes = 0
             answered = (decision, option, False)
-            settle(t, got, self.clock.now(), self.defaults, answered=answered)
+            book_move(t, got, self.clock.now(), self.defaults, answered=answered)
             return Moved([Command(seat=seat, decision=decision_id, option=option)], got, answered)
 
         done = await self.records.attempt(chat_id, act, loaded)
@@ -413,7 +413,7 @@ class Play:
             # a person's prompt shows what the timer chose (a computer seat has
             # none); an away seat: its note says it
             answered = None if computer else (decision, option, True)
-            settle(
+            book_move(
                 t,
                 noted(got),
                 self.clock.now(),

@@ -66,7 +66,7 @@ from bot.words.keyboards import PrefsCb
 from bot.words.picture import chart_of, draw_chart
 from bot.words.prompts import Prompts
 from bot.words.render import Renderer
-from bot.words.screen import Button, Keyboard
+from bot.words.screen import CAPTION_MAX, Button, Keyboard
 from engine import Command
 from engine.ai.review import own_choices, review
 from engine.story import scores_by_turn
@@ -86,8 +86,6 @@ MIN_CHOICES = 5
 MAX_WAITING = 32
 #: how long the reviews wait for their game's result to go out (then they give up)
 RESULT_WAIT = 900.0
-#: a caption holds at most this many characters (Telegram's limit)
-CAPTION_MAX = 1024
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from bot.service.base import (
     Reply,
     noted,
 )
-from bot.service.bookkeeping import clear_timer, settle
+from bot.service.bookkeeping import book_move, clear_timer
 from bot.service.lobby import CANCELLED, Lobby, lobby_shown
 from bot.service.outcome import (
     ChatSteps,
@@ -83,11 +83,11 @@ class Seats:
         table = await self.store.load(chat_id)
         return table is not None and table.seat_of(user_id) is not None
 
-    def _settle(self, t: Table, events: list[Event], note: str, handed: int) -> None:
+    def _book_move(self, t: Table, events: list[Event], note: str, handed: int) -> None:
         """A seat handed to the computer or back: the record's bookkeeping,
         with the group's line `note` (a locale key naming the seat's player)."""
         notes = [journal.note(note, handed)]
-        settle(t, events, self.clock.now(), self.defaults, notes, handed=handed)
+        book_move(t, events, self.clock.now(), self.defaults, notes, handed=handed)
 
     # ------------------------------------------------------------------ leaving
     async def leave(self, chat_id: int, actor: Actor, game: int | None = None) -> Reply | Keyboard:
@@ -150,7 +150,7 @@ class Seats:
             t.seats[seat].left = True
             events = set_computer(t.state, seat, True)
             if t.humans:
-                self._settle(t, noted(events), "log-left", seat)
+                self._book_move(t, noted(events), "log-left", seat)
             return Moved([Command(seat=seat, computer=True)], events)
 
         done = await self.records.attempt(chat_id, leave)
@@ -303,7 +303,7 @@ class Seats:
                 s.strikes = 0
                 s.returns += 1
                 events = set_computer(t.state, seat, False)
-                self._settle(t, noted(events), "log-back", seat)
+                self._book_move(t, noted(events), "log-back", seat)
                 return Moved([Command(seat=seat, computer=False)], events)
 
             try:

@@ -36,9 +36,8 @@ from bot.service.pictures import Pictures
 from bot.service.views import TABLE
 from bot.store.models import Lang, Table
 from bot.words.prompts import Prompts, shown_path
+from bot.words.screen import MAX_TEXT
 from engine import Decision, pending
-
-MAX_TEXT = 4096  # Telegram's limit for a message (counted here on the HTML, which is longer)
 
 
 class Teller:

@@ -13,7 +13,7 @@ store's count of their practice games (`UserPrefs.practices`, which
 from __future__ import annotations
 
 from bot.service.base import Actor, Defaults, Records, Reply
-from bot.service.bookkeeping import settle
+from bot.service.bookkeeping import book_move
 from bot.service.lessons import COMPUTER_LEVEL, COMPUTERS, DEAL
 from bot.service.lobby import Lobby
 from bot.service.outcome import ChatStep, ChatSteps, FixView, Reread
@@ -79,7 +79,7 @@ class Tutor:
         state = build(DEAL)  # the fixed deal, run to the person's first decision
         table.state = state
         table.status = "playing"
-        settle(table, [], now, self.defaults)
+        book_move(table, [], now, self.defaults)
         # (what this chat's outbox knew of the last game goes: its table is not
         # shown again as the new one's)
         if not await self.records.replace(table):

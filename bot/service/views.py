@@ -18,14 +18,11 @@ from bot.words.app import AppLinks
 from bot.words.i18n import Translator
 from bot.words.keyboards import LobbyCb
 from bot.words.render import Renderer
-from bot.words.screen import Button, Keyboard, keyboard
+from bot.words.screen import Button, Keyboard, Shown, keyboard
 from engine.ai import LEVELS
 
 TABLE = "table"  # the group's view of a running game
 LOBBY = "lobby"  # the group's view of an open lobby
-
-#: a view's text and buttons
-Shown = tuple[str, Keyboard | None]
 
 
 class GroupViews:

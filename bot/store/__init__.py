@@ -502,10 +502,12 @@ class Store(ABC):
         back (if still this handling's), so a redelivery is handled."""
 
     @abstractmethod
-    async def claim(self, name: str, now: float, seconds: int) -> bool:
-        """Claim `name` for `seconds` from `now` (the game clock), for every
-        process at once: True when it was free — never claimed, or the last
-        claim is over; False, changing nothing, while a claim holds."""
+    async def once_within(self, name: str, now: float, seconds: int) -> bool:
+        """Whether this is the first time `name` is done within `seconds` from
+        `now` (the game clock), for every process at once: True when it is —
+        never done, or the last time is `seconds` past — and it counts as done
+        from `now`; False, changing nothing, while the last time holds.
+        (An update's *claim* is something else: `bot.store.delivery`.)"""
 
     @abstractmethod
     async def ping(self) -> None:

@@ -526,7 +526,7 @@ class MemoryStore(Store):
         if self._holds(delivery):
             del self._updates[delivery.update_id]
 
-    async def claim(self, name: str, now: float, seconds: int) -> bool:
+    async def once_within(self, name: str, now: float, seconds: int) -> bool:
         await asyncio.sleep(0)
         if len(self._claims) > 1024:  # the claims that are over go (Redis: key expiry)
             self._claims = {k: t for k, t in self._claims.items() if t > now}

@@ -70,7 +70,7 @@ from bot.store.models import Table
 from bot.telegram.messenger import EDITED, GONE, Messenger, Undelivered, Unreachable
 from bot.telegram.pace import Pace
 from bot.telling.answering import Unanswered
-from bot.words.screen import Keyboard
+from bot.words.screen import CAPTION_MAX, Keyboard, Shown
 
 log = logging.getLogger(__name__)
 
@@ -91,9 +91,6 @@ class Views(Protocol):
         ...
 
 
-#: a message's text and buttons as last shown
-Shown = tuple[str, Keyboard | None]
-
 REPLIES_MAX = 10  # command replies a group's outbox keeps waiting (the oldest give way)
 SHOWN_KEPT = 4  # messages per chat whose last text an outbox remembers (its views')
 KNOWN_CHATS = 1000  # chats whose record and message ids an outbox keeps in memory
@@ -102,7 +99,6 @@ KNOWN_CHATS = 1000  # chats whose record and message ids an outbox keeps in memo
 HEARD_WITHIN = 1.0
 #: seconds a message waits for its picture to be drawn (then it goes as text)
 PICTURE_WAIT = 20.0
-CAPTION_MAX = 1024  # Telegram's limit for a photo's caption
 
 
 @dataclass

@@ -66,9 +66,9 @@ class Ticker:
         adrift record up: its prompt sent again with buttons)."""
         store = self.games.store
         try:
-            if await store.claim("publish", now, int(PUBLISH_EVERY)):
+            if await store.once_within("publish", now, int(PUBLISH_EVERY)):
                 await store.publish_finished()
-            if await store.claim("untimed", now, int(PUBLISH_EVERY)):
+            if await store.once_within("untimed", now, int(PUBLISH_EVERY)):
                 for chat_id in await store.untimed_adrift():
                     self._start(chat_id)
         except StoreUnavailable:

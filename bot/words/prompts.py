@@ -42,7 +42,7 @@ from bot.words.i18n import COLOUR_EMOJI, Translator
 from bot.words.keyboards import Option, details_row, hint_row, menu_level, prompt_keyboard
 from bot.words.recaps import Recaps
 from bot.words.render import LINE_MAX, Renderer, kebab
-from bot.words.screen import Keyboard
+from bot.words.screen import MAX_TEXT, Keyboard
 from bot.words.shape import pack
 from engine import Decision, Event, GameState
 from engine.cards import Colour, catalog_for
@@ -113,7 +113,6 @@ CASTLE_SIDES = {
 QUESTION = "❓ "
 TUTOR = "🎓 "  # a tutor's sentence (`bot.service.lessons`)
 ANSWERED = "✔️ "
-MAX_TEXT = 4096  # Telegram's limit for a message
 
 
 def level_of(decision: Decision, path: Sequence[str]) -> str:

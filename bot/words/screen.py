@@ -26,6 +26,13 @@ class Button:
 Row = tuple[Button, ...]
 #: rows of buttons, top to bottom; () is a message with no buttons
 Keyboard = tuple[Row, ...]
+#: a message's text and buttons (None: none) as drawn or last shown
+Shown = tuple[str, Keyboard | None]
+
+#: Telegram's limits: a message's text (counted here on the HTML, which is
+#: longer than what Telegram counts), a photo's caption
+MAX_TEXT = 4096
+CAPTION_MAX = 1024
 
 
 def keyboard(*rows: Iterable[Button]) -> Keyboard:

@@ -216,7 +216,7 @@ def every_other_call(store: RedisStore) -> dict[str, Callable[[], Awaitable[obje
         "user_chats": lambda: store.user_chats(7),
         "forget_user": lambda: store.forget_user(7),
         "migrate_home": lambda: store.migrate_home(CHAT, CHAT - 1),
-        "claim": lambda: store.claim("notify:1", 0.0, 5),
+        "once_within": lambda: store.once_within("notify:1", 0.0, 5),
         "ping": lambda: store.ping(),
         "count_games": lambda: store.count_games(),
         "close": lambda: store.close(),

@@ -9,7 +9,7 @@ them (test_scale_out counted a timeout line missing)."""
 from __future__ import annotations
 
 from bot.service import journal
-from bot.service.bookkeeping import KEPT_LOG_LINES, settle
+from bot.service.bookkeeping import KEPT_LOG_LINES, book_move
 from bot.store.memory import MemoryStore
 from bot.words.keyboards import LobbyCb
 from tests.bot.harness import Harness, people
@@ -36,7 +36,7 @@ async def test_a_log_too_long_to_keep_is_closed_in_its_message_not_forgotten() -
     away = h.tr.t("ru", "log-away", player=render.name("ru", table, 0))
     table.add(earlier)
     notes = [journal.note("log-timeout", 0), journal.note("log-away", 0)]
-    settle(table, [], h.clock.now(), play.defaults, notes)
+    book_move(table, [], h.clock.now(), play.defaults, notes)
     closed = render.closed_lines(table, state)
     assert closed == [back] * len(earlier) + [timeout, away], "a line was forgotten"
     assert render.turn_lines(table, state) == []
@@ -44,6 +44,6 @@ async def test_a_log_too_long_to_keep_is_closed_in_its_message_not_forgotten() -
     # a log that still fits goes on in the same message
     journal.told_all(table)
     table.add(earlier[:10])
-    settle(table, [], h.clock.now(), play.defaults, [journal.note("log-timeout", 0)])
+    book_move(table, [], h.clock.now(), play.defaults, [journal.note("log-timeout", 0)])
     assert render.closed_lines(table, state) is None
     assert render.turn_lines(table, state) == [back] * 10 + [timeout]

@@ -177,7 +177,7 @@ async def play_everything(h: Harness, store: RedisStore) -> None:
     await store.release_delivery(delivery)
     await store.first_delivery(delivery)
     await store.finish_delivery(delivery)
-    await store.claim("tick", 0.0, 5)
+    await store.once_within("tick", 0.0, 5)
     await store.ping()
     await store.count_games()
     await h.open_lobby(MOVED - 1, anna, [boris])  # a lobby to move and one to delete
@@ -663,7 +663,7 @@ async def test_a_rating_set_aside_drops_its_stored_figures(redis_store: RedisSto
     store = redis_store
     client: Any = store._r
     await client.rpush(store._queue_key, f"{GROUP}:1", f"{GROUP}:2")
-    await store._rating_claim_script(
+    await store._rating_take_script(
         keys=[store._queue_key, store._results_key], args=[f"{GROUP}:1", "{}"]
     )
     assert await client.hexists(store._results_key, f"{GROUP}:1")

@@ -39,7 +39,7 @@ class SlowTimers:
     async def due(self, now: float) -> list[int]:
         return [-100]
 
-    async def claim(self, name: str, now: float, seconds: int) -> bool:
+    async def once_within(self, name: str, now: float, seconds: int) -> bool:
         return False  # (another process looks for unpublished games)
 
     async def on_timer(self, chat_id: int) -> tuple[object, ...]:
@@ -92,7 +92,7 @@ class CancellationTakenForAnOutage:
     def now(self) -> float:
         return 0.0
 
-    async def claim(self, name: str, now: float, seconds: int) -> bool:
+    async def once_within(self, name: str, now: float, seconds: int) -> bool:
         return False  # (another process looks for unpublished games)
 
     async def due(self, now: float) -> list[int]:
@@ -140,7 +140,7 @@ class Publishing:
     async def due(self, now: float) -> list[int]:
         return []
 
-    async def claim(self, name: str, now: float, seconds: int) -> bool:
+    async def once_within(self, name: str, now: float, seconds: int) -> bool:
         self.claims.append(name)
         return self.claimed
 

@@ -6,7 +6,7 @@ spans slots). Before, one script popped the queue's head and wrote the
 overall figures, the chat's and each rated person's "stats" set — four slots
 and more. Now:
 
-1. the queue's slot (``rating_claim.lua``): if the game is still the queue's
+1. the queue's slot (``rating_take.lua``): if the game is still the queue's
    head, its new figures (computed from the figures as they were before it)
    are stored beside the queue — HSETNX-like: the first stored stays, and
    every process committing this head gets back *that* one and applies it,
@@ -124,7 +124,7 @@ class Ratings(RedisBase):
     async def _commit_stored(self, head: str, figures: str) -> bool:
         queue = [self._queue_key, self._results_key]
         with _guard():
-            stored = await self._rating_claim_script(keys=queue, args=[head, figures])
+            stored = await self._rating_take_script(keys=queue, args=[head, figures])
             if stored is None:
                 return False
             number, _, raw = _str(stored).partition(" ")

@@ -117,8 +117,8 @@ class Updates(RedisBase):
     # a while's claim (something done at most once a while; not an update's)
 
     @claimed_first
-    async def claim(self, name: str, now: float, seconds: int) -> bool:
+    async def once_within(self, name: str, now: float, seconds: int) -> bool:
         args = [repr(float(now)), repr(float(now + seconds)), str(max(1, seconds))]
         with _guard():
-            ok = await self._claim_script(keys=[f"{self.prefix}:claim:{name}"], args=args)
+            ok = await self._once_script(keys=[f"{self.prefix}:claim:{name}"], args=args)
         return int(ok) == 1

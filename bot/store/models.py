@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from engine import Event, GameSetup, GameState
 from engine.ai import Level
+from engine.core import rebuilt_event
 
 Lang = Literal["ru", "en"]
 Status = Literal["lobby", "playing", "finished"]
@@ -51,9 +52,7 @@ def packed(event: Event) -> list[Any]:
 
 def unpacked(entry: list[Any]) -> Event:
     to = entry[2] if len(entry) > 2 else None
-    return Event.model_construct(
-        key=entry[0], params=entry[1], to=tuple(to) if to is not None else None
-    )
+    return rebuilt_event(entry[0], entry[1], tuple(to) if to is not None else None)
 
 
 #: the lobby message's second screens (None: its first): the computers' levels, the settings

@@ -74,6 +74,25 @@ class Saves:
             assert not words_in(saved), f"a saved record holds words: {words_in(saved)}"
 
 
+async def play_some(
+    h: Harness, chat_id: int, users: list[User], rng: random.Random, moves: int, hint: bool = False
+) -> None:
+    """`moves` answers, each person choosing at random (`hint`: asking their
+    prompt's «💡 Подсказка» first, when it has one)."""
+    for _ in range(moves):
+        table = await h.table(chat_id)
+        assert table.state is not None
+        decision = pending(table.state)
+        assert decision is not None
+        user = next(u for u in users if u.id == table.seats[decision.seat].user_id)
+        if hint:
+            prompt = (await h.store.messages(chat_id))[f"prompt:{decision.seat}"]
+            asked = [d for _, d in h.buttons(user.id, prompt) if d.startswith("hn:")]
+            if asked:
+                await h.press(user, user.id, prompt, asked[0])
+        await h.answer(user, chat_id, decision.options[rng.randrange(len(decision.options))])
+
+
 async def play_on(h: Harness, chat_id: int, users: list[User], rng: random.Random) -> None:
     """Every person answers their prompts with a random choice until the game ends."""
     for _ in range(2000):
@@ -102,13 +121,8 @@ async def test_a_group_game_with_hints_and_a_leave_saves_no_words(store: Store) 
     await h.open_game(GROUP, anna, [boris, vera], seed=11)
     assert (await h.table(GROUP)).hints
     rng = random.Random(11)
-    for _ in range(12):  # a few moves, a hint asked on the way
-        table = await h.table(GROUP)
-        assert table.state is not None
-        decision = pending(table.state)
-        assert decision is not None
-        user = next(u for u in users if u.id == table.seats[decision.seat].user_id)
-        await h.answer(user, GROUP, decision.options[rng.randrange(len(decision.options))])
+    await play_some(h, GROUP, users, rng, 12, hint=True)  # a few moves, each hinted first
+    assert sum(s.hints for s in (await h.table(GROUP)).seats) > 0, "no hint was asked"
     await h.leave_game(vera, GROUP)  # the computer plays her seat…
     await h.say(vera.id, vera, "/back")  # …until she takes it back
     await play_on(h, GROUP, users, rng)
@@ -171,14 +185,7 @@ async def test_forgetting_a_player_renames_nobody_else(store: Store) -> None:
     an, anna, vera = person(701, "Ан"), person(702, "Анна"), person(703, "Вера")
     users = [an, anna, vera]
     await h.open_game(GROUP, an, [anna, vera], seed=3)
-    rng = random.Random(3)
-    for _ in range(6):
-        table = await h.table(GROUP)
-        assert table.state is not None
-        decision = pending(table.state)
-        assert decision is not None
-        user = next(u for u in users if u.id == table.seats[decision.seat].user_id)
-        await h.answer(user, GROUP, decision.options[rng.randrange(len(decision.options))])
+    await play_some(h, GROUP, users, random.Random(3), 6)
     before = await h.table(GROUP)
     await h.say(an.id, an, "/forgetme")
     await h.press(an, an.id, h.last_with_button(an.id, "fg:"), ForgetCb(confirm=True).pack())

@@ -10,7 +10,7 @@ from engine.state import GameState, PlaceFrame, SmutaEndFrame
 
 def violations(state: GameState) -> list[str]:
     """Every broken invariant, described; empty when the state is sound."""
-    cat = catalog_for(state.rules)
+    cards = catalog_for(state.rules).cards
     problems: list[str] = []
     zones: list[str] = [
         *state.deck,
@@ -38,26 +38,28 @@ def violations(state: GameState) -> list[str]:
             if h.castle is not None:
                 placed_castles.append(h.colour)
             for c in h.cards:
-                if cat[c].kind != "house":
-                    problems.append(f"{c} ({cat[c].type}) lies in a house")
+                if cards[c].kind != "house":
+                    problems.append(f"{c} ({cards[c].type}) lies in a house")
     for f in state.frames:
         if isinstance(f, PlaceFrame | SmutaEndFrame):
             zones.append(f.card)
-    if sorted(zones) != sorted(cat.cards):
+    # each card in exactly one zone: as many zones as cards, and no card missing
+    # (what comparing the two sorted lists says, without sorting them)
+    if len(zones) != len(cards) or set(zones) != cards.keys():
         counts = Counter(zones)
-        for card_id in cat.cards:
+        for card_id in cards:
             if counts[card_id] != 1:
                 problems.append(f"{card_id} is in {counts[card_id]} zones")
     castles = sorted(placed_castles + list(state.castles))
     if castles != sorted(COLOURS):
         problems.append(f"castles are not one per colour: {castles}")
-    servants_in_houses = {c for c in in_houses if cat[c].is_servant}
+    servants_in_houses = {c for c in in_houses if cards[c].is_servant}
     if set(state.servant_up) != servants_in_houses:
         problems.append("servant sides do not match the Слуги in houses")
     for c, up in state.servant_up.items():
-        if up not in cat[c].colours:
+        if up not in cards[c].colours:
             problems.append(f"{c} shows {up}, not one of its colours")
-    if state.deck_top_open and (not state.deck or cat[state.deck[0]].kind != "smuta"):
+    if state.deck_top_open and (not state.deck or cards[state.deck[0]].kind != "smuta"):
         problems.append("the open top card is not a смута")
     in_hands = {c for p in state.players for c in p.hand}
     grouped: list[str] = [c for group in state.mixed for c in group.cards]

@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 #: a redelivery waits for another handling's lease at most this many leases
 #: (a handling alive and renewing that long is stuck: it keeps the update)
 WAIT_LEASES = 10
+#: how often, in seconds, a redelivery waiting for another handling's lease
+#: asks the store again (at most a quarter of the lease)
+WAIT_STEP = 0.5
 
 
 class Renewal:
@@ -137,7 +140,7 @@ class OncePerUpdate(BaseMiddleware):
         """Another handling holds the update's lease: poll until it is final
         (None: the update was handled), or free — given back, or run out — and
         this delivery has taken it (the delivery to handle it with)."""
-        step = min(0.5, self.lease / 4)
+        step = min(WAIT_STEP, self.lease / 4)
         loop = asyncio.get_running_loop()
         until = loop.time() + WAIT_LEASES * self.lease
         log.info("update %s is being handled elsewhere: waiting for its lease", update_id)

@@ -33,6 +33,7 @@ from aiogram.methods import EditMessageText, SendMessage
 from aiogram.types import InlineKeyboardMarkup, Update, User
 from aiohttp.test_utils import TestClient, TestServer
 
+import bot.handlers.once
 import bot.words.render
 from bot.store import Store
 from bot.store.memory import MemoryStore
@@ -265,6 +266,10 @@ async def test_two_processes_play_three_games_at_once_on_one_redis(
     caplog.set_level(logging.INFO)
     # a table message shows its whole turn, so counting lines in it is exact
     monkeypatch.setattr(bot.words.render, "MAX_LOG_LINES", 10_000)
+    # a press sent to both processes: the one that lost the claim waits for the
+    # other's lease to be made final, asking Redis every 10 ms rather than every
+    # 0.5 s (some 60 such waits a run were half a minute of an idle core)
+    monkeypatch.setattr(bot.handlers.once, "WAIT_STEP", 0.01)
     rng = random.Random(SEED)
     stores = (await redis_factory(), await redis_factory())
     saved: list[tuple[int, Command, int]] = []  # chat, command, which process saved it

@@ -43,6 +43,12 @@ VERB |= {"build": "build", "play": "play"}
 LINE_MAX = 160  # a sentence is one short line
 
 
+#: a whole game played once in each store and once in each language: the
+#: stores keep the same record whatever its language, so their cross would
+#: play each game twice more for nothing new
+STORE_LANG = [("memory", "ru"), ("redis", "en")]
+
+
 @dataclass
 class Asked:
     """A decision the newcomer was asked, the tutor's steps on its prompt,
@@ -191,7 +197,7 @@ async def play_to_the_end(h: Harness, user: User, lang: str, run: Run) -> None:
     raise AssertionError("the tutor never ended")
 
 
-@pytest.mark.parametrize("lang", ["ru", "en"])
+@pytest.mark.parametrize(("store", "lang"), STORE_LANG, indirect=["store"])
 async def test_a_newcomer_plays_the_tutor_to_its_end(store: Store, lang: str) -> None:
     h = Harness(store)
     (anna,) = people("Анна")

@@ -8,9 +8,11 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+import pytest_asyncio
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -31,8 +33,21 @@ def missing(why: str) -> NoReturn:
     pytest.skip(why)
 
 
-@pytest.fixture
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The page tests run on one event loop a worker, the session's: the
+    browser they share lives on it (each test opens its own context, closed
+    after it: nothing a page did reaches the next test)."""
+    here = Path(__file__).parent
+    on_session_loop = pytest.mark.asyncio(loop_scope="session")
+    for item in items:
+        if item.path.is_relative_to(here) and pytest_asyncio.is_async_test(item):
+            item.add_marker(on_session_loop, append=False)
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser() -> AsyncIterator[Any]:
+    """One Chromium a worker for every page test: launching it takes about
+    a second, each test's own context a few milliseconds."""
     try:
         from playwright.async_api import async_playwright
     except ImportError:

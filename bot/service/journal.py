@@ -24,7 +24,8 @@ from bot.store.models import ANSWER, NOTE, Table, unpacked
 from bot.words.render import Renderer, kill_causes
 from engine import Decision, Event, GameState
 
-__all__ = ["ANSWER", "NOTE", "answer", "forget_all", "note", "trim", "with_causes"]
+__all__ = ["ANSWER", "NOTE", "answer", "forget_all", "note", "told_all", "trim", "with_causes"]
+
 #: entries the journal keeps at most: a seat that is never asked again (a long
 #: run of computer turns in a practice game) loses its oldest news, as a
 #: recap kept at most its last lines before

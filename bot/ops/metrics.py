@@ -6,7 +6,9 @@ kinds, outcomes, Telegram method names, a game's status — never a chat, user
 or game id.
 
 Call the small helpers below rather than the objects, so the label values
-stay within their known sets:
+stay within their known sets. aiogram is imported only where a Telegram call
+is counted: the picture worker (a process of its own) imports this module to
+count its drawings, and loading aiogram would be seconds of its start.
 
 ==========================================  =============================================
 metric                                      recorded by
@@ -36,28 +38,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from aiogram import Bot
-from aiogram.client.session.middlewares.base import (
-    BaseRequestMiddleware,
-    NextRequestMiddlewareType,
-)
-from aiogram.exceptions import (
-    TelegramAPIError,
-    TelegramBadRequest,
-    TelegramConflictError,
-    TelegramEntityTooLarge,
-    TelegramForbiddenError,
-    TelegramMigrateToChat,
-    TelegramNetworkError,
-    TelegramNotFound,
-    TelegramRetryAfter,
-    TelegramServerError,
-    TelegramUnauthorizedError,
-)
-from aiogram.methods import Response, TelegramMethod
-from aiogram.methods.base import TelegramType
 from prometheus_client import (
     CollectorRegistry,
     Counter,
@@ -67,6 +49,12 @@ from prometheus_client import (
     PlatformCollector,
     ProcessCollector,
 )
+
+if TYPE_CHECKING:
+    from aiogram import Bot
+    from aiogram.client.session.middlewares.base import NextRequestMiddlewareType
+    from aiogram.methods import Response, TelegramMethod
+    from aiogram.methods.base import TelegramType
 
 REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(registry=REGISTRY)  # process_cpu_seconds_total, process_resident_memory_bytes…
@@ -245,6 +233,19 @@ def update_handled(kind: str, seconds: float, outcome: Outcome) -> None:
 
 def error_kind(error: BaseException) -> str:
     """The `kind` label of a failed Telegram request."""
+    from aiogram.exceptions import (
+        TelegramBadRequest,
+        TelegramConflictError,
+        TelegramEntityTooLarge,
+        TelegramForbiddenError,
+        TelegramMigrateToChat,
+        TelegramNetworkError,
+        TelegramNotFound,
+        TelegramRetryAfter,
+        TelegramServerError,
+        TelegramUnauthorizedError,
+    )
+
     if isinstance(error, TelegramRetryAfter):
         return "retry_after"
     if isinstance(error, TelegramServerError):
@@ -353,9 +354,10 @@ def set_ready(ready: bool) -> None:
 
 
 # ====================================================================== Telegram calls
-class TelegramErrors(BaseRequestMiddleware):
+class TelegramErrors:
     """Counts every error a Bot API request meets. Registered last on the bot's
-    session (innermost), so it sees each attempt, retried ones included."""
+    session (innermost), so it sees each attempt, retried ones included: an
+    aiogram request middleware (a callable of its signature)."""
 
     async def __call__(
         self,
@@ -363,6 +365,8 @@ class TelegramErrors(BaseRequestMiddleware):
         bot: Bot,
         method: TelegramMethod[TelegramType],
     ) -> Response[TelegramType]:
+        from aiogram.exceptions import TelegramAPIError
+
         try:
             return await make_request(bot, method)
         except (TelegramAPIError, TimeoutError, OSError) as e:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from bot.service import journal, lessons
 from bot.service.base import Defaults
 from bot.service.outcome import Answered
-from bot.store.models import Table, unpacked
+from bot.store.models import Table
 from bot.words import reasons
 from bot.words.prompts import choice_depths
 from bot.words.render import Renderer
@@ -104,16 +104,9 @@ def _close_turn(t: Table, state: GameState, events: list[Event], first: int) -> 
 
 def _keep_latest(t: Table) -> None:
     """A practice game's table tells at most the latest `KEPT_LOG_LINES` lines."""
-    extra = _logged(t.entries(t.turn_at)) - KEPT_LOG_LINES
-    if extra <= 0:
-        return
-    for pos in range(max(t.turn_at, t.log_at), t.log_end()):
-        entry = t.log[pos - t.log_at]
-        if entry is not None and _line(unpacked(entry)):
-            extra -= 1
-            if extra < 0:
-                t.turn_at = pos
-                return
+    lines = [pos for pos, entry in t.positioned(t.turn_at) if _line(entry)]
+    if len(lines) > KEPT_LOG_LINES:
+        t.turn_at = lines[-KEPT_LOG_LINES]
 
 
 def _line(entry: Event) -> bool:

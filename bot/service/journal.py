@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.store.models import ANSWER, NOTE, Table, unpacked
+from bot.store.models import ANSWER, NOTE, Table
 from bot.words.render import Renderer, kill_causes
 from engine import Decision, Event, GameState
 
-__all__ = ["ANSWER", "NOTE", "answer", "forget_all", "note", "told_all", "trim", "with_causes"]
+__all__ = ["ANSWER", "NOTE", "answer", "note", "told_all", "trim", "with_causes"]
 
 #: entries the journal keeps at most: a seat that is never asked again (a long
 #: run of computer turns in a practice game) loses its oldest news, as a
@@ -79,16 +79,12 @@ def trim(t: Table) -> None:
         spans.append((start, t.log_end(), i))
         if seat.closed is not None:
             spans.append((seat.closed[0], seat.closed[2], i))
-    for k, kept in enumerate(t.log):
-        if kept is None:
-            continue
-        entry = unpacked(kept)
-        pos = t.log_at + k
+    for pos, entry in t.positioned(t.log_at):
         if t.practice and _turn_starts(entry):
             continue  # a digest's head reads it
         readers = [seat for start, stop, seat in spans if start <= pos < stop]
         if not any(_tells(t, entry, seat) for seat in readers):
-            t.log[k] = None
+            t.log[pos - t.log_at] = None
     cut = next((k for k, e in enumerate(t.log) if e is not None), len(t.log))
     cut = max(cut, len(t.log) - LOG_MAX)
     if cut > 0:
@@ -117,8 +113,8 @@ def _turn_starts(entry: Event) -> bool:
 
 def told_all(t: Table) -> None:
     """Nothing is left to tell: every place moves to the journal's end, and
-    no «ℹ️» reason counts as told (a position set up by hand, in a test or a
-    bug report's replay)."""
+    no «ℹ️» reason counts as told (a new game; a position set up by hand, in
+    a test or a bug report's replay)."""
     at = t.log_end()
     t.log, t.log_at, t.turn_at, t.turn_closed = [], at, at, None
     t.reasons = {}
@@ -127,11 +123,3 @@ def told_all(t: Table) -> None:
         seat.fresh_to = seat.news_at = at
         if seat.opened_at is not None:
             seat.opened_at = at
-
-
-def forget_all(t: Table) -> None:
-    """A new game: nothing is left to tell of the last one."""
-    t.log, t.log_at, t.turn_at, t.turn_closed = [], 0, 0, None
-    for seat in t.seats:
-        seat.asked, seat.opened_at, seat.closed = None, None, None
-        seat.fresh_to = seat.news_at = 0

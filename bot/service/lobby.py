@@ -426,7 +426,7 @@ class Lobby:
             t.setup = setup
             t.state = state
             t.status = "playing"
-            journal.forget_all(t)
+            journal.told_all(t)  # nothing of the lobby is left to tell
             book_move(t, events, self.records.clock.now(), self.defaults)
             if t.turn_closed:  # «Игра началась…» heads the first table, whoever moves first
                 t.turn_at, t.turn_closed = t.turn_closed[0], None

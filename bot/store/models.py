@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -251,12 +251,19 @@ class Table(BaseModel):
         """The journal's position after its last entry (the next entry's)."""
         return self.log_at + len(self.log)
 
-    def entries(self, start: int, stop: int | None = None) -> list[Event]:
+    def positioned(self, start: int, stop: int | None = None) -> Iterator[tuple[int, Event]]:
         """The journal's entries from position `start` up to `stop` (its end
-        when None); what was let go is gone."""
+        when None), each with its position; what was let go is gone."""
         first = max(start - self.log_at, 0)
         last = len(self.log) if stop is None else max(stop - self.log_at, 0)
-        return [unpacked(e) for e in self.log[first:last] if e is not None]
+        for k in range(first, last):
+            kept = self.log[k]
+            if kept is not None:
+                yield self.log_at + k, unpacked(kept)
+
+    def entries(self, start: int, stop: int | None = None) -> list[Event]:
+        """The journal's entries from position `start` up to `stop` (`positioned`)."""
+        return [e for _, e in self.positioned(start, stop)]
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):

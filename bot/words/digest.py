@@ -26,8 +26,6 @@ from bot.words.i18n import COLOUR_EMOJI
 from bot.words.render import Renderer
 from bot.words.shape import visible_len
 from engine import Event, GameState
-from engine.cards import catalog_for
-from engine.state import SmutaEndFrame
 
 #: events that take cards out of someone's houses for the one acting:
 #: key → (the one who loses them, the one who takes them)
@@ -155,27 +153,32 @@ def turns_of(events: Sequence[Event], reader: int) -> list[list[Event]]:
     return parts
 
 
-def turn_head(state: GameState, events: Sequence[Event]) -> Event:
-    """The start of the turn that `events` (its middle: they start no turn)
-    go on with, as `turns_of` reads it: whose turn it is — the one a
-    ``turn.ended`` of theirs ends, else the current one — and the смута under
-    way, if they go on inside one."""
-    whose = next((e.params["seat"] for e in events if e.key == "turn.ended"), state.current)
-    params: dict[str, Any] = {"seat": whose}
-    depth = 0
-    for e in events:
+def turn_head(table: Table, state: GameState, start: int) -> Event:
+    """The start of the turn that the journal's position `start` is inside,
+    as `turns_of` reads it: whose turn it is, and the смута
+    under way there, if any (the journal is cut only at a turn's start)."""
+    before = table.entries(table.log_at, start)
+    at = next(
+        (i for i in range(len(before) - 1, -1, -1) if _starts_turn(before[i])),
+        None,
+    )
+    if at is None:  # cut (a recap older than the journal keeps): the turn now
+        return Event(key="turn.start", params={"seat": state.current})
+    head = before[at]
+    params: dict[str, Any] = {"seat": head.params.get("seat")}
+    running = [str(head.params["smuta"])] if "smuta" in head.params else []
+    for e in before[at + 1 :]:
         if e.key == "smuta.start":
-            depth += 1
-        elif e.key == "smuta.end":
-            if depth == 0:
-                params["smuta"] = e.params["smuta"]
-                break
-            depth -= 1
-    else:  # still under way when they end (unless a turn started since)
-        running = [f for f in state.frames if isinstance(f, SmutaEndFrame)]
-        if running and not any(e.key == "turn.start" for e in events):
-            params["smuta"] = catalog_for(state.rules)[running[-1].card].type
+            running.append(str(e.params["smuta"]))
+        elif e.key == "smuta.end" and running:
+            running.pop()
+    if running:
+        params["smuta"] = running[-1]
     return Event(key="turn.start", params=params)
+
+
+def _starts_turn(entry: Event) -> bool:
+    return entry.key == "turn.start" and entry.to is None
 
 
 def _seat_of(part: list[Event]) -> int | None:

@@ -237,38 +237,20 @@ class Prompts:
         """A prompt message once its player is no longer asked: what it told."""
         return "\n".join([self.render.header(lang, table), *lines])
 
-    def answered(
-        self,
-        lang: str,
-        table: Table,
-        state: GameState,
-        decision: Decision,
-        option: Option,
-        by_timer: bool = False,
-    ) -> list[str]:
-        """The recap's line of an answer: what was chosen (the cards and the
-        parts that were a choice: «🏠 Выложить → 🔴 Рыцарь», not the row and
-        colour it could only go to), named by what asked it («👸 Миледи: …») unless it
-        is a turn's action. A choice the timer made says so first («⏰ Время
-        вышло — бот выбрал: …»), so it never reads as the player's own."""
-        path = self._path(lang, table, state, decision, option, len(option))
-        return self._answered(lang, table, state, decision, path, by_timer)
-
     def answer_line(self, lang: str, table: Table, state: GameState, entry: Event) -> list[str]:
-        """`answered`'s line of an answer kept in the journal (`bot.service.journal.answer`)."""
+        """The recap's line of an answer kept in the journal
+        (`bot.service.journal.answer`): what was chosen (the cards and the
+        parts that were a choice: «🏠 Выложить → 🔴 Рыцарь», not the row and
+        colour it could only go to), named by what asked it («👸 Миледи: …»)
+        unless it is a turn's action. A choice the timer made says so first
+        («⏰ Время вышло — бот выбрал: …»), so it never reads as the player's own."""
         p = entry.params
         option = tuple(str(part) for part in p["option"])
         seat = entry.to[0] if entry.to else 0
         decision = Decision(
             id=-1, seat=seat, kind=p["kind"], options=(option,), params=p.get("params", {})
         )
-        chosen = set(p["depths"])
-        cards = catalog_for(state.rules).cards
-        path = " → ".join(
-            html.escape(self.label(lang, table, state, decision, option, i), quote=False)
-            for i in range(len(option))
-            if i in chosen or option[i] in cards
-        )
+        path = self._path(lang, table, state, decision, option, len(option), set(p["depths"]))
         return self._answered(lang, table, state, decision, path, bool(p.get("timer")))
 
     def _answered(
@@ -359,12 +341,14 @@ class Prompts:
         decision: Decision,
         path: Option,
         depth: int,
+        chosen: set[int] | None = None,
     ) -> str:
         """The first `depth` parts of `path` that were a choice (or name a
         card), as their buttons said them; escaped for the message's HTML (a button label is
         plain text: a player's name unescaped)."""
-        below = next(o for o in decision.options if o[: len(path)] == tuple(path))
-        chosen = set(choice_depths(decision, below))
+        if chosen is None:  # the parts its menu offers as a choice
+            below = next(o for o in decision.options if o[: len(path)] == tuple(path))
+            chosen = set(choice_depths(decision, below))
         cards = catalog_for(state.rules).cards
         return " → ".join(
             html.escape(self.label(lang, table, state, decision, path, i), quote=False)

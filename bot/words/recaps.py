@@ -19,10 +19,10 @@ practice game's full lines, their last `DETAILS_MAX`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Protocol
 
 from bot.store.models import ANSWER, NOTE, Table, TutorLine
-from bot.words.digest import Digest
+from bot.words.digest import Digest, turn_head
 from bot.words.render import Renderer
 from engine import Event, GameState
 
@@ -151,31 +151,3 @@ class Recaps:
         if seen[0].key != "turn.start":
             seen = [turn_head(table, state, start), *seen]  # the middle of a turn: whose, in what
         return self.digest.lines(lang, table, state, seen, seat)
-
-
-def turn_head(table: Table, state: GameState, start: int) -> Event:
-    """The start of the turn that the journal's position `start` is inside,
-    as `bot.words.digest.turns_of` reads it: whose turn it is, and the смута
-    under way there, if any (the journal is cut only at a turn's start)."""
-    before = table.entries(table.log_at, start)
-    at = next(
-        (i for i in range(len(before) - 1, -1, -1) if _starts_turn(before[i])),
-        None,
-    )
-    if at is None:  # cut (a recap older than the journal keeps): the turn now
-        return Event(key="turn.start", params={"seat": state.current})
-    head = before[at]
-    params: dict[str, Any] = {"seat": head.params.get("seat")}
-    running = [str(head.params["smuta"])] if "smuta" in head.params else []
-    for e in before[at + 1 :]:
-        if e.key == "smuta.start":
-            running.append(str(e.params["smuta"]))
-        elif e.key == "smuta.end" and running:
-            running.pop()
-    if running:
-        params["smuta"] = running[-1]
-    return Event(key="turn.start", params=params)
-
-
-def _starts_turn(entry: Event) -> bool:
-    return entry.key == "turn.start" and entry.to is None

@@ -34,18 +34,11 @@ from bot.service.outcome import (
     ChatSteps,
     ClearButtons,
     Delivery,
-    Discard,
     Edit,
     Effect,
     FileTo,
-    FixView,
     Invite,
     PhotoTo,
-    PostPicture,
-    PostText,
-    RepostView,
-    Reread,
-    ShowView,
     StaleButtons,
     Tell,
     ToPerson,
@@ -154,27 +147,8 @@ class Carrier:
 
     def queue(self, effect: ChatSteps) -> None:
         """A chat's steps, into its outbox in order (nothing waits for them here)."""
-        chat = effect.chat_id
         for step in effect.steps:
-            match step:
-                case ShowView():
-                    self.outboxes.show(chat, step.view)
-                case RepostView():
-                    self.outboxes.repost(chat, step.view, ring=step.ring)
-                case FixView():
-                    self.outboxes.fix(chat, step.view, step.text, or_post=step.or_post)
-                case PostText():
-                    self.outboxes.post(chat, step.text, quiet=step.quiet)
-                case PostPicture():
-                    pictures = self.sender.pictures
-                    picture = pictures.of_table(step.table) if pictures is not None else None
-                    self.outboxes.post(chat, step.caption, quiet=step.quiet, picture=picture)
-                case Reread():
-                    self.outboxes.forget(chat)
-                case Discard():
-                    self.outboxes.discard(chat)
-                case _:
-                    assert_never(step)
+            self.sender.to_outbox(effect.chat_id, step)
 
     # ------------------------------------------------------------------ in private
     async def send(self, message: ToPerson) -> Delivery:

@@ -33,7 +33,6 @@ from bot.service.outcome import (
     CatchUp,
     ChatSteps,
     ClearButtons,
-    Delivery,
     Edit,
     Effect,
     FileTo,
@@ -42,6 +41,7 @@ from bot.service.outcome import (
     StaleButtons,
     Tell,
     ToPerson,
+    Went,
 )
 from bot.service.rematch import Rematch
 from bot.service.reviews import MAX_WAITING, RESULT_WAIT, Reviews
@@ -151,7 +151,7 @@ class Carrier:
             self.sender.to_outbox(effect.chat_id, step)
 
     # ------------------------------------------------------------------ in private
-    async def send(self, message: ToPerson) -> Delivery:
+    async def send(self, message: ToPerson) -> Went:
         """A message to a person; how it went (not delivered: logged, let go)."""
         try:
             await self.messenger.send(
@@ -193,7 +193,7 @@ class Carrier:
         went back to `Notify.called`, whose effects follow."""
         try:
             calls = await self.notify.calls(table)
-            went: list[Delivery] = []
+            went: list[Went] = []
             for call in calls:
                 went.append(
                     "unreachable" if call.message is None else await self.send(call.message)

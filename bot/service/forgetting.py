@@ -22,7 +22,6 @@ from bot.service.outcome import Effect
 from bot.service.telling import Teller
 from bot.store import Store
 from bot.store.models import Table
-from bot.words.i18n import Translator
 from engine import Command, Event, set_computer
 
 
@@ -31,15 +30,12 @@ class Forgetting:
         self,
         records: Records,
         teller: Teller,
-        tr: Translator,
         defaults: Defaults,
     ) -> None:
         self.records = records
         self.store: Store = records.store
         self.teller = teller
-        self.prompts = teller.prompts
         self.defaults = defaults
-        self.tr = tr
 
     async def forget(self, actor: Actor) -> Reply:
         """/forgetme's «yes»: the person forgotten everywhere; what the chats

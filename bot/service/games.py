@@ -148,7 +148,7 @@ class Games:
         self.play = Play(self.records, self.teller, self.render, tr, self.thinker, self.defaults)
         self.seats = Seats(self.records, self.teller, self.render, tr, self.lobby, self.defaults)
         self.rematch = Rematch(store, self.lobby, self.render, tr, self.links)
-        self.forgetting = Forgetting(self.records, self.teller, tr, self.defaults)
+        self.forgetting = Forgetting(self.records, self.teller, self.defaults)
         self.viewing = Viewing(store, feed)  # what the Mini App reads
 
     def parts(self) -> dict[str, object]:

@@ -76,7 +76,6 @@ class Lobby:
         self.store = records.store
         self.teller = teller
         self.render = teller.render
-        self.prompts = teller.prompts
         self.tr = tr
         self.defaults = defaults
         self.links = links

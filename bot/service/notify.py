@@ -26,11 +26,11 @@ from bot.service.outcome import (
     Call,
     ChatStep,
     ChatSteps,
-    Delivery,
     Effect,
     PostText,
     ShowView,
     ToPerson,
+    Went,
 )
 from bot.service.views import LOBBY
 from bot.store.models import Table
@@ -102,7 +102,7 @@ class Notify:
         return tuple(calls)
 
     async def called(
-        self, table: Table, calls: tuple[Call, ...], went: list[Delivery]
+        self, table: Table, calls: tuple[Call, ...], went: list[Went]
     ) -> tuple[Effect, ...]:
         """How each of `calls` went (`went`, in their order), noted: one reached
         after being asked to start the bot is subscribed again; one who cannot

@@ -308,7 +308,7 @@ class ChatSteps:
 
 #: how a call went: sent, the person cannot be written to (403, or never
 #: started the bot), or Telegram gave up
-Delivery = Literal["sent", "unreachable", "failed"]
+Went = Literal["sent", "unreachable", "failed"]
 
 
 @dataclass(frozen=True)

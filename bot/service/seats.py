@@ -71,7 +71,6 @@ class Seats:
         self.lobby = lobby
         self.store = records.store
         self.teller = teller
-        self.prompts = teller.prompts
         self.clock = records.clock
         self.defaults = defaults
         self.render = render

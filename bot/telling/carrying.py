@@ -33,22 +33,15 @@ from bot.service.outcome import (
     CatchUp,
     ChatSteps,
     ClearButtons,
-    Delivery,
-    Discard,
     Edit,
     Effect,
     FileTo,
-    FixView,
     Invite,
     PhotoTo,
-    PostPicture,
-    PostText,
-    RepostView,
-    Reread,
-    ShowView,
     StaleButtons,
     Tell,
     ToPerson,
+    Went,
 )
 from bot.service.rematch import Rematch
 from bot.service.reviews import MAX_WAITING, RESULT_WAIT, Reviews
@@ -154,30 +147,11 @@ class Carrier:
 
     def queue(self, effect: ChatSteps) -> None:
         """A chat's steps, into its outbox in order (nothing waits for them here)."""
-        chat = effect.chat_id
         for step in effect.steps:
-            match step:
-                case ShowView():
-                    self.outboxes.show(chat, step.view)
-                case RepostView():
-                    self.outboxes.repost(chat, step.view, ring=step.ring)
-                case FixView():
-                    self.outboxes.fix(chat, step.view, step.text, or_post=step.or_post)
-                case PostText():
-                    self.outboxes.post(chat, step.text, quiet=step.quiet)
-                case PostPicture():
-                    pictures = self.sender.pictures
-                    picture = pictures.of_table(step.table) if pictures is not None else None
-                    self.outboxes.post(chat, step.caption, quiet=step.quiet, picture=picture)
-                case Reread():
-                    self.outboxes.forget(chat)
-                case Discard():
-                    self.outboxes.discard(chat)
-                case _:
-                    assert_never(step)
+            self.sender.to_outbox(effect.chat_id, step)
 
     # ------------------------------------------------------------------ in private
-    async def send(self, message: ToPerson) -> Delivery:
+    async def send(self, message: ToPerson) -> Went:
         """A message to a person; how it went (not delivered: logged, let go)."""
         try:
             await self.messenger.send(
@@ -219,7 +193,7 @@ class Carrier:
         went back to `Notify.called`, whose effects follow."""
         try:
             calls = await self.notify.calls(table)
-            went: list[Delivery] = []
+            went: list[Went] = []
             for call in calls:
                 went.append(
                     "unreachable" if call.message is None else await self.send(call.message)

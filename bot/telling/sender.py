@@ -15,18 +15,24 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import assert_never
 
 from bot.ops import logs
 from bot.service.base import Conflict, until_saved
 from bot.service.bookkeeping import result_marked_told
 from bot.service.outcome import (
+    ChatStep,
     CloseTurn,
     Closing,
+    Discard,
+    FixView,
     Note,
+    PostPicture,
     PostText,
     Private,
     Prompt,
     RepostView,
+    Reread,
     ShowView,
     Tell,
 )
@@ -106,19 +112,37 @@ class Sender:
         if updates:
             await self._remember(chat, updates)
         for step in tell.group:
-            match step:
-                case ShowView():
-                    self.outboxes.show(chat, step.view)
-                case RepostView():
-                    self.outboxes.repost(chat, step.view, ring=step.ring)
-                case CloseTurn():
-                    self.outboxes.close(
-                        chat, step.view, list(step.lines), self.teller.log_text(table.lang)
-                    )
-                case PostText():
-                    self.outboxes.post(chat, step.text, quiet=step.quiet)
+            if isinstance(step, CloseTurn):
+                self.outboxes.close(
+                    chat, step.view, list(step.lines), self.teller.log_text(table.lang)
+                )
+            else:
+                self.to_outbox(chat, step)
         if tell.finish:
             await self.finish(table)
+
+    def to_outbox(self, chat_id: int, step: ChatStep) -> None:
+        """One of a chat's steps into its outbox, in its turn (nothing waits
+        for it here): a told change's, or a command's (`Carrier.queue`)."""
+        match step:
+            case ShowView():
+                self.outboxes.show(chat_id, step.view)
+            case RepostView():
+                self.outboxes.repost(chat_id, step.view, ring=step.ring)
+            case FixView():
+                self.outboxes.fix(chat_id, step.view, step.text, or_post=step.or_post)
+            case PostText():
+                self.outboxes.post(chat_id, step.text, quiet=step.quiet)
+            case PostPicture():
+                pictures = self.pictures
+                picture = pictures.of_table(step.table) if pictures is not None else None
+                self.outboxes.post(chat_id, step.caption, quiet=step.quiet, picture=picture)
+            case Reread():
+                self.outboxes.forget(chat_id)
+            case Discard():
+                self.outboxes.discard(chat_id)
+            case _:
+                assert_never(step)
 
     async def _remember(self, chat_id: int, ids: dict[str, int | None]) -> None:
         """The chat's message ids are bookkeeping: a store that refuses writes

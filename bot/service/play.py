@@ -274,7 +274,7 @@ class Play:
                 # the game ended, and the process that ended it died before
                 # its result was posted: this one posts it (once: whoever
                 # marks it told first, `Sender.finish`)
-                log.warning("chat %s: the result was never posted; posting it", chat_id)
+                log.warning("chat %s: the result was never posted; offering it", chat_id)
                 return (Tell(table, finish=True),)
             if table.deadline is not None or table.reminder is not None:
                 await self.records.change(chat_id, self._cleared)

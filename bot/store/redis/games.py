@@ -26,7 +26,6 @@ from bot.store.packing import pack_log, record_json, seated_users
 from bot.store.redis.guard import _a, _guard, _str, claimed_first
 from bot.store.redis.history import History
 from bot.store.redis.scripts import lua
-from bot.store.redis.timers import _timer
 from bot.store.redis.updates import Updates
 from engine import Command
 
@@ -64,7 +63,7 @@ class Games(History, Updates):
         chat = table.chat_id
         expected = table.version
         data = table.model_copy(update={"version": expected + 1}).to_stored()
-        timer = _timer(table)
+        timer = table.next_timer()
         lines = [c.model_dump_json() for c in commands]
         delivery = current_delivery()
         finishing = delivery if delivery is not None and delivery.finishable else None

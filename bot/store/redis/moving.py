@@ -12,7 +12,6 @@ from bot.store.packing import record_json, seated_users
 from bot.store.redis.base import RedisBase
 from bot.store.redis.guard import _a, _guard, _str, claimed_first
 from bot.store.redis.scripts import lua
-from bot.store.redis.timers import _timer
 
 
 class Moving(RedisBase):
@@ -173,7 +172,7 @@ class Moving(RedisBase):
         follows: a save since lowers it for its own), and each person's link
         moved (``relink.lua``). The old id's entry is left to `due`, which
         takes out an entry whose record is gone."""
-        timer = _timer(Table.from_json(now[1]))
+        timer = Table.from_json(now[1]).next_timer()
         with _guard():
             async with self._r.pipeline(transaction=False) as pipe:
                 if timer is not None:

@@ -19,12 +19,6 @@ from bot.store.redis.base import RedisBase
 from bot.store.redis.guard import _a, _guard, _str, claimed_first
 
 
-def _timer(table: Table) -> float | None:
-    """When the chat next needs the timer: the earlier of reminder and deadline."""
-    times = [t for t in (table.reminder, table.deadline) if t is not None]
-    return min(times) if times else None
-
-
 class Timers(RedisBase):
     """Which chats' timers are due."""
 
@@ -92,7 +86,7 @@ class Timers(RedisBase):
                 for i in unkept:
                     pipe.hget(self._table_key(chats[i]), "data")
                 for i, data in zip(unkept, await pipe.execute(), strict=True):
-                    timer = None if data is None else _timer(Table.from_json(data))
+                    timer = None if data is None else Table.from_json(data).next_timer()
                     timers[i] = "" if timer is None else repr(float(timer))
         return timers
 

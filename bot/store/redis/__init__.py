@@ -71,8 +71,6 @@ from bot.store.redis.client import (
     BoundedPool,
 )
 from bot.store.redis.games import Games
-from bot.store.redis.guard import _guard as _guard
-from bot.store.redis.guard import _str as _str
 from bot.store.redis.guard import cancelled_meanwhile
 from bot.store.redis.health import WRITE_ROOM, Health
 from bot.store.redis.moving import Moving

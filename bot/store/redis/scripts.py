@@ -24,7 +24,7 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 
 from bot.store.redis.client import Client, Pipe
-from bot.store.redis.guard import _a
+from bot.store.redis.guard import awaited
 
 #: a line of a ``.lua`` file that stands for another file's code (a fragment
 #: two scripts share, e.g. ``last.lua``)
@@ -96,10 +96,10 @@ class ClusterScript:
         if client is not None:
             raise TypeError("a cluster's script added to one node's pipeline")
         try:
-            return await _a(self.cluster.evalsha(self.sha, len(keys), *keys, *args))
+            return await awaited(self.cluster.evalsha(self.sha, len(keys), *keys, *args))
         except NoScriptError:
-            self.sha = await _a(self.cluster.script_load(self.script))
-            return await _a(self.cluster.evalsha(self.sha, len(keys), *keys, *args))
+            self.sha = await awaited(self.cluster.script_load(self.script))
+            return await awaited(self.cluster.evalsha(self.sha, len(keys), *keys, *args))
 
 
 #: a registered script, of either kind: called with ``keys``, ``args`` and,

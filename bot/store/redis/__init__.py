@@ -10,7 +10,7 @@
   called to its lobbies, forgetting a person
 - `moving` — a group become a supergroup: its game and its home moved
 - `timers` — the timers' index (`due`)
-- `updates` — an update's claim (and a while's, `Store.claim`)
+- `updates` — an update's claim, and `Store.once_within`
 - `channels` — the chats' pub/sub channels (the Mini App's feed)
 - `health` — readiness and the games gauge
 - `base` — what they share: the client, the keys, the registered scripts,

@@ -2,7 +2,8 @@
 it is handled, made final when done) — taken with the update's first read
 (`Updates._read`), or on its own by a call that writes first
 (`bot.store.redis.guard.claimed_first`), made final behind a save
-(`Updates._claim_step`) — and a while's claim (`Store.claim`)."""
+(`Updates._claim_step`) — and what is done at most once a while
+(`Store.once_within`, no update's claim)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ def _claim_of(got: Any) -> Claim:
 
 
 class Updates(RedisBase):
-    """The update's claim, and a while's."""
+    """The update's claim, and what is done at most once a while."""
 
     def _update_key(self, update_id: int) -> str:
         return f"{self.prefix}:update:{update_id}"
@@ -114,7 +115,7 @@ class Updates(RedisBase):
         args = [delivery.token, what, str(UPDATE_TTL), str(millis(delivery.lease))]
         return ("EVAL", lua("delivered"), "1", self._update_key(delivery.update_id), *args)
 
-    # a while's claim (something done at most once a while; not an update's)
+    # something done at most once a while (not an update's claim)
 
     @claimed_first
     async def once_within(self, name: str, now: float, seconds: int) -> bool:

@@ -55,9 +55,6 @@ class NodeScript(AsyncScript):
     loaded when the node lacks it; added to a pipeline, the pipeline asks
     SCRIPT EXISTS first and loads what is missing."""
 
-    def __init__(self, client: Redis, script: str) -> None:
-        super().__init__(client, script)
-
     async def __call__(
         self,
         keys: Sequence[Any] | None = None,

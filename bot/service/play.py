@@ -264,9 +264,9 @@ class Play:
         if table is None:
             return ()
         now = self.clock.now()
-        due = [t for t in (table.reminder, table.deadline) if t is not None]
-        if due and now >= min(due):
-            metrics.timer_fired(now - min(due))
+        due = table.next_timer()
+        if due is not None and now >= due:
+            metrics.timer_fired(now - due)
         state = table.state
         decision = pending(state) if state is not None and table.status == "playing" else None
         if decision is None:

@@ -37,12 +37,6 @@ class _Record:
 _DONE = "done"  # an update's claim once it was handled
 
 
-def _timer(table: Table) -> float | None:
-    """When the chat next needs the timer: the earlier of reminder and deadline."""
-    times = [t for t in (table.reminder, table.deadline) if t is not None]
-    return min(times) if times else None
-
-
 class MemoryStore(Store):
     kind = "memory"
 
@@ -105,7 +99,7 @@ class MemoryStore(Store):
         expected = table.version
         data = table.model_copy(update={"version": expected + 1}).to_stored()
         lines = [c.model_dump_json() for c in commands]
-        timer = _timer(table)
+        timer = table.next_timer()
         await asyncio.sleep(0)
         # from here to the end: no await, so nothing interleaves
         self._expire(chat)

@@ -265,6 +265,12 @@ class Table(BaseModel):
         """The journal's entries from position `start` up to `stop` (`positioned`)."""
         return [e for _, e in self.positioned(start, stop)]
 
+    def next_timer(self) -> float | None:
+        """When the chat next needs its timer: the earlier of the reminder and
+        the deadline (None: neither is set)."""
+        times = [t for t in (self.reminder, self.deadline) if t is not None]
+        return min(times) if times else None
+
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):
             if seat.user_id == user_id and not seat.left:

@@ -39,7 +39,8 @@ from bot.store import delivery as delivery_module
 from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
 from bot.store.models import ChatProfile, PlayerStats, Seat, Table
-from bot.store.redis import RedisStore, _str
+from bot.store.redis import RedisStore
+from bot.store.redis.guard import as_str
 from engine import Command, Event
 from tests.bot.fake_telegram import person
 from tests.bot.harness import Harness, shared_translator
@@ -501,7 +502,7 @@ async def test_a_saves_claim_is_final_only_when_the_save_is_made(
         assert await store.load(GROUP) is not None  # the claim, with the first read
         assert delivery.won
         assert not await store.save(timed(GROUP, None, 50.0, version=7))  # lost
-        assert _str(await client.get(store._update_key(880_000_002))) == delivery.token
+        assert as_str(await client.get(store._update_key(880_000_002))) == delivery.token
         assert delivery.finishable
         assert await store.save(timed(GROUP, None, 50.0, version=1))
         assert not delivery.finishable

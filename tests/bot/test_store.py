@@ -17,7 +17,8 @@ import redis.exceptions
 import engine
 from bot.store import Store, StoreUnavailable, UserPrefs
 from bot.store.models import Seat, Table, packed
-from bot.store.redis import RedisStore, _guard
+from bot.store.redis import RedisStore
+from bot.store.redis.guard import store_errors
 from engine import Command, Event
 
 CHAT = -1001
@@ -561,7 +562,7 @@ async def test_a_redis_timeout_during_a_cancel_is_the_cancel_not_an_outage() -> 
     loop mistakes it for an outage and carries on."""
 
     def fail_as_the_client_does() -> None:
-        with _guard():
+        with store_errors():
             raise redis.exceptions.TimeoutError("Timeout reading from socket")
 
     async def cancelled_mid_call() -> None:

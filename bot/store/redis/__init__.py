@@ -10,7 +10,7 @@
   called to its lobbies, forgetting a person
 - `moving` — a group become a supergroup: its game and its home moved
 - `timers` — the timers' index (`due`)
-- `updates` — an update's claim (and a while's, `Store.claim`)
+- `updates` — an update's claim, and `Store.once_within`
 - `channels` — the chats' pub/sub channels (the Mini App's feed)
 - `health` — readiness and the games gauge
 - `base` — what they share: the client, the keys, the registered scripts,
@@ -71,8 +71,6 @@ from bot.store.redis.client import (
     BoundedPool,
 )
 from bot.store.redis.games import Games
-from bot.store.redis.guard import _guard as _guard
-from bot.store.redis.guard import _str as _str
 from bot.store.redis.guard import cancelled_meanwhile
 from bot.store.redis.health import WRITE_ROOM, Health
 from bot.store.redis.moving import Moving

@@ -26,7 +26,7 @@ from bot.store.redis.client import (
     BoundedPool,
     Client,
 )
-from bot.store.redis.guard import _UNAVAILABLE, _a, _guard, claimed_first
+from bot.store.redis.guard import UNAVAILABLE, awaited, claimed_first, store_errors
 from bot.store.redis.scripts import Script, register
 
 log = logging.getLogger(__name__)
@@ -318,7 +318,7 @@ class RedisBase(Store):
                     raise answer
             outcome = answers[len(before)]
             if isinstance(outcome, redis.exceptions.NoScriptError):
-                script.sha = await _a(self._r.script_load(script.script))
+                script.sha = await awaited(self._r.script_load(script.script))
                 continue
             if isinstance(outcome, Exception):
                 raise outcome
@@ -352,7 +352,7 @@ class RedisBase(Store):
         bound lowered, a claim made final if still the handling's)."""
         try:
             await self._pipelined(after)
-        except (redis.exceptions.RedisError, *_UNAVAILABLE) as e:
+        except (redis.exceptions.RedisError, *UNAVAILABLE) as e:
             log.error("a save's follow-up failed (%s): sent again next tick", type(e).__name__)
             self._unfollowed.extend(after)
 
@@ -361,12 +361,12 @@ class RedisBase(Store):
         while self.on_close:
             await self.on_close.pop()()
         if self._owns:
-            with _guard():
+            with store_errors():
                 await self._r.aclose()
         while self._node_clients:
-            with _guard():
+            with store_errors():
                 await self._node_clients.popitem()[1].aclose()
         if self._sentinel is not None:
             for client in self._sentinel.sentinels:
-                with _guard():
+                with store_errors():
                     await client.aclose()

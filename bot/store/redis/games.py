@@ -23,10 +23,9 @@ from bot.store import HISTORY_KEEP, VIEWS_MOVED, StoreUnavailable, is_view
 from bot.store.delivery import current as current_delivery
 from bot.store.models import Table, record_of
 from bot.store.packing import pack_log, record_json, seated_users
-from bot.store.redis.guard import _a, _guard, _str, claimed_first
+from bot.store.redis.guard import as_str, awaited, claimed_first, store_errors
 from bot.store.redis.history import History
 from bot.store.redis.scripts import lua
-from bot.store.redis.timers import _timer
 from bot.store.redis.updates import Updates
 from engine import Command
 
@@ -42,7 +41,7 @@ class Games(History, Updates):
         if data is None:
             return None
         table = Table.from_json(data)
-        table.version = int(_str(v))
+        table.version = int(as_str(v))
         return table
 
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
@@ -50,12 +49,12 @@ class Games(History, Updates):
             lambda p: p.eval(lua("load"), 1, self._table_key(chat_id)),
             lambda p: p.hgetall(self._msgs_key(chat_id)),
         )
-        ids = {_str(k): int(_str(m)) for k, m in raw.items()}
+        ids = {as_str(k): int(as_str(m)) for k, m in raw.items()}
         if not got:
             return None, ids
         v, data, adrift = got
         table = Table.from_json(data)
-        table.version = int(_str(v))
+        table.version = int(as_str(v))
         table.adrift = int(adrift) == 1
         return table, ids
 
@@ -64,7 +63,7 @@ class Games(History, Updates):
         chat = table.chat_id
         expected = table.version
         data = table.model_copy(update={"version": expected + 1}).to_stored()
-        timer = _timer(table)
+        timer = table.next_timer()
         lines = [c.model_dump_json() for c in commands]
         delivery = current_delivery()
         finishing = delivery if delivery is not None and delivery.finishable else None
@@ -114,7 +113,7 @@ class Games(History, Updates):
             after.append(("SADD" if untimed else "SREM", self._untimed_key, str(chat)))
         if finishing is not None:
             after.append(self._claim_step(finishing, "saved"))
-        with _guard():
+        with store_errors():
             got = await self._run_saving(self._save_script, keys, args, before, after)
         version = int(got[0])
         if not version:
@@ -129,9 +128,9 @@ class Games(History, Updates):
         table.version = version
         table.adrift = False  # saved under this primary
         if record is not None:
-            dropped = [int(_str(n)) for n in got[2:]]
+            dropped = [int(as_str(n)) for n in got[2:]]
             try:
-                with _guard():
+                with store_errors():
                     await self._publish(record, chat, int(got[1]) == 1, dropped, version)
             except StoreUnavailable as e:
                 # the save is made, and told as made: its publishing, cut here,
@@ -145,13 +144,13 @@ class Games(History, Updates):
         empty when the history has the game already (the save adds nothing)."""
         chat = table.chat_id
         keys = [self._table_key(chat), self._history_key(chat), self._log_key(chat)]
-        with _guard():
+        with store_errors():
             (v, g), kept, log = await self._log_before_script(keys=keys, args=[str(table.game_no)])
-        if int(_str(v or "0")) != table.version:
+        if int(as_str(v or "0")) != table.version:
             return None
-        if kept or g is None or _str(g) != str(table.game_no):
+        if kept or g is None or as_str(g) != str(table.game_no):
             return []
-        return [_str(line) for line in log]
+        return [as_str(line) for line in log]
 
     @claimed_first
     async def delete(self, chat_id: int) -> None:
@@ -162,8 +161,8 @@ class Games(History, Updates):
         game gone is skipped by whoever reads it — while a timer removed
         *after* the record could be a new game's, saved meanwhile."""
         tk = self._table_key(chat_id)
-        with _guard():
-            await _a(self._r.zrem(self._deadlines_key, str(chat_id)))
+        with store_errors():
+            await awaited(self._r.zrem(self._deadlines_key, str(chat_id)))
             # the record read and its keys deleted in one step (``delete.lua``)
             keys = [tk, self._log_key(chat_id), self._msgs_key(chat_id)]
             users = seated_users(await self._delete_script(keys=keys))
@@ -175,15 +174,15 @@ class Games(History, Updates):
 
     @claimed_first
     async def log(self, chat_id: int) -> list[Command]:
-        with _guard():
-            items = await _a(self._r.lrange(self._log_key(chat_id), 0, -1))
+        with store_errors():
+            items = await awaited(self._r.lrange(self._log_key(chat_id), 0, -1))
         return [Command.model_validate_json(item) for item in items]
 
     @claimed_first
     async def messages(self, chat_id: int) -> dict[str, int]:
-        with _guard():
-            raw = await _a(self._r.hgetall(self._msgs_key(chat_id)))
-        return {_str(k): int(_str(v)) for k, v in raw.items()}
+        with store_errors():
+            raw = await awaited(self._r.hgetall(self._msgs_key(chat_id)))
+        return {as_str(k): int(as_str(v)) for k, v in raw.items()}
 
     @claimed_first
     async def set_messages(self, chat_id: int, ids: dict[str, int | None]) -> int:
@@ -194,7 +193,7 @@ class Games(History, Updates):
         args = [str(self.record_ttl), told, str(len(drop)), *drop]
         for name, value in keep.items():
             args += [name, value]
-        with _guard():
+        with store_errors():
             version = await self._messages_script(
                 keys=[self._msgs_key(chat_id), self._table_key(chat_id)], args=args
             )
@@ -206,8 +205,8 @@ class Games(History, Updates):
         its own slot): a chat whose record is gone leaves the set. One
         pipeline for the lot — the set holds only practice games in play
         without a clock."""
-        with _guard():
-            members = [int(_str(m)) for m in await _a(self._r.smembers(self._untimed_key))]
+        with store_errors():
+            members = [int(as_str(m)) for m in await awaited(self._r.smembers(self._untimed_key))]
             if not members:
                 return []
             async with self._r.pipeline(transaction=False) as pipe:
@@ -216,5 +215,5 @@ class Games(History, Updates):
                 found = [int(x) for x in await pipe.execute()]
             gone = [str(c) for c, f in zip(members, found, strict=True) if f < 0]
             if gone:
-                await _a(self._r.srem(self._untimed_key, *gone))
+                await awaited(self._r.srem(self._untimed_key, *gone))
         return [c for c, f in zip(members, found, strict=True) if f == 1]

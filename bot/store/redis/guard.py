@@ -1,5 +1,5 @@
 """What every call of the Redis store goes through: its errors told as the
-store's (`_guard`), and — for every call of `Store` but the few that carry it
+store's (`store_errors`), and — for every call of `Store` but the few that carry it
 themselves — the running update's claim settled first (`claimed_first`).
 """
 
@@ -16,7 +16,7 @@ import redis.exceptions
 from bot.store import Store, StoreFull, StoreReadOnly, StoreUnavailable
 from bot.store.delivery import current as current_delivery
 
-_UNAVAILABLE = (
+UNAVAILABLE = (
     redis.exceptions.ConnectionError,  # includes BusyLoadingError
     redis.exceptions.TimeoutError,
     ConnectionError,
@@ -36,20 +36,22 @@ S = TypeVar("S", bound=Store)
 P = ParamSpec("P")
 
 
-def _a(result: Awaitable[T] | T) -> Awaitable[T]:
+def awaited(result: Awaitable[T] | T) -> Awaitable[T]:
     """redis-py types each command as sync-or-async; on the asyncio client it is async."""
     return cast(Awaitable[T], result)
 
 
-def _str(value: Any) -> str:
+def as_str(value: Any) -> str:
+    """A reply's value as text, from a client with or without ``decode_responses``."""
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def _ms(seconds: float) -> int:
+def millis(seconds: float) -> int:
+    """`seconds` as whole milliseconds, at least one (a PX or a script's ms)."""
     return max(1, round(seconds * 1000))
 
 
-def _is_full(error: redis.exceptions.ResponseError) -> bool:
+def is_full(error: redis.exceptions.ResponseError) -> bool:
     """Redis refused a write for want of memory (``OOM command not allowed…``),
     told directly, from inside a script, or as the reason a MULTI was discarded."""
     if isinstance(error, redis.exceptions.OutOfMemoryError):
@@ -71,19 +73,19 @@ def cancelled_meanwhile() -> None:
 
 
 @contextmanager
-def _guard() -> Iterator[None]:
+def store_errors() -> Iterator[None]:
     try:
         yield
         cancelled_meanwhile()
     except _CLUSTER_DOWN as e:
         raise StoreUnavailable(str(e) or type(e).__name__) from e
     except redis.exceptions.ResponseError as e:
-        if _is_full(e):
+        if is_full(e):
             raise StoreFull("Redis is full (maxmemory): nothing was written") from e
         if isinstance(e, redis.exceptions.ReadOnlyError):
             raise StoreReadOnly("Redis is read-only (a replica): nothing was written") from e
         raise
-    except _UNAVAILABLE as e:
+    except UNAVAILABLE as e:
         task = asyncio.current_task()
         if task is not None and task.cancelling():
             # the call was cancelled as it timed out, and the client told it as a

@@ -10,7 +10,7 @@ from redis.asyncio.cluster import RedisCluster
 from bot.store import StoreFull
 from bot.store.models import Table
 from bot.store.redis.base import RedisBase
-from bot.store.redis.guard import _a, _guard, _str, claimed_first
+from bot.store.redis.guard import as_str, awaited, claimed_first, store_errors
 
 #: the room a save needs below ``maxmemory``: Redis counts a command's own
 #: bytes (a game's record, its log) while it runs, so a Redis closer to its
@@ -26,18 +26,18 @@ class Health(RedisBase):
         """`INFO memory`: an answer, and room to write — a Redis within
         `WRITE_ROOM` of its ``maxmemory`` with ``noeviction`` refuses writes
         as big as a save (the command's own bytes count: `StoreFull`)."""
-        with _guard():
+        with store_errors():
             client = self._r
             if isinstance(client, RedisCluster):
                 # every master's: a full one refuses the saves of its slots
                 found = await client.info("memory", target_nodes=RedisCluster.PRIMARIES)
                 infos = list(found.values()) if len(client.get_primaries()) > 1 else [found]
             else:
-                infos = [await _a(client.info("memory"))]
+                infos = [await awaited(client.info("memory"))]
         for info in infos:
             limit = int(info.get("maxmemory", 0))
             used = int(info.get("used_memory", 0))
-            if _str(info.get("maxmemory_policy", "")) != "noeviction" or not limit:
+            if as_str(info.get("maxmemory_policy", "")) != "noeviction" or not limit:
                 continue
             if used + WRITE_ROOM > limit:
                 raise StoreFull(f"Redis is full: {used} of {limit} bytes used (maxmemory)")
@@ -49,7 +49,7 @@ class Health(RedisBase):
         beside it is read whole, once, until its next save."""
         counts: dict[str, int] = {}
         pattern = f"{self.prefix}:{{*}}:table"
-        with _guard():
+        with store_errors():
             batch: list[Any] = []
             async for key in self._r.scan_iter(match=pattern, count=1000):
                 batch.append(key)
@@ -68,7 +68,7 @@ class Health(RedisBase):
         legacy = [k for k, s in zip(keys, found, strict=True) if s is None]
         for s in found:
             if s is not None:
-                counts[_str(s)] = counts.get(_str(s), 0) + 1
+                counts[as_str(s)] = counts.get(as_str(s), 0) + 1
         if legacy:
             async with self._r.pipeline(transaction=False) as pipe:
                 for key in legacy:

@@ -14,7 +14,7 @@ from bot.store import PUBLISH_AFTER, PUBLISH_BATCH, QUEUED_MARK
 from bot.store.models import GameRecord
 from bot.store.packing import unpack_log
 from bot.store.redis.base import RedisBase
-from bot.store.redis.guard import _a, _guard, _str, claimed_first
+from bot.store.redis.guard import as_str, awaited, claimed_first, store_errors
 from engine import Command
 
 log = logging.getLogger(__name__)
@@ -52,10 +52,12 @@ class History(RedisBase):
         ref = f"{record.chat_id}:{game}"
         history = self._history_key(chat)
         index = f"{self.prefix}:replay:index"
-        number = 0 if fresh else int(_str(await _a(self._r.hget(history, f"n:{game}")) or "0"))
-        given = 0 if number else int(await _a(self._r.incr(f"{self.prefix}:replay:seq")))
+        number = (
+            0 if fresh else int(as_str(await awaited(self._r.hget(history, f"n:{game}")) or "0"))
+        )
+        given = 0 if number else int(await awaited(self._r.incr(f"{self.prefix}:replay:seq")))
         if version is None:
-            version = int(_str(await _a(self._r.hget(self._table_key(chat), "v")) or "0"))
+            version = int(as_str(await awaited(self._r.hget(self._table_key(chat), "v")) or "0"))
         async with self._r.pipeline(transaction=False) as pipe:
             if given:
                 pipe.hset(index, str(given), ref)
@@ -72,7 +74,7 @@ class History(RedisBase):
                 pipe.execute_command("PUBLISH", self._table_key(chat), str(version))
             got = await pipe.execute()
         if given and int(got[1]) != given:  # numbered meanwhile, or gone: ours goes back
-            await _a(self._r.hdel(index, str(given)))
+            await awaited(self._r.hdel(index, str(given)))
 
     async def publish_finished(self, older_than: float = PUBLISH_AFTER) -> int:
         """Publish the finished games whose save was cut before its publishing
@@ -84,8 +86,8 @@ class History(RedisBase):
         key = self._unpublished_key
         now = time.time()
         done = 0
-        with _guard():
-            found = await _a(
+        with store_errors():
+            found = await awaited(
                 self._r.zrange(
                     key,
                     "-inf",
@@ -97,17 +99,17 @@ class History(RedisBase):
                 )
             )
             for member, marked in found:
-                ref = _str(member)
+                ref = as_str(member)
                 played_in, _, game = ref.partition(":")
                 chat = await self._where(int(played_in))
-                raw = await _a(self._r.hget(self._history_key(chat), f"r:{game}"))
+                raw = await awaited(self._r.hget(self._history_key(chat), f"r:{game}"))
                 if raw is None or now - float(marked) > QUEUED_MARK / 2:
                     # the save lost its race (or the game has left the history
                     # since): nothing to publish. A mark nearly as old as the
                     # queue's could queue the game twice: given up, logged.
                     if raw is not None:
                         log.warning("a finished game left unpublished for days: %s", ref)
-                    await _a(self._r.zrem(key, ref))
+                    await awaited(self._r.zrem(key, ref))
                     continue
                 await self._publish(GameRecord.model_validate_json(raw), chat, fresh=False)
                 done += 1
@@ -116,26 +118,26 @@ class History(RedisBase):
     @claimed_first
     async def last_game_no(self, chat_id: int) -> int:
         key = self._history_key(chat_id)
-        with _guard():
+        with store_errors():
             last = await self._last_game_script(keys=[key])
         return int(last)
 
     @claimed_first
     async def history(self, chat_id: int, limit: int = 10) -> list[GameRecord]:
         key = self._history_key(chat_id)
-        with _guard():
-            fields = [_str(f) for f in await _a(self._r.hkeys(key))]
+        with store_errors():
+            fields = [as_str(f) for f in await awaited(self._r.hkeys(key))]
             games = sorted((int(f[2:]) for f in fields if f.startswith("r:")), reverse=True)
             games = games[:limit]
             if not games:
                 return []
             names = [x for g in games for x in (f"r:{g}", f"n:{g}")]
-            values = await _a(self._r.hmget(key, names))
+            values = await awaited(self._r.hmget(key, names))
         out = []
         for i in range(0, len(values), 2):
             if values[i] is not None:
                 record = GameRecord.model_validate_json(values[i])
-                record.number = int(_str(values[i + 1] or "0"))
+                record.number = int(as_str(values[i + 1] or "0"))
                 out.append(record)
         return out
 
@@ -143,17 +145,17 @@ class History(RedisBase):
         seen: set[int] = set()
         while chat_id not in seen:
             seen.add(chat_id)
-            new = await _a(self._r.hget(f"{self.prefix}:moved", str(chat_id)))
+            new = await awaited(self._r.hget(f"{self.prefix}:moved", str(chat_id)))
             if new is None:
                 break
-            chat_id = int(_str(new))
+            chat_id = int(as_str(new))
         return chat_id
 
     @claimed_first
     async def game_at(self, chat_id: int, game_no: int) -> tuple[GameRecord, list[Command]] | None:
-        with _guard():
+        with store_errors():
             chat = await self._where(chat_id)
-            raw, log, number = await _a(
+            raw, log, number = await awaited(
                 self._r.hmget(
                     self._history_key(chat), [f"r:{game_no}", f"l:{game_no}", f"n:{game_no}"]
                 )
@@ -161,14 +163,14 @@ class History(RedisBase):
         if raw is None:
             return None
         record = GameRecord.model_validate_json(raw)
-        record.number = int(_str(number or "0"))
-        return record, unpack_log(_str(log or ""))
+        record.number = int(as_str(number or "0"))
+        return record, unpack_log(as_str(log or ""))
 
     @claimed_first
     async def game_by_number(self, number: int) -> tuple[GameRecord, list[Command]] | None:
-        with _guard():
-            ref = await _a(self._r.hget(f"{self.prefix}:replay:index", str(number)))
+        with store_errors():
+            ref = await awaited(self._r.hget(f"{self.prefix}:replay:index", str(number)))
         if ref is None:
             return None
-        chat, game = _str(ref).split(":")
+        chat, game = as_str(ref).split(":")
         return await self.game_at(int(chat), int(game))

@@ -10,9 +10,8 @@ from typing import Any
 from bot.store.models import ChatProfile, GameRecord, Table
 from bot.store.packing import record_json, seated_users
 from bot.store.redis.base import RedisBase
-from bot.store.redis.guard import _a, _guard, _str, claimed_first
+from bot.store.redis.guard import as_str, awaited, claimed_first, store_errors
 from bot.store.redis.scripts import lua
-from bot.store.redis.timers import _timer
 
 
 class Moving(RedisBase):
@@ -89,7 +88,7 @@ class Moving(RedisBase):
         """Step 1: the old record (None: none) and the new id's (version,
         JSON, ``from``; None: none), in one round trip of one-slot reads."""
         old_tk = self._table_key(old_chat_id)
-        with _guard():
+        with store_errors():
             async with self._r.pipeline(transaction=False) as pipe:
                 pipe.hmget(old_tk, ["v", "data", "g", "s", "r"])
                 pipe.lrange(self._log_key(old_chat_id), 0, -1)
@@ -105,17 +104,17 @@ class Moving(RedisBase):
                 ) = await pipe.execute()
         new = None
         if ndata is not None:
-            new = (int(_str(nv or "0")), ndata, None if origin is None else _str(origin))
+            new = (int(as_str(nv or "0")), ndata, None if origin is None else as_str(origin))
         if data is None:
             return None, new
         old = {
-            "v": int(_str(v or "0")),
+            "v": int(as_str(v or "0")),
             "data": data,  # as kept: compressed (`Table.to_stored`)
-            "g": "" if g is None else _str(g),
-            "s": "" if status is None else _str(status),
-            "r": "" if primary is None else _str(primary),
-            "log": [_str(line) for line in log],
-            "msgs": {_str(k): _str(m) for k, m in msgs.items()},
+            "g": "" if g is None else as_str(g),
+            "s": "" if status is None else as_str(status),
+            "r": "" if primary is None else as_str(primary),
+            "log": [as_str(line) for line in log],
+            "msgs": {as_str(k): as_str(m) for k, m in msgs.items()},
             "left": int(left),
         }
         return old, new
@@ -146,11 +145,11 @@ class Moving(RedisBase):
             self._log_key(new_chat_id),
             self._msgs_key(new_chat_id),
         ]
-        with _guard():
+        with store_errors():
             got = await self._copy_script(keys=keys, args=args)
         if int(got[0]) == 0:
             return None
-        return int(_str(got[1])), got[2]
+        return int(as_str(got[1])), got[2]
 
     async def _migrate_drop(self, old_chat_id: int, old: dict[str, Any]) -> bool:
         """Step 3 (``drop.lua``): the old keys deleted if the old record is
@@ -162,7 +161,7 @@ class Moving(RedisBase):
             self._msgs_key(old_chat_id),
         ]
         args = [str(old["v"]), *(x for pair in msgs.items() for x in pair)]
-        with _guard():
+        with store_errors():
             return int(await self._drop_script(keys=keys, args=args)) == 1
 
     async def _migrate_links_and_timer(
@@ -173,8 +172,8 @@ class Moving(RedisBase):
         follows: a save since lowers it for its own), and each person's link
         moved (``relink.lua``). The old id's entry is left to `due`, which
         takes out an entry whose record is gone."""
-        timer = _timer(Table.from_json(now[1]))
-        with _guard():
+        timer = Table.from_json(now[1]).next_timer()
+        with store_errors():
             async with self._r.pipeline(transaction=False) as pipe:
                 if timer is not None:
                     pipe.zadd(self._deadlines_key, {str(new_chat_id): timer}, lt=True)
@@ -200,15 +199,15 @@ class Moving(RedisBase):
         if old_chat_id == new_chat_id:
             return
         old, new = old_chat_id, new_chat_id
-        with _guard():
-            profile = await _a(self._r.get(self._profile_key(old)))
+        with store_errors():
+            profile = await awaited(self._r.get(self._profile_key(old)))
             history = {
-                _str(k): _str(v)
-                for k, v in (await _a(self._r.hgetall(self._history_key(old)))).items()
+                as_str(k): as_str(v)
+                for k, v in (await awaited(self._r.hgetall(self._history_key(old)))).items()
             }
-            stats = await _a(self._r.hgetall(self._stats_key(old)))
-            subs = await _a(self._r.hgetall(self._subs_key(old)))
-            users: set[int] = {int(_str(u)) for u in subs}
+            stats = await awaited(self._r.hgetall(self._stats_key(old)))
+            subs = await awaited(self._r.hgetall(self._subs_key(old)))
+            users: set[int] = {int(as_str(u)) for u in subs}
             for field, raw in list(history.items()):
                 if field.startswith("r:"):
                     record = GameRecord.model_validate_json(raw)
@@ -245,5 +244,5 @@ class Moving(RedisBase):
             for u in users:
                 for kind in ("played", "stats", "subs"):
                     key = self._user_set_key(u, kind)
-                    if await _a(self._r.srem(key, str(old))):
-                        await _a(self._r.sadd(key, str(new)))
+                    if await awaited(self._r.srem(key, str(old))):
+                        await awaited(self._r.sadd(key, str(new)))

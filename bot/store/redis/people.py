@@ -8,7 +8,7 @@ from bot.ops import metrics
 from bot.store import UserPrefs
 from bot.store.models import ChatProfile
 from bot.store.packing import without_user
-from bot.store.redis.guard import _a, _guard, _str, claimed_first
+from bot.store.redis.guard import as_str, awaited, claimed_first, store_errors
 from bot.store.redis.updates import Updates
 
 
@@ -23,43 +23,43 @@ class People(Updates):
         return UserPrefs.model_validate(
             {
                 "user_id": user_id,
-                "lang": None if lang is None else _str(lang),
-                "started": started is not None and _str(started) == "1",
-                "practices": 0 if practices is None else int(_str(practices)),
+                "lang": None if lang is None else as_str(lang),
+                "started": started is not None and as_str(started) == "1",
+                "practices": 0 if practices is None else int(as_str(practices)),
                 # a review after each game unless turned off (absent: on)
-                "reviews": reviews is None or _str(reviews) == "1",
+                "reviews": reviews is None or as_str(reviews) == "1",
             }
         )
 
     @claimed_first
     async def save_user(self, prefs: UserPrefs) -> None:
         args = [prefs.lang or "", "1" if prefs.started else "0", str(prefs.practices)]
-        with _guard():
+        with store_errors():
             await self._save_user_script(
                 keys=[self._user_key(prefs.user_id)], args=[*args, "1" if prefs.reviews else "0"]
             )
 
     @claimed_first
     async def user_tables(self, user_id: int) -> set[int]:
-        with _guard():
-            members = await _a(self._r.smembers(self._user_tables_key(user_id)))
-        return {int(_str(m)) for m in members}
+        with store_errors():
+            members = await awaited(self._r.smembers(self._user_tables_key(user_id)))
+        return {int(as_str(m)) for m in members}
 
     @claimed_first
     async def link_user(self, user_id: int, chat_id: int, linked: bool = True) -> None:
         key = self._user_tables_key(user_id)
-        with _guard():
+        with store_errors():
             if linked:
                 await self._link_script(keys=[key], args=[str(chat_id), str(self.record_ttl)])
             else:
-                await _a(self._r.srem(key, str(chat_id)))
+                await awaited(self._r.srem(key, str(chat_id)))
 
     # a chat's settings -------------------------------------------------
 
     @claimed_first
     async def profile(self, chat_id: int) -> ChatProfile | None:
-        with _guard():
-            raw = await _a(self._r.get(self._profile_key(chat_id)))
+        with store_errors():
+            raw = await awaited(self._r.get(self._profile_key(chat_id)))
         return None if raw is None else ChatProfile.model_validate_json(raw)
 
     @claimed_first
@@ -76,7 +76,7 @@ class People(Updates):
         if profile.owner_id is not None:
             owns = self._user_set_key(profile.owner_id, "owns")
             before.append(("SADD", owns, str(profile.chat_id)))
-        with _guard():
+        with store_errors():
             [ok] = await self._run_saving(self._profile_script, keys, args, before)
         if int(ok) != 1:
             metrics.cas_conflict()
@@ -88,9 +88,9 @@ class People(Updates):
 
     @claimed_first
     async def subscribers(self, chat_id: int) -> dict[int, str]:
-        with _guard():
-            raw = await _a(self._r.hgetall(self._subs_key(chat_id)))
-        return {int(_str(k)): _str(v) for k, v in raw.items()}
+        with store_errors():
+            raw = await awaited(self._r.hgetall(self._subs_key(chat_id)))
+        return {int(as_str(k)): as_str(v) for k, v in raw.items()}
 
     @claimed_first
     async def subscribe(self, chat_id: int, user_id: int, state: str | None) -> None:
@@ -100,7 +100,7 @@ class People(Updates):
         whatever a cut between them leaves is an index entry too many —
         harmless (/forgetme deletes a field that is not there)."""
         mine = self._user_set_key(user_id, "subs")
-        with _guard():
+        with store_errors():
             async with self._r.pipeline(transaction=False) as pipe:
                 if state is None:
                     pipe.hdel(self._subs_key(chat_id), str(user_id))
@@ -113,12 +113,12 @@ class People(Updates):
     @claimed_first
     async def user_chats(self, user_id: int) -> set[int]:
         kinds = ("tables", "played", "stats", "subs", "owns")
-        with _guard():
+        with store_errors():
             async with self._r.pipeline(transaction=False) as pipe:
                 for kind in kinds:
                     pipe.smembers(self._user_set_key(user_id, kind))
                 found = await pipe.execute()
-        return {int(_str(chat)) for members in found for chat in members}
+        return {int(as_str(chat)) for members in found for chat in members}
 
     @claimed_first
     async def forget_user(self, user_id: int) -> None:
@@ -130,39 +130,41 @@ class People(Updates):
         key = f"u{user_id}"
         chats = await self.user_chats(user_id)
         await self.delete(user_id)  # their practice game (its chat is theirs)
-        with _guard():
-            subs = await _a(self._r.smembers(self._user_set_key(user_id, "subs")))
-            rated = await _a(self._r.smembers(self._user_set_key(user_id, "stats")))
-            played = await _a(self._r.smembers(self._user_set_key(user_id, "played")))
+        with store_errors():
+            subs = await awaited(self._r.smembers(self._user_set_key(user_id, "subs")))
+            rated = await awaited(self._r.smembers(self._user_set_key(user_id, "stats")))
+            played = await awaited(self._r.smembers(self._user_set_key(user_id, "played")))
             async with self._r.pipeline(transaction=False) as pipe:
                 for chat in subs:
-                    pipe.hdel(self._subs_key(int(_str(chat))), str(user_id))
+                    pipe.hdel(self._subs_key(int(as_str(chat))), str(user_id))
                 pipe.hdel(self._stats_key(None), key)
                 for chat in rated:
-                    pipe.hdel(self._stats_key(int(_str(chat))), key)
+                    pipe.hdel(self._stats_key(int(as_str(chat))), key)
                 for chat_id in chats:  # the «start the bot» notes about them
                     pipe.hdel(self._msgs_key(chat_id), f"unreachable:{user_id}")
                 await pipe.execute()
             for chat_id in chats:  # the settings they made have no author now
-                raw = await _a(self._r.get(self._profile_key(chat_id)))
+                raw = await awaited(self._r.get(self._profile_key(chat_id)))
                 if raw is not None:
                     profile = ChatProfile.model_validate_json(raw)
                     if profile.owner_id == user_id:
                         profile.owner_id = None
-                        await _a(self._r.set(self._profile_key(chat_id), profile.model_dump_json()))
+                        await awaited(
+                            self._r.set(self._profile_key(chat_id), profile.model_dump_json())
+                        )
             for chat in played:
-                hk = self._history_key(int(_str(chat)))
-                raw = await _a(self._r.hgetall(hk))
+                hk = self._history_key(int(as_str(chat)))
+                raw = await awaited(self._r.hgetall(hk))
                 changes = {}
                 for field, value in raw.items():
-                    if _str(field).startswith("r:"):
-                        scrubbed = without_user(_str(value), user_id)
+                    if as_str(field).startswith("r:"):
+                        scrubbed = without_user(as_str(value), user_id)
                         if scrubbed is not None:
-                            changes[_str(field)] = scrubbed
+                            changes[as_str(field)] = scrubbed
                 if changes:
-                    await _a(self._r.hset(hk, mapping=changes))
+                    await awaited(self._r.hset(hk, mapping=changes))
             # their own keys (one slot: ``{<user id>}``), the index of their traces last
-            await _a(
+            await awaited(
                 self._r.delete(
                     self._user_key(user_id),
                     *(

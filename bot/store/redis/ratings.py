@@ -67,7 +67,7 @@ import redis.exceptions
 from bot.store import ASIDE_KEEP
 from bot.store.models import PlayerStats
 from bot.store.redis.base import RedisBase
-from bot.store.redis.guard import _a, _guard, _str, claimed_first
+from bot.store.redis.guard import as_str, awaited, claimed_first, store_errors
 
 #: the fields of a stats hash that are not a player's figures (`~applied`)
 _STATS_MARK = "~"
@@ -78,19 +78,19 @@ class Ratings(RedisBase):
 
     @claimed_first
     async def rating_head(self) -> str | None:
-        with _guard():
-            head = await _a(self._r.lindex(self._queue_key, 0))
-        return None if head is None else _str(head)
+        with store_errors():
+            head = await awaited(self._r.lindex(self._queue_key, 0))
+        return None if head is None else as_str(head)
 
     @claimed_first
     async def stats(self, chat_id: int | None, keys: Sequence[str] = ()) -> dict[str, PlayerStats]:
         key = self._stats_key(chat_id)
-        with _guard():
+        with store_errors():
             if keys:
-                values = await _a(self._r.hmget(key, list(keys)))
+                values = await awaited(self._r.hmget(key, list(keys)))
                 found = dict(zip(keys, values, strict=True))
             else:
-                found = {_str(k): v for k, v in (await _a(self._r.hgetall(key))).items()}
+                found = {as_str(k): v for k, v in (await awaited(self._r.hgetall(key))).items()}
         return {
             k: PlayerStats.model_validate_json(v)
             for k, v in found.items()
@@ -123,11 +123,11 @@ class Ratings(RedisBase):
 
     async def _commit_stored(self, head: str, figures: str) -> bool:
         queue = [self._queue_key, self._results_key]
-        with _guard():
+        with store_errors():
             stored = await self._rating_take_script(keys=queue, args=[head, figures])
             if stored is None:
                 return False
-            number, _, raw = _str(stored).partition(" ")
+            number, _, raw = as_str(stored).partition(" ")
             await self._write_figures(number, json.loads(raw))
             await self._pop_script(keys=queue, args=[head])
         return True
@@ -155,8 +155,8 @@ class Ratings(RedisBase):
                 results = await pipe.execute(raise_on_error=False)
             if not any(isinstance(r, redis.exceptions.NoScriptError) for r in results):
                 break
-            self._rating_apply_script.sha = _str(
-                await _a(self._r.script_load(self._rating_apply_script.script))
+            self._rating_apply_script.sha = as_str(
+                await awaited(self._r.script_load(self._rating_apply_script.script))
             )
         for result in results:
             if isinstance(result, Exception):
@@ -164,7 +164,7 @@ class Ratings(RedisBase):
 
     @claimed_first
     async def set_aside_rating(self, head: str) -> bool:
-        with _guard():
+        with store_errors():
             async with self._r.pipeline(transaction=False) as pipe:
                 aside = [f"{self.prefix}:rating:aside"]
                 await self._aside_script(keys=aside, args=[head, str(ASIDE_KEEP)], client=pipe)
@@ -172,17 +172,17 @@ class Ratings(RedisBase):
                 await self._pop_script(keys=queue, args=[head], client=pipe)
                 listed, popped = await pipe.execute()
             if int(listed) == 1 and int(popped) == 0:
-                await _a(self._r.lrem(aside[0], -1, head))
+                await awaited(self._r.lrem(aside[0], -1, head))
         return int(popped) == 1
 
     @claimed_first
     async def set_aside(self) -> list[str]:
-        with _guard():
-            found = await _a(self._r.lrange(f"{self.prefix}:rating:aside", 0, -1))
-        return [_str(x) for x in found]
+        with store_errors():
+            found = await awaited(self._r.lrange(f"{self.prefix}:rating:aside", 0, -1))
+        return [as_str(x) for x in found]
 
     @claimed_first
     async def stat_chats(self, user_id: int) -> set[int]:
-        with _guard():
-            found = await _a(self._r.smembers(self._user_set_key(user_id, "stats")))
-        return {int(_str(m)) for m in found}
+        with store_errors():
+            found = await awaited(self._r.smembers(self._user_set_key(user_id, "stats")))
+        return {int(as_str(m)) for m in found}

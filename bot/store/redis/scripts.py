@@ -24,7 +24,7 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 
 from bot.store.redis.client import Client, Pipe
-from bot.store.redis.guard import _a
+from bot.store.redis.guard import awaited
 
 #: a line of a ``.lua`` file that stands for another file's code (a fragment
 #: two scripts share, e.g. ``last.lua``)
@@ -54,9 +54,6 @@ class NodeScript(AsyncScript):
     """A registered script on one node: redis-py's own — EVALSHA, the script
     loaded when the node lacks it; added to a pipeline, the pipeline asks
     SCRIPT EXISTS first and loads what is missing."""
-
-    def __init__(self, client: Redis, script: str) -> None:
-        super().__init__(client, script)
 
     async def __call__(
         self,
@@ -96,10 +93,10 @@ class ClusterScript:
         if client is not None:
             raise TypeError("a cluster's script added to one node's pipeline")
         try:
-            return await _a(self.cluster.evalsha(self.sha, len(keys), *keys, *args))
+            return await awaited(self.cluster.evalsha(self.sha, len(keys), *keys, *args))
         except NoScriptError:
-            self.sha = await _a(self.cluster.script_load(self.script))
-            return await _a(self.cluster.evalsha(self.sha, len(keys), *keys, *args))
+            self.sha = await awaited(self.cluster.script_load(self.script))
+            return await awaited(self.cluster.evalsha(self.sha, len(keys), *keys, *args))
 
 
 #: a registered script, of either kind: called with ``keys``, ``args`` and,

@@ -16,13 +16,7 @@ from typing import Any
 
 from bot.store.models import Table
 from bot.store.redis.base import RedisBase
-from bot.store.redis.guard import _a, _guard, _str, claimed_first
-
-
-def _timer(table: Table) -> float | None:
-    """When the chat next needs the timer: the earlier of reminder and deadline."""
-    times = [t for t in (table.reminder, table.deadline) if t is not None]
-    return min(times) if times else None
+from bot.store.redis.guard import as_str, awaited, claimed_first, store_errors
 
 
 class Timers(RedisBase):
@@ -43,11 +37,11 @@ class Timers(RedisBase):
         if limit <= 0:
             return []
         key = self._deadlines_key
-        with _guard():
+        with store_errors():
             if self._unfollowed:
                 unfollowed, self._unfollowed = self._unfollowed, []
                 await self._follow(unfollowed)
-            found = await _a(
+            found = await awaited(
                 self._r.zrange(
                     key,
                     "-inf",
@@ -60,7 +54,7 @@ class Timers(RedisBase):
             )
             if not found:
                 return []
-            chats = [int(_str(m)) for m, _ in found]
+            chats = [int(as_str(m)) for m, _ in found]
             timers = await self._timers_of(chats)
             due: list[int] = []
             off: list[tuple[int, float, str]] = []  # (chat, score read, its record's timer)
@@ -85,14 +79,14 @@ class Timers(RedisBase):
         """Each chat's record's timer from its HMGET of ``v`` and ``d``: its
         ``d`` ("": none, or no record); a record saved before timers were kept
         there (or copied by `migrate`) has it read from its JSON."""
-        timers = ["" if v is None or d is None else _str(d) for v, d in got]
+        timers = ["" if v is None or d is None else as_str(d) for v, d in got]
         unkept = [i for i, (v, d) in enumerate(got) if v is not None and d is None]
         if unkept:
             async with self._r.pipeline(transaction=False) as pipe:
                 for i in unkept:
                     pipe.hget(self._table_key(chats[i]), "data")
                 for i, data in zip(unkept, await pipe.execute(), strict=True):
-                    timer = None if data is None else _timer(Table.from_json(data))
+                    timer = None if data is None else Table.from_json(data).next_timer()
                     timers[i] = "" if timer is None else repr(float(timer))
         return timers
 

@@ -2,7 +2,8 @@
 it is handled, made final when done) — taken with the update's first read
 (`Updates._read`), or on its own by a call that writes first
 (`bot.store.redis.guard.claimed_first`), made final behind a save
-(`Updates._claim_step`) — and a while's claim (`Store.claim`)."""
+(`Updates._claim_step`) — and what is done at most once a while
+(`Store.once_within`, no update's claim)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from bot.store.delivery import Claim, Delivery
 from bot.store.delivery import current as current_delivery
 from bot.store.redis.base import RedisBase
 from bot.store.redis.client import Pipe
-from bot.store.redis.guard import _guard, _is_full, _ms, _str, claimed_first
+from bot.store.redis.guard import as_str, claimed_first, is_full, millis, store_errors
 from bot.store.redis.scripts import lua
 
 _DONE = "done"  # an update's claim once it was handled
@@ -26,20 +27,20 @@ def _claim_of(got: Any) -> Claim:
     """What SET NX GET on an update's key found (`Updates._lease`); a
     Redis that cannot write (full, read-only) leaves the update unclaimed."""
     if isinstance(got, redis.exceptions.ResponseError):
-        if _is_full(got) or isinstance(got, redis.exceptions.ReadOnlyError):
+        if is_full(got) or isinstance(got, redis.exceptions.ReadOnlyError):
             return "unclaimed"
         raise got
     if isinstance(got, Exception):
         raise got
     if got is None:
         return "won"
-    held = _str(got)
+    held = as_str(got)
     # (``done:<token>``: made final by a save, delivered.lua's ``saved``)
     return "done" if held in (_DONE, "1") or held.startswith(_DONE + ":") else "held"
 
 
 class Updates(RedisBase):
-    """The update's claim, and a while's."""
+    """The update's claim, and what is done at most once a while."""
 
     def _update_key(self, update_id: int) -> str:
         return f"{self.prefix}:update:{update_id}"
@@ -52,18 +53,18 @@ class Updates(RedisBase):
         if final:
             pipe.set(key, _DONE, nx=True, get=True, ex=UPDATE_TTL)
         else:
-            pipe.set(key, delivery.token, nx=True, get=True, px=_ms(delivery.lease))
+            pipe.set(key, delivery.token, nx=True, get=True, px=millis(delivery.lease))
 
     async def first_delivery(self, delivery: Delivery, final: bool = False) -> Claim:
-        with _guard():
+        with store_errors():
             async with self._r.pipeline(transaction=False) as pipe:
                 self._lease(pipe, delivery, final)
                 [got] = await pipe.execute(raise_on_error=False)
             return _claim_of(got)
 
     async def _delivered(self, delivery: Delivery, what: str) -> int:
-        args = [delivery.token, what, str(UPDATE_TTL), str(_ms(delivery.lease))]
-        with _guard():
+        args = [delivery.token, what, str(UPDATE_TTL), str(millis(delivery.lease))]
+        with store_errors():
             done = await self._delivered_script(
                 keys=[self._update_key(delivery.update_id)], args=args
             )
@@ -86,7 +87,7 @@ class Updates(RedisBase):
         delivery = current_delivery()
         claiming = delivery is not None and delivery.take()
         try:
-            with _guard():
+            with store_errors():
                 async with self._r.pipeline(transaction=False) as pipe:
                     for read in reads:
                         read(pipe)
@@ -111,14 +112,14 @@ class Updates(RedisBase):
     def _claim_step(self, delivery: Delivery, what: str) -> tuple[str, ...]:
         """``delivered.lua`` as one command (EVAL: pipelined where a script
         the node lacks could not be loaded in between)."""
-        args = [delivery.token, what, str(UPDATE_TTL), str(_ms(delivery.lease))]
+        args = [delivery.token, what, str(UPDATE_TTL), str(millis(delivery.lease))]
         return ("EVAL", lua("delivered"), "1", self._update_key(delivery.update_id), *args)
 
-    # a while's claim (something done at most once a while; not an update's)
+    # something done at most once a while (not an update's claim)
 
     @claimed_first
     async def once_within(self, name: str, now: float, seconds: int) -> bool:
         args = [repr(float(now)), repr(float(now + seconds)), str(max(1, seconds))]
-        with _guard():
+        with store_errors():
             ok = await self._once_script(keys=[f"{self.prefix}:claim:{name}"], args=args)
         return int(ok) == 1

@@ -5,7 +5,7 @@ local r = redis.call('HMGET', KEYS[1], 'v', 'r')
 if not r[1] then
   return -1
 end
-local primary = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') or ''
+-- #include primary
 if r[2] ~= primary then
   return 1
 end

@@ -11,7 +11,7 @@ local got = redis.call('HMGET', KEYS[1], 'v', 'data', 'r')
 if not got[2] then
   return {}
 end
-local primary = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') or ''
+-- #include primary
 local adrift = 0
 if got[3] ~= primary then
   adrift = 1

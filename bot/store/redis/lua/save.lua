@@ -47,7 +47,7 @@ local v = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
 if v ~= tonumber(ARGV[1]) then
   return {0}
 end
-local primary = string.match(redis.call('INFO', 'replication'), 'master_replid:(%w+)') or ''
+-- #include primary
 local new = v + 1
 if v > 0 and redis.call('HGET', KEYS[1], 'r') ~= primary then
   new = math.max(new, tonumber(redis.call('TIME')[1]) * 1048576)

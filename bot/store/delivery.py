@@ -49,6 +49,8 @@ from typing import Literal
 #: holds it (being handled, or its process died: wait); handled already; or
 #: the store cannot write (handled without a claim)
 Claim = Literal["won", "held", "done", "unclaimed"]
+#: what an update's claim holds once it was handled (both stores)
+DONE = "done"
 
 #: how long an update's lease lasts, at least (it is renewed every third of it)
 LEASE_SECONDS_MIN = 2.0

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from bot.ops import metrics
 from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs, is_view
-from bot.store.delivery import Claim, Delivery
+from bot.store.delivery import DONE, Claim, Delivery
 from bot.store.delivery import current as current_delivery
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
 from bot.store.packing import pack_log, record_json, seated_users, unpack_log, without_user
@@ -32,9 +32,6 @@ class _Record:
     data: bytes  # the Table as stored (`Table.to_stored`), carrying `version`
     game_no: int
     status: str  # the Table's status (for the games gauge)
-
-
-_DONE = "done"  # an update's claim once it was handled
 
 
 class MemoryStore(Store):
@@ -488,9 +485,9 @@ class MemoryStore(Store):
             self._updates = {u: h for u, h in self._updates.items() if h[1] > now}
         holder, until = self._updates.get(delivery.update_id, ("", 0.0))
         if until > now:
-            return "done" if holder == _DONE else "held"
+            return "done" if holder == DONE else "held"
         if final:
-            self._updates[delivery.update_id] = (_DONE, now + UPDATE_TTL)
+            self._updates[delivery.update_id] = (DONE, now + UPDATE_TTL)
         else:
             self._updates[delivery.update_id] = (delivery.token, now + delivery.lease)
         return "won"
@@ -513,7 +510,7 @@ class MemoryStore(Store):
     def _finish(self, delivery: Delivery) -> None:
         holder, until = self._updates.get(delivery.update_id, ("", 0.0))
         if holder == delivery.token or until <= self._clock():  # ours, or nobody's
-            self._updates[delivery.update_id] = (_DONE, self._clock() + UPDATE_TTL)
+            self._updates[delivery.update_id] = (DONE, self._clock() + UPDATE_TTL)
 
     async def release_delivery(self, delivery: Delivery) -> None:
         await asyncio.sleep(0)

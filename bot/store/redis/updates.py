@@ -13,14 +13,12 @@ from typing import Any
 import redis.exceptions
 
 from bot.store import UPDATE_TTL
-from bot.store.delivery import Claim, Delivery
+from bot.store.delivery import DONE, Claim, Delivery
 from bot.store.delivery import current as current_delivery
 from bot.store.redis.base import RedisBase
 from bot.store.redis.client import Pipe
 from bot.store.redis.guard import as_str, claimed_first, is_full, millis, store_errors
 from bot.store.redis.scripts import lua
-
-_DONE = "done"  # an update's claim once it was handled
 
 
 def _claim_of(got: Any) -> Claim:
@@ -36,7 +34,7 @@ def _claim_of(got: Any) -> Claim:
         return "won"
     held = as_str(got)
     # (``done:<token>``: made final by a save, delivered.lua's ``saved``)
-    return "done" if held in (_DONE, "1") or held.startswith(_DONE + ":") else "held"
+    return "done" if held in (DONE, "1") or held.startswith(DONE + ":") else "held"
 
 
 class Updates(RedisBase):
@@ -51,7 +49,7 @@ class Updates(RedisBase):
         (``1``: a claim from before leases, final too)."""
         key = self._update_key(delivery.update_id)
         if final:
-            pipe.set(key, _DONE, nx=True, get=True, ex=UPDATE_TTL)
+            pipe.set(key, DONE, nx=True, get=True, ex=UPDATE_TTL)
         else:
             pipe.set(key, delivery.token, nx=True, get=True, px=millis(delivery.lease))
 

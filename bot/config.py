@@ -49,8 +49,8 @@ class Settings(BaseSettings):
     webhook_host: str = "0.0.0.0"
     webhook_port: int = Field(default=8080, ge=1, le=65535)
     default_lang: Lang = "ru"
-    turn_timeout: int = Field(default=90, ge=10, le=3600)
-    choice_timeout: int = Field(default=60, ge=10, le=3600)
+    turn_timeout: int = Field(default=90, ge=10, le=86400)
+    choice_timeout: int = Field(default=60, ge=10, le=86400)
     computer_pause: float = Field(default=1.5, ge=0)  # seconds before a computer seat answers
     # worker processes the computer thinks in (None: one a core; 0: on the event loop)
     computer_workers: int | None = Field(default=None, ge=0, le=64)

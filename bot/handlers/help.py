@@ -1,4 +1,5 @@
-"""Both chats: /help, /rules, /card, /cards, /back, and the answer to a button nobody knows."""
+"""Both chats: /help, /rules, /card, /cards, /back, /away, and the answer to a
+button nobody knows."""
 
 from __future__ import annotations
 
@@ -21,6 +22,11 @@ def common_router() -> Router:
     async def back(message: Message, courier: Courier, seats: Seats) -> None:
         assert message.from_user is not None
         await courier.say(message, await seats.back(actor_of(message.from_user)))
+
+    @router.message(Command("away"))
+    async def away(message: Message, courier: Courier, seats: Seats) -> None:
+        assert message.from_user is not None
+        await courier.say(message, await seats.away(actor_of(message.from_user)))
 
     @router.message(Command("help"))
     async def help_(message: Message, courier: Courier, tr: Translator) -> None:

@@ -61,7 +61,7 @@ LOBBY_BUTTONS: list[tuple[MagicFilter, LobbyAct]] = [
         lambda lobby, _, chat, actor, cb: lobby.cancel(chat, actor, cb.game),
     ),
     (
-        F.action.in_({"lang", "time", "clock"}),
+        F.action.in_({"lang", "time", "clock", "pace"}),
         lambda lobby, _, chat, actor, cb: lobby.configure(chat, actor, cb.action, cb.game),
     ),
     (

@@ -15,7 +15,7 @@ behind its «Подробнее») heads their next message."""
 
 from __future__ import annotations
 
-from bot.service import journal, lessons
+from bot.service import clocks, journal, lessons
 from bot.service.base import Defaults
 from bot.service.outcome import Answered
 from bot.store.models import Table
@@ -35,6 +35,7 @@ ANNOUNCE_GRACE = 5.0
 
 def clear_timer(t: Table) -> None:
     t.deadline = t.reminder = t.deadline_decision = None
+    t.later_reminders = []
 
 
 def book_move(
@@ -63,7 +64,7 @@ def book_move(
     t.add(notes)
     first = t.log_end()  # where the move's own events begin
     t.add(events)
-    _close_turn(t, state, events, first)
+    _close_turn(t, state, events, first, now)
     if state.result is not None:
         t.status = "finished"
         t.result_untold = True
@@ -74,16 +75,20 @@ def book_move(
     set_deadline(t, now, defaults, handed)
 
 
-def _close_turn(t: Table, state: GameState, events: list[Event], first: int) -> None:
+def _close_turn(t: Table, state: GameState, events: list[Event], first: int, now: float) -> None:
     """Where the group's table message stands: a person's turn beginning
     closes it (its lines go for good, a new table message follows); computer
     turns go on in the same message, so a table of computers does not flood
     the group (a practice game keeps one table above its prompts, in the
-    same chat)."""
+    same chat; a game at own pace, one a day: `_own_pace_day`)."""
     starts = [i for i, e in enumerate(events) if e.key == "turn.start" and e.to is None]
     t.turn_closed = None
+    t.day_new = False
     if t.practice:
         _keep_latest(t)
+        return
+    if t.own_pace and state.result is None:
+        _own_pace_day(t, state, first + starts[-1] if starts else None, now)
         return
     if starts and not state.players[state.current].computer:
         cut = first + starts[-1]
@@ -102,8 +107,28 @@ def _close_turn(t: Table, state: GameState, events: list[Event], first: int) -> 
         t.turn_closed, t.turn_at = (t.turn_at, cut), cut
 
 
+def _own_pace_day(t: Table, state: GameState, started: int | None, now: float) -> None:
+    """A game at own pace tells the group in one table message a day, edited
+    in place as the game goes (its latest lines: `_keep_latest`). A person's
+    turn beginning a day or more after that message was posted sends the
+    table anew, silently (`Table.day_new`): it begins with what happened
+    since the last one was posted, and says whose turn it is. The day's
+    first message is the game's start (`posted_at` set by its first move)."""
+    if t.posted_at == 0.0:
+        t.posted_at, t.day_at = now, t.turn_at
+    if (
+        started is not None
+        and not state.players[state.current].computer
+        and now - t.posted_at >= clocks.DAY
+    ):
+        t.day_new, t.posted_at = True, now
+        t.turn_at, t.day_at = max(t.turn_at, t.day_at), started
+    _keep_latest(t)
+
+
 def _keep_latest(t: Table) -> None:
-    """A practice game's table tells at most the latest `KEPT_LOG_LINES` lines."""
+    """A practice game's table (or an own-pace game's) tells at most the
+    latest `KEPT_LOG_LINES` lines."""
     lines = [pos for pos, entry in t.positioned(t.turn_at) if _line(entry)]
     if len(lines) > KEPT_LOG_LINES:
         t.turn_at = lines[-KEPT_LOG_LINES]
@@ -190,8 +215,44 @@ def set_deadline(t: Table, now: float, defaults: Defaults, handed: int | None = 
         clear_timer(t)
         return
     timeout = _timeout_of(t, decision)
+    if t.own_pace:
+        _own_clock(t, state, decision, now, timeout)
+        return
     t.deadline = now + timeout
     t.reminder = t.deadline - _reminder_window(timeout)
+    t.later_reminders = []
+
+
+def _own_clock(t: Table, state: GameState, decision: Decision, now: float, timeout: float) -> None:
+    """A game at own pace (`bot.service.clocks`): a turn's actions share the
+    clock the turn began with — and when its player is asked again after
+    someone else's answer, they have at least the last reminder's window
+    left; someone else's choice has a clock of its own. The deadline never
+    falls in its person's quiet hours, and they are reminded at most twice."""
+    quiet = t.seats[decision.seat].quiet
+    if decision.seat == state.current:
+        kept = t.turn_clock
+        if kept is not None and kept[0] == state.turn:
+            deadline = max(kept[1], clocks.deadline_of(now, _reminder_window(timeout), quiet))
+            t.deadline = deadline
+            # asked again, they are rung (a new prompt): reminded at most once more
+            later = clocks.reminders(now, deadline, timeout, quiet)
+            t.reminder, t.later_reminders = (later[-1] if later else None), []
+            t.turn_clock = (state.turn, deadline)
+            return
+        deadline = clocks.deadline_of(now, timeout, quiet)
+        t.turn_clock = (state.turn, deadline)
+    else:
+        deadline = clocks.deadline_of(now, timeout, quiet)
+    t.deadline = deadline
+    times = clocks.reminders(now, deadline, timeout, quiet)
+    t.reminder = times[0] if times else None
+    t.later_reminders = times[1:]
+
+
+def next_reminder(t: Table) -> None:
+    """The reminder is sent: the next one (at own pace there may be a second)."""
+    t.reminder = t.later_reminders.pop(0) if t.later_reminders else None
 
 
 def _timeout_of(t: Table, decision: Decision) -> float:
@@ -200,7 +261,9 @@ def _timeout_of(t: Table, decision: Decision) -> float:
 
 
 def _reminder_window(timeout: float) -> float:
-    """How long before the deadline its player is reminded."""
+    """How long before the deadline its player is reminded (at own pace: the last reminder)."""
+    if clocks.is_own_pace(int(timeout)):
+        return 3600.0 if timeout >= 8 * 3600 else timeout / 4
     return min(20.0, timeout / 3)
 
 

@@ -11,7 +11,7 @@ import logging
 import random
 from typing import TypedDict
 
-from bot.service import journal
+from bot.service import clocks, journal
 from bot.service.base import (
     Actor,
     Change,
@@ -50,8 +50,6 @@ from engine.ai import Level
 
 log = logging.getLogger(__name__)
 
-TURN_TIMEOUTS = (60, 90, 120, 180, 300)
-CHOICE_TIMEOUTS = (30, 60, 90, 120)
 CANCELLED = "lobby-cancelled"  # a lobby's `cancel` did close it
 DEFAULT_LEVEL: Level = "normal"
 #: a lobby button's action → the screen it opens (``main``: the first one)
@@ -220,10 +218,12 @@ class Lobby:
 
     def person_seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
         """The seat of a person joining, in their language."""
+        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
         return Seat(
             user_id=actor.user_id,
             name=clean_name(actor.name),
-            lang=prefs.lang or pick_lang(actor.lang_code, self.defaults.lang),
+            lang=lang,
+            quiet=clocks.quiet_of(prefs, lang),
         )
 
     async def join(
@@ -340,11 +340,12 @@ class Lobby:
                 raise Refusal("err-bad-button")  # a practice table has no group settings
             elif what == "lang":
                 t.lang = "en" if t.lang == "ru" else "ru"
-            elif what == "time":
-                t.turn_timeout = _next(TURN_TIMEOUTS, t.turn_timeout)
-                t.choice_timeout = CHOICE_TIMEOUTS[
-                    min(TURN_TIMEOUTS.index(t.turn_timeout), len(CHOICE_TIMEOUTS) - 1)
-                ]
+            elif what == "time":  # the next time of the same pace
+                t.turn_timeout = clocks.next_time(t.turn_timeout)
+                t.choice_timeout = clocks.choice_for(t.turn_timeout)
+            elif what == "pace":  # live ↔ own pace
+                t.turn_timeout = clocks.other_pace(t.turn_timeout, self.defaults.turn_timeout)
+                t.choice_timeout = clocks.choice_for(t.turn_timeout)
             return []
 
         done = await self._manage(chat_id, actor, set_option, game)
@@ -481,11 +482,6 @@ def _anew(chat_id: int) -> ChatSteps:
     """A new lobby saved: what the chat's outbox knew is read again, and the
     lobby goes out as a new message."""
     return ChatSteps(chat_id, (Reread(), RepostView(LOBBY)))
-
-
-def _next(values: tuple[int, ...], current: int) -> int:
-    later = [v for v in values if v > current]
-    return later[0] if later else values[0]
 
 
 class _LobbyCheck(TypedDict):

@@ -100,11 +100,13 @@ class Prompt:
 
 @dataclass(frozen=True)
 class Note:
-    """A message to the person at `seat` (their hand, a notice), without a sound."""
+    """A message to the person at `seat` (their hand, a notice), without a
+    sound unless it must `ring` (a reminder at own pace)."""
 
     seat: int
     text: str
     keys: Keyboard | None = None
+    ring: bool = False
 
 
 #: what a person is sent in private

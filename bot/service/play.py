@@ -13,6 +13,7 @@ from bot.service.bookkeeping import (
     ANNOUNCE_GRACE,
     book_move,
     clear_timer,
+    next_reminder,
     set_deadline,
     time_given_back,
 )
@@ -302,8 +303,9 @@ class Play:
             and now >= table.reminder
             and (table.deadline is None or now < table.deadline)
         ):
+            due_at = table.reminder
             try:
-                await self.records.change(chat_id, lambda t: self._reminded(t, decision.id))
+                await self.records.change(chat_id, lambda t: self._reminded(t, decision.id, due_at))
             except Refusal:
                 return ()  # another process reminded first, or the decision was answered
             # a prompt that never arrived comes first
@@ -370,10 +372,10 @@ class Play:
         set_deadline(t, self.clock.now(), self.defaults)
         return []
 
-    def _reminded(self, t: Table, decision_id: int) -> list[Command]:
-        if t.reminder is None or t.deadline_decision != decision_id:
+    def _reminded(self, t: Table, decision_id: int, due_at: float) -> list[Command]:
+        if t.reminder != due_at or t.deadline_decision != decision_id:
             raise Refusal("err-old-button")
-        t.reminder = None
+        next_reminder(t)
         return []
 
     async def _time_out(self, table: Table, decision: Decision) -> tuple[Effect, ...]:
@@ -437,6 +439,11 @@ class Play:
             return ()
         lang = seat.lang
         left = max(0, round((table.deadline or 0) - self.clock.now()))
+        if table.own_pace:  # rings: a game of days is not watched (never in quiet hours)
+            hours, minutes = divmod(round(left / 60), 60)
+            text = self.tr.t(lang, "remind-own", hours=hours, minutes=minutes)
+            head = self.render.header(lang, table)
+            return (Tell(table, (Note(decision.seat, head + "\n" + text, ring=True),)),)
         text = self.render.header(lang, table) + "\n" + self.tr.t(lang, "remind", seconds=left)
         return (Tell(table, (Note(decision.seat, text),)),)
 

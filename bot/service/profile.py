@@ -20,20 +20,24 @@ settings when it opens; a running game keeps the rules it started with (its
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Literal
 
-from bot.service.base import Actor, Defaults, Records, Refusal, Reply, until_saved
+from bot.ops import logs
+from bot.service import clocks
+from bot.service.base import Actor, Conflict, Defaults, Records, Refusal, Reply, until_saved
 from bot.service.outcome import Edit
 from bot.store import UserPrefs
 from bot.store.models import VARIANTS, ChatProfile, Lang, Table
 from bot.words.i18n import Translator, pick_lang
 from bot.words.keyboards import PrefsCb, SettingsCb
 from bot.words.screen import Button, Keyboard, keyboard
-from engine import DEFAULT_RULES, Rules
+from engine import DEFAULT_RULES, Command, Rules
 from engine.ai import LEVELS
 
-TURN_TIMEOUTS = (60, 90, 120, 180, 300)
-CHOICE_TIMEOUTS = (30, 60, 90, 120)
+log = logging.getLogger(__name__)
+
 
 #: each rule option: its name and its explanation (locales), in both languages
 VARIANT_TEXTS = {
@@ -46,9 +50,9 @@ PLAYER_GAMES = 10
 #: why someone may change a chat's settings (see `Profiles.right_to_change`)
 Right = Literal["author", "admin", "player", "member"]
 #: what /settings' buttons may change (the callback's `what`)
-SETTINGS = ("lang", "time", "level", "hints", *VARIANTS)
+SETTINGS = ("lang", "pace", "time", "level", "hints", *VARIANTS)
 #: what a person's own /settings (`PrefsCb`) may set
-OWN_SETTINGS = ("reviews",)
+OWN_SETTINGS = ("reviews", "quiet", "offset")
 
 
 def rules_of(variants: dict[str, int]) -> Rules:
@@ -152,36 +156,81 @@ class Profiles:
             reviews = t(lang, "own-settings-reviews-on")
         else:
             reviews = t(lang, "own-settings-reviews-off")
+        offset = clocks.offset_of(prefs, lang)
+        local = self.records.clock.now() + offset * 60
+        quiet = clocks.local_quiet(prefs)
         text = "\n".join(
             [
                 t(lang, "own-settings-title"),
                 "",
                 t(lang, "own-settings-lang"),
                 reviews,
+                t(
+                    lang,
+                    "own-settings-time",
+                    time=time.strftime("%H:%M", time.gmtime(local)),
+                    offset=_utc(offset),
+                ),
+                t(lang, "own-settings-quiet", start=quiet[0], end=quiet[1])
+                if quiet is not None
+                else t(lang, "own-settings-quiet-off"),
                 "",
                 t(lang, "own-settings-hint"),
             ]
         )
-        turn = PrefsCb(what="reviews", on=not prefs.reviews, screen=True).pack()
+
+        def button(key: str, what: str, on: bool) -> Button:
+            return Button(t(lang, key), data=PrefsCb(what=what, on=on, screen=True).pack())
+
         key = "btn-reviews-off" if prefs.reviews else "btn-reviews-on"
-        return text, keyboard([Button(t(lang, key), data=turn)])
+        return text, keyboard(
+            [button(key, "reviews", not prefs.reviews)],
+            [button("btn-time-earlier", "offset", False), button("btn-time-later", "offset", True)],
+            [button("btn-quiet", "quiet", True)],
+        )
 
     async def set_own(
         self, actor: Actor, what: str, on: bool, message_id: int | None = None
     ) -> Reply:
-        """A person's own setting `what` set `on` (or off); with `message_id`
-        (the /settings message it was pressed on), that message shows it."""
+        """A person's own setting `what` set `on` (or off; the time an hour
+        later or earlier; the next quiet hours); with `message_id` (the
+        /settings message it was pressed on), that message shows it."""
         if what not in OWN_SETTINGS:
             return Reply("err-bad-button", alert=True)
         prefs = await self.store.user(actor.user_id)
-        prefs.reviews = on
-        await self.store.save_user(prefs)
         lang = self.lang_of_person(prefs, actor.lang_code)
-        reply = Reply("reviews-on", lang=lang) if on else Reply("reviews-off", lang=lang)
+        if what == "reviews":
+            prefs.reviews = on
+            reply = Reply("reviews-on", lang=lang) if on else Reply("reviews-off", lang=lang)
+        else:
+            if what == "offset":
+                offset = clocks.offset_of(prefs, lang) + (60 if on else -60)
+                prefs.offset = min(max(offset, clocks.OFFSETS[0]), clocks.OFFSETS[-1])
+            else:
+                prefs.quiet = clocks.next_quiet(prefs)
+            await self._requiet(actor.user_id, clocks.quiet_of(prefs, lang))
+            reply = Reply("own-saved", lang=lang)
+        await self.store.save_user(prefs)
         if message_id is None:
             return reply
         text, keys = self.own_screen(lang, prefs)
         return reply.and_then(Edit(actor.user_id, message_id, text, keys))
+
+    async def _requiet(self, user_id: int, quiet: tuple[int, int] | None) -> None:
+        """A person's quiet hours, in every game they sit at (the next clock
+        keeps them; a deadline already set stays)."""
+
+        def requiet(t: Table) -> list[Command]:
+            seat = t.seat_of_person(user_id)
+            if seat is not None:
+                t.seats[seat].quiet = quiet
+            return []
+
+        for chat_id in await self.store.user_tables(user_id):
+            try:
+                await self.records.change(chat_id, requiet)
+            except (Refusal, Conflict):
+                log.info("could not set the quiet hours of %s in %s", logs.person(user_id), chat_id)
 
     # ------------------------------------------------------------------ /settings
     def lang_of(self, profile: ChatProfile) -> Lang:
@@ -195,7 +244,7 @@ class Profiles:
         lines = [
             t(lang, "settings-title"),
             t(lang, "settings-lang"),
-            t(lang, "lobby-settings", turn=turn, choice=choice),
+            *clocks.pace_lines(self.tr, lang, turn, choice),
             t(lang, "settings-level", level=t(lang, f"level-{profile.level}")),
             t(lang, "settings-hints-on" if profile.hints else "settings-hints-off"),
             "",
@@ -218,6 +267,9 @@ class Profiles:
         def button(text: str, what: str) -> Button:
             return Button(text, data=SettingsCb(what=what).pack())
 
+        own = clocks.is_own_pace(profile.turn_timeout or self.defaults.turn_timeout)
+        pace = "btn-pace-live" if own else "btn-pace-own"
+
         variants = [
             button(
                 t(lang, VARIANT_TEXTS[name][0], value=variant_value(profile.variants, name)), name
@@ -227,9 +279,10 @@ class Profiles:
         return keyboard(
             [
                 button(t(lang, "btn-lang"), "lang"),
+                button(t(lang, pace), "pace"),
                 button(t(lang, "btn-time"), "time"),
-                button(t(lang, "btn-settings-level"), "level"),
             ],
+            [button(t(lang, "btn-settings-level"), "level")],
             [button(t(lang, "btn-settings-hints"), "hints")],
             *[[b] for b in variants],
         )
@@ -299,12 +352,14 @@ class Profiles:
             profile.owner_id = actor.user_id  # a member turning hints on claims nothing
         if what == "lang":
             profile.lang = "en" if self.lang_of(profile) == "ru" else "ru"
-        elif what == "time":
-            turn = _cycle(TURN_TIMEOUTS, profile.turn_timeout or self.defaults.turn_timeout)
+        elif what in ("time", "pace"):
+            turn = profile.turn_timeout or self.defaults.turn_timeout
+            if what == "time":  # the next time of the same pace
+                turn = clocks.next_time(turn)
+            else:  # live ↔ own pace
+                turn = clocks.other_pace(turn, self.defaults.turn_timeout)
             profile.turn_timeout = turn
-            profile.choice_timeout = CHOICE_TIMEOUTS[
-                min(TURN_TIMEOUTS.index(turn), len(CHOICE_TIMEOUTS) - 1)
-            ]
+            profile.choice_timeout = clocks.choice_for(turn)
         elif what == "level":
             profile.level = LEVELS[(LEVELS.index(profile.level) + 1) % len(LEVELS)]
         elif what == "hints":
@@ -328,3 +383,12 @@ def lobby_home_lines(tr: Translator, table: Table) -> list[str]:
     if table.called:
         lines.append(tr.t(lang, "notify-called", n=table.called))
     return lines
+
+
+def _utc(offset: int) -> str:
+    """A UTC offset in minutes as people write it: «UTC+3», «UTC−5», «UTC»."""
+    if offset == 0:
+        return "UTC"
+    hours, minutes = divmod(abs(offset), 60)
+    sign = "+" if offset > 0 else "−"
+    return f"UTC{sign}{hours}" + (f":{minutes:02d}" if minutes else "")

@@ -316,6 +316,41 @@ class Seats:
             return Reply("back-done", before=tuple(told))
         return Reply("back-too-often" if too_often else "back-nothing")
 
+    # ------------------------------------------------------------------ going away
+    async def away(self, actor: Actor) -> Reply:
+        """/away: someone who will be away hands their seat to the computer in
+        every running game they play, until they come back (/back, or the
+        button under this answer) — at own pace their turns then go on
+        instead of waiting out a day each."""
+        told: list[Effect] = []
+        for chat_id in sorted(await self.store.user_tables(actor.user_id)):
+            table = await self.store.load(chat_id)
+            if table is None or table.status != "playing":
+                continue
+            seat = table.seat_of(actor.user_id)
+            if seat is None or table.seats[seat].away:
+                continue
+
+            def go_away(t: Table, seat: int = seat) -> Moved:
+                if t.state is None or t.status != "playing":
+                    raise Refusal("err-no-game")
+                s = t.seats[seat]
+                if s.away or s.left:
+                    raise Refusal("away-nothing")
+                s.away = True
+                events = set_computer(t.state, seat, True)
+                self._book_move(t, noted(events), "log-away", seat)
+                return Moved([Command(seat=seat, computer=True)], events)
+
+            try:
+                done = await self.records.change(chat_id, go_away)
+            except Refusal:
+                continue
+            told.append(self.teller.lay_out(done.table, done.ids))
+        if not told:
+            return Reply("away-nothing")
+        return Reply("away-done", effects=tuple(told))
+
     # ------------------------------------------------------------------ the chat and the person
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> tuple[Effect, ...]:
         """The group became a supergroup: its game and its home (settings,

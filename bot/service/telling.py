@@ -19,6 +19,7 @@ game's notice go without a sound."""
 
 from __future__ import annotations
 
+from bot.service.clocks import in_quiet
 from bot.service.outcome import (
     Answered,
     CloseTurn,
@@ -108,6 +109,8 @@ class Teller:
                 # a turn starts, or someone else's move asks them (a new
                 # message after their own /back: they are here already)
                 ring = new_game_started or answered is not None
+                if table.own_pace and in_quiet(seat.quiet, table.updated_at):
+                    ring = False  # their quiet hours: a reminder rings at their end
                 prompt = self.prompt(table, upcoming, ids, ring=ring, closed=forget)
             if prompt is not None:
                 private.append(prompt)
@@ -133,6 +136,8 @@ class Teller:
                 group.append(RepostView(TABLE, ring=True))
         elif (closed := self.render.closed_lines(table, state)) is not None:
             group += [CloseTurn(TABLE, tuple(closed)), RepostView(TABLE)]
+        elif table.day_new:  # at own pace, a day on: the table anew, silently
+            group.append(RepostView(TABLE))
         else:
             group.append(ShowView(TABLE))
         return Tell(

@@ -11,8 +11,9 @@ later.
 
 from __future__ import annotations
 
+from bot.service.clocks import pace_lines
 from bot.service.profile import lobby_home_lines
-from bot.service.seating import GAME_MINUTES, MAX_SEATS, MIN_SEATS
+from bot.service.seating import MAX_SEATS, MIN_SEATS
 from bot.store.models import Table
 from bot.words.app import AppLinks
 from bot.words.i18n import Translator
@@ -93,13 +94,9 @@ class GroupViews:
             lines.append(hints)
             lines.append(t(lang, "practice-hint", max=MAX_SEATS - 1))
         else:
-            lines.append(
-                t(lang, "lobby-settings", turn=table.turn_timeout, choice=table.choice_timeout)
-            )
-            lines.append(hints)
             players = min(max(len(table.seats), MIN_SEATS), MAX_SEATS)
-            low, high = GAME_MINUTES[players]
-            lines.append(t(lang, "lobby-length", low=low, high=high, players=players))
+            lines += pace_lines(self.tr, lang, table.turn_timeout, table.choice_timeout, players)
+            lines.append(hints)
             lines.append(t(lang, "lobby-hint", min=MIN_SEATS, max=MAX_SEATS))
             lines += lobby_home_lines(self.tr, table)
         if table.lobby_menu == "levels":  # what the levels mean, where they are chosen
@@ -128,7 +125,12 @@ class GroupViews:
                 clock = "btn-clock-off" if table.timed else "btn-clock-on"
                 options = [button(clock, "clock")]
             else:
-                options = [button("btn-lang", "lang"), button("btn-time", "time")]
+                pace = "btn-pace-live" if table.own_pace else "btn-pace-own"
+                options = [
+                    button("btn-lang", "lang"),
+                    button(pace, "pace"),
+                    button("btn-time", "time"),
+                ]
             return keyboard(*people, options, [hints], back)
         computers = [button("btn-computers", "levels")]
         if any(s.user_id is None for s in table.seats):  # «Выйти» is for a person's own seat

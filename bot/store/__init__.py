@@ -113,6 +113,8 @@ class UserPrefs(BaseModel):
     started: bool = False  # has opened a private chat with the bot
     practices: int = 0  # practice games started
     reviews: bool = True  # a review of their own game after each game (/settings)
+    offset: int | None = None  # their UTC offset in minutes (/settings); None: by language
+    quiet: str = ""  # their quiet hours, local: "23-8"; "off": none; "": the default
 
 
 class StoreUnavailable(Exception):
@@ -139,6 +141,10 @@ class StoreReadOnly(StoreFull):
 LOBBY_TTL = 24 * 3600
 FINISHED_TTL = 7 * 24 * 3600
 PLAYING_TTL = 7 * 24 * 3600
+#: the longest a game waits for its next timer: a day a move at own pace, and
+#: the quiet hours its deadline moves out of (`bot.service.clocks`); a game is
+#: kept `PLAYING_TTL` past its next timer
+LONGEST_WAIT = 2 * 24 * 3600
 
 #: what one finished game may keep for good in its chat's history (its record,
 #: its compressed command log, its /replay number and index entry): the
@@ -259,12 +265,18 @@ class Store(ABC):
             return self.lobby_ttl
         if table.status == "finished":
             return self.finished_ttl
+        due = table.next_timer()
+        if due is not None and due > table.updated_at:
+            # a game at own pace waits up to a day and its quiet hours for a
+            # move: it is kept `playing_ttl` past its next timer, so it never
+            # expires while it is played, whatever its length
+            return self.playing_ttl + min(int(due - table.updated_at), LONGEST_WAIT)
         return self.playing_ttl
 
     @property
     def record_ttl(self) -> int:
         """The longest a game's keys outlive their last write."""
-        return max(self.lobby_ttl, self.finished_ttl, self.playing_ttl)
+        return max(self.lobby_ttl, self.finished_ttl, self.playing_ttl) + LONGEST_WAIT
 
     @abstractmethod
     async def load(self, chat_id: int) -> Table | None:

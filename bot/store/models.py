@@ -55,6 +55,10 @@ def unpacked(entry: list[Any]) -> Event:
     return rebuilt_event(entry[0], entry[1], tuple(to) if to is not None else None)
 
 
+#: the shortest turn of a game at own pace (`bot.service.clocks.OWN_PACES`)
+OWN_PACE_MIN = 3600
+
+
 #: the lobby message's second screens (None: its first): the computers' levels, the settings
 LobbyMenu = Literal["levels", "settings"]
 
@@ -102,6 +106,9 @@ class Seat(BaseModel):
     closed: tuple[int, int, int] | None = None
     hints: int = 0  # decisions this person asked a hint for
     hinted: int | None = None  # the last decision they asked one for (counted once)
+    #: their quiet hours, UTC minutes of the day (from, to; `bot.service.clocks`):
+    #: at own pace no message rings then, and no deadline falls inside them
+    quiet: tuple[int, int] | None = None
 
     def computer_level(self) -> Level:
         """How the computer plays this seat: its level when it was added as a
@@ -182,6 +189,16 @@ class Table(BaseModel):
     deadline: float | None = None  # when the pending decision times out (epoch seconds)
     reminder: float | None = None  # when to remind the player (cleared once sent)
     deadline_decision: int | None = None  # the decision the deadline belongs to
+    # a game at own pace (`own_pace`, `bot.service.clocks`): the reminders
+    # after `reminder` (at most one more), the running turn's clock (its
+    # number, its deadline: the turn's actions share it), when the group's
+    # table message was last posted anew, and whether the last change posts it
+    # anew (a day on: the group's one new message a day)
+    later_reminders: list[float] = Field(default_factory=list)
+    turn_clock: tuple[int, float] | None = None
+    posted_at: float = 0.0
+    day_at: int = 0  # the journal's position when the table was last posted anew
+    day_new: bool = False
     # the game's end is saved but its result not yet handed to the group: the
     # timer (due `ANNOUNCE_GRACE` after the end) posts it if the process that
     # ended the game died first
@@ -270,6 +287,11 @@ class Table(BaseModel):
         the deadline (None: neither is set)."""
         times = [t for t in (self.reminder, self.deadline) if t is not None]
         return min(times) if times else None
+
+    @property
+    def own_pace(self) -> bool:
+        """A game at own pace: a turn of an hour or more (`bot.service.clocks`)."""
+        return self.turn_timeout >= OWN_PACE_MIN
 
     def seat_of(self, user_id: int) -> int | None:
         for i, seat in enumerate(self.seats):

@@ -111,6 +111,11 @@ class Sender:
         await asyncio.gather(*(self.carry(table, screen, updates) for screen in tell.private))
         if updates:
             await self._remember(chat, updates)
+        if table.day_new and table.status == "playing":
+            # a game at own pace may outlive its people's links to it (what
+            # /games and /hand read): its daily message renews them
+            for user_id in table.humans:
+                await self.store.link_user(user_id, chat)
         for step in tell.group:
             if isinstance(step, CloseTurn):
                 self.outboxes.close(
@@ -165,7 +170,9 @@ class Sender:
                 await self.messenger.edit(screen.user_id, screen.message_id, screen.text)
                 return screen.message_id
             case Note():
-                return await self.send_private(table, screen.seat, screen.text, screen.keys)
+                return await self.send_private(
+                    table, screen.seat, screen.text, screen.keys, ring=screen.ring
+                )
             case Prompt():
                 user_id = table.seats[screen.seat].user_id
                 landed: int | None = None

@@ -307,3 +307,17 @@ result-hints = { $player }: { $n ->
 settings-hints-on = 💡 Hints in games: on
 settings-hints-off = 💡 Hints in games: off
 btn-settings-hints = 💡 Hints
+
+## A game at own pace (issue 40)
+remind-own = ⏰ Your move is waiting: { $hours ->
+        [0] { "" }
+       *[other] { $hours } h{ " " }
+    }{ $minutes } min left. If time runs out the computer moves for you (and /away if you'll be gone longer).
+btn-pace-own = 🐢 At own pace
+btn-pace-live = ⚡ Live game
+pace-own = 🐢 <b>At own pace</b>: up to { $hours } h a move, and as long for an answer when you are asked. Nobody has to be there at the same time: the bot writes to you when it's your move and reminds you before time runs out.
+pace-own-length = 📅 A { $players }-player game is about { $clocks } moves and answers: up to ≈ { $days } days if everyone takes all their time; sooner if you answer right away.
+pace-own-care = 🌙 The bot doesn't ring at night (quiet hours: /settings in your private chat with the bot); going away — /away, and the computer moves for you. The group gets one new message a day.
+away-done = 🏖 While you're away, the computer moves for you — in all your games. To come back: /back.
+away-nothing = You aren't playing any game — or the computer already moves for you (to come back: /back).
+own-saved = ⚙️ Saved.

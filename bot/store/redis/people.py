@@ -17,8 +17,9 @@ class People(Updates):
     update's claim (`Updates._read`)."""
 
     async def user(self, user_id: int) -> UserPrefs:
-        [(lang, started, practices, reviews)] = await self._read(
-            lambda p: p.hmget(self._user_key(user_id), ["lang", "started", "practices", "reviews"])
+        fields = ["lang", "started", "practices", "reviews", "offset", "quiet"]
+        [(lang, started, practices, reviews, offset, quiet)] = await self._read(
+            lambda p: p.hmget(self._user_key(user_id), fields)
         )
         return UserPrefs.model_validate(
             {
@@ -28,6 +29,8 @@ class People(Updates):
                 "practices": 0 if practices is None else int(as_str(practices)),
                 # a review after each game unless turned off (absent: on)
                 "reviews": reviews is None or as_str(reviews) == "1",
+                "offset": None if offset is None else int(as_str(offset)),
+                "quiet": "" if quiet is None else as_str(quiet),
             }
         )
 
@@ -36,7 +39,13 @@ class People(Updates):
         args = [prefs.lang or "", "1" if prefs.started else "0", str(prefs.practices)]
         with store_errors():
             await self._save_user_script(
-                keys=[self._user_key(prefs.user_id)], args=[*args, "1" if prefs.reviews else "0"]
+                keys=[self._user_key(prefs.user_id)],
+                args=[
+                    *args,
+                    "1" if prefs.reviews else "0",
+                    "" if prefs.offset is None else str(prefs.offset),
+                    prefs.quiet,
+                ],
             )
 
     @claimed_first

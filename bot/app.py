@@ -64,6 +64,7 @@ PRIVATE_COMMANDS = (
     "learn",
     "practice",
     "back",
+    "away",
     "lang",
     "settings",
     "stats",

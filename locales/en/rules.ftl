@@ -18,7 +18,7 @@ help-group =
     /table — show the table again
     /stop — stop the game (the table's creator or an admin)
     /back — take your seat back from the computer
-    /settings — the chat's settings: language, time, computer, rule variants (admins and the settings' author change them)
+    /settings — the chat's settings: language, pace and time, computer, rule variants (admins and the settings' author change them)
     /top — this chat's leaderboard
     /history — the last 10 games
     /notify — call me in private when a new game is gathered (/notify off — stop)
@@ -29,6 +29,8 @@ help-group =
 
     Your cards and questions come to your private chat with the bot.
 
+    <b>Pace.</b> ⚡ A live game — everyone at the table at once, a minute or two a move, about half an hour a game. 🐢 At own pace — up to 1, 8 or 24 hours a move: everyone moves when it suits them, the bot writes to you in private when it's your move and reminds you before time runs out, never rings at night; the group gets one message a day. Chosen in the lobby (“⚙️ Settings”).
+
 help-private =
     <b>Commands in the private chat</b>
     /start — start talking to the bot
@@ -37,8 +39,9 @@ help-private =
     /practice — practise against the computer, right here
     /table, /stop — the practice table again, end the practice game
     /back — take your seat back from the computer
+    /away — going away: let the computer move for me (until /back)
     /lang — language
-    /settings — my settings: a review after each game
+    /settings — my settings: a review after each game, my time and quiet hours
     /stats — my figures: overall and by chat
     /replay N — game № N move by move, as a file (the number is in the group's /history)
     /forgetme — forget me: preferences, subscriptions, statistics
@@ -88,6 +91,8 @@ rules-text =
     <b>Smuty.</b> Whoever draws a smuta is its <b>initiator</b>. It is resolved at once: everyone in turn, usually from the initiator clockwise; no normal actions meanwhile. Then the initiator's turn ends — except after Betrayal (the turn starts again) or with a permanent Castle of Power held when the smuta ends (a new turn). The disasters (Drought, Earthquake, Fire, Pestilence) first return every castle to the supply.
 
     <b>The end.</b> When the game deck runs out, the turn is played out and every other player has one more turn. Points: the cards in your houses ({ $points }) plus { $castle_points } per castle. On a tie, more castles ranks higher; otherwise the win is shared.
+
+    <b>Pace.</b> A game is either ⚡ <b>live</b> — everyone plays at once, a minute or two a move, and the computer moves for whoever runs out of time — or 🐢 <b>at own pace</b>: up to 1, 8 or 24 hours a move, everyone moving when it suits them. The bot writes to you in private when it's your move and reminds you before time runs out (it never rings in your quiet hours, nor sets a deadline in them: /settings in private); going away — /away. Such a game lasts days, and the group gets one message a day. The pace is chosen in the lobby.
 
     <b>Signs.</b> 🎴 deck · 📜 orders · ⚰️ graveyard · 🗑 orders discard · 🌀 smuta · 🔮 Prophet stack · ✋ cards in hand · ⭐ points · ▶️ whose turn · 💭 who is choosing · 🤖 computer · a player's houses, left to right: ⬅️ left, ➡️ right, ▫️ between, ↔️ the only one · 🏰♾️ / 🏰⚡ castle permanent / one-time side up. Every card on the table: /table full.
 
@@ -156,6 +161,7 @@ cmd-go = Start the game
 cmd-stop = Stop the game
 cmd-table = Show the table again
 cmd-back = Take your seat back from the computer
+cmd-away = Going away: the computer moves for me
 cmd-rules = The rules of the game
 cmd-help = All commands
 cmd-card = What a card does: /card name
@@ -165,7 +171,7 @@ cmd-hand = Send my hand and the current question
 cmd-lang = Choose the language
 cmd-practice = Practise against the computer
 cmd-settings = The chat's settings
-cmd-my-settings = My settings: game reviews
+cmd-my-settings = My settings: reviews, quiet hours
 cmd-top = This chat's leaderboard
 cmd-history = The last games
 cmd-notify = Call me to the next game

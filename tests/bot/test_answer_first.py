@@ -307,6 +307,7 @@ LOBBY_ACTIONS: dict[str, Setup] = {
     "cancel": _lobby_case("cancel"),
     "lang": _lobby_case("lang"),
     "time": _lobby_case("time"),
+    "pace": _lobby_case("pace"),
     "clock": _practice_clock,
     "levels": _lobby_case("levels"),
     "settings": _lobby_case("settings"),

@@ -245,3 +245,48 @@ async def test_the_record_outlives_its_ttl_while_it_waits(redis_store: RedisStor
     assert due is not None
     ttl = await redis_store._r.ttl(redis_store._table_key(GROUP))
     assert ttl >= redis_store.playing_ttl + (due - clock.now()) - 5
+
+
+async def test_the_lobby_says_what_a_pace_means_in_days(store: Store) -> None:
+    """«🐢 В своём темпе» in the lobby: the time a move and the longest a
+    game of its players lasts, in days; «⏱ Время» goes round 1 h, 8 h, 24 h;
+    «⚡ Живая партия» brings the live clock back."""
+    h = Harness(store)
+    anna, boris = person(421, "Анна"), person(422, "Борис")
+    lobby, game = await h.open_lobby(GROUP, anna, [boris])
+    await set_pace(h, anna, lobby, game)
+    shown = h.tg.edits(GROUP)[-1].text
+    days = h.tr.t("ru", "pace-own-length", players=2, clocks=78, days=78)
+    assert days in shown and "24 ч" in shown
+    await h.press(anna, GROUP, lobby, LobbyCb(action="time", game=game).pack())
+    table = await h.table(GROUP)
+    assert table.turn_timeout == table.choice_timeout == 3600
+    hourly = h.tr.t("ru", "pace-own-length", players=2, clocks=78, days=4)
+    assert hourly in h.tg.edits(GROUP)[-1].text
+    await h.press(anna, GROUP, lobby, LobbyCb(action="pace", game=game).pack())
+    table = await h.table(GROUP)
+    assert not table.own_pace and (table.turn_timeout, table.choice_timeout) == (90, 60)
+
+
+async def test_away_hands_every_game_to_the_computer_until_back(store: Store) -> None:
+    """/away in private: the computer plays the person's seat in each of
+    their games (told to each group), until /back."""
+    h = Harness(store)
+    anna, boris = person(431, "Анна"), person(432, "Борис")
+    other = GROUP - 1
+    await h.open_game(GROUP, anna, [boris], seed=3)
+    await h.open_game(other, boris, [anna], seed=4)
+    await h.say(anna.id, anna, "/away")
+    assert h.tr.t("ru", "away-done") in h.tg.sent(anna.id)[-1].text
+    for chat in (GROUP, other):
+        table = await h.table(chat)
+        seat = table.seat_of(anna.id)
+        assert seat is not None and table.seats[seat].away
+        assert table.state is not None and table.state.players[seat].computer
+    await h.say(anna.id, anna, "/away")
+    assert h.tr.t("ru", "away-nothing") in h.tg.sent(anna.id)[-1].text  # changes nothing
+    await h.say(anna.id, anna, "/back")
+    for chat in (GROUP, other):
+        table = await h.table(chat)
+        seat = table.seat_of(anna.id)
+        assert seat is not None and not table.seats[seat].away

@@ -126,10 +126,10 @@ def result_index(h: Harness, chat_id: int, since: int) -> int:
 
 
 async def own_settings(h: Harness, user: User) -> tuple[int, str]:
-    """`user` sends /settings in private: the message's id and its data's button."""
+    """`user` sends /settings in private: the message's id and its reviews' button."""
     await h.say(user.id, user, "/settings")
-    message = h.last_with_button(user.id, "pf:")
-    [data] = [d for _, d in h.buttons(user.id, message) if d.startswith("pf:")]
+    message = h.last_with_button(user.id, "pf:reviews")
+    [data] = [d for _, d in h.buttons(user.id, message) if d.startswith("pf:reviews")]
     return message, data
 
 

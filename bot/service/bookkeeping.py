@@ -263,7 +263,7 @@ def _timeout_of(t: Table, decision: Decision) -> float:
 def _reminder_window(timeout: float) -> float:
     """How long before the deadline its player is reminded (at own pace: the last reminder)."""
     if clocks.is_own_pace(int(timeout)):
-        return 3600.0 if timeout >= 8 * 3600 else timeout / 4
+        return clocks.last_window(timeout)
     return min(20.0, timeout / 3)
 
 

@@ -191,6 +191,12 @@ def deadline_of(start: float, timeout: float, quiet: Quiet | None) -> float:
     return deadline
 
 
+def last_window(timeout: float) -> float:
+    """How long before the deadline a game at own pace's last reminder comes:
+    an hour at 8 h and 24 h a move, a quarter of the time at 1 h."""
+    return 3600.0 if timeout >= 8 * 3600 else timeout / 4
+
+
 def reminders(start: float, deadline: float, timeout: float, quiet: Quiet | None) -> list[float]:
     """When a clock's person is reminded (at most two, in order), none inside
     their quiet hours: the last well before the deadline — an hour before it
@@ -199,7 +205,7 @@ def reminders(start: float, deadline: float, timeout: float, quiet: Quiet | None
     prompt came silently) rings at their end instead of halfway. A reminder
     that would fall in quiet hours comes just before they begin, if that is
     still after the start."""
-    window = 3600.0 if timeout >= 8 * 3600 else timeout / 4
+    window = last_window(timeout)
     wanted = [deadline - window]
     if in_quiet(quiet, start):
         assert quiet is not None

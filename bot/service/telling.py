@@ -15,7 +15,9 @@ start and the result ring. In private only a prompt rings, and only when its
 person is newly asked — their turn starts, or someone else's move (a
 computer's, a timer's) asks them to choose; the hand at the start, /hand's
 answer, a reminder, a prompt sent anew while they go on choosing, a stopped
-game's notice go without a sound."""
+game's notice go without a sound. A game at own pace (`bot.service.clocks`)
+rings its reminders too, and nothing in its person's quiet hours; its group
+gets its table anew at most once a day (`Table.day_new`), edited between."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ from bot.service.outcome import (
 )
 from bot.service.telling import Teller
 from bot.service.views import TABLE
-from bot.store import Store, StoreFull
+from bot.store import Store, StoreFull, StoreUnavailable
 from bot.store.models import Table
 from bot.telegram.messenger import Messenger, Undelivered, Unreachable
 from bot.telling.outbox import Outboxes
@@ -114,8 +114,11 @@ class Sender:
         if table.day_new and table.status == "playing":
             # a game at own pace may outlive its people's links to it (what
             # /games and /hand read): its daily message renews them
-            for user_id in table.humans:
-                await self.store.link_user(user_id, chat)
+            try:
+                for user_id in table.humans:
+                    await self.store.link_user(user_id, chat)
+            except StoreUnavailable:
+                log.warning("chat %s: its people's links were not renewed today", chat)
         for step in tell.group:
             if isinstance(step, CloseTurn):
                 self.outboxes.close(

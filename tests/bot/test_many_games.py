@@ -264,3 +264,23 @@ async def test_one_person_at_two_group_tables_and_a_practice_game(store: Store) 
     # /games lists all ten
     await h.say(anna.id, anna, "/games")
     assert h.tg.sent(anna.id)[-1].text.startswith(h.tr.t("ru", "games-title", n=MAX_TABLES))
+
+
+async def test_back_takes_no_seat_past_the_limit(store: Store) -> None:
+    """/back to a game one left takes a table again: refused at `MAX_TABLES`,
+    the seat left as it was; once a table is free, it comes back."""
+    h = Harness(store)
+    anna, boris = people("Анна", "Борис")
+    await h.open_game(NORTH, anna, [boris], seed=5)
+    await h.leave_game(anna, NORTH)
+    lobbies = [-100_730 - i for i in range(MAX_TABLES)]
+    for chat_id in lobbies:
+        await h.say(chat_id, anna, "/newgame")
+    before = await h.table(NORTH)
+    await h.say(anna.id, anna, "/back")
+    assert h.tg.sent(anna.id)[-1].text == h.tr.t("ru", "err-too-many-tables", limit=MAX_TABLES)
+    after = await h.table(NORTH)
+    assert after.version == before.version and after.seat_of(anna.id) is None
+    await h.say(lobbies[0], anna, "/leave")
+    await h.say(anna.id, anna, "/back")
+    assert (await h.table(NORTH)).seat_of(anna.id) is not None

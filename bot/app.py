@@ -61,6 +61,7 @@ GROUP_COMMANDS = (
 PRIVATE_COMMANDS = (
     "start",
     "hand",
+    "games",
     "learn",
     "practice",
     "back",

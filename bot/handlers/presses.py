@@ -22,6 +22,7 @@ from magic_filter import MagicFilter
 from bot.words.keyboards import (
     DetailsCb,
     ForgetCb,
+    GameCb,
     HintCb,
     LangCb,
     LeaveCb,
@@ -48,6 +49,7 @@ KINDS: dict[str, type[CallbackData]] = {
         ForgetCb,
         SettingsCb,
         PrefsCb,
+        GameCb,
     )
 }
 

@@ -1,4 +1,5 @@
-"""The private chat: /start (and its join links), /hand, /lang, /practice, /learn, the prompts."""
+"""The private chat: /start (and its join links), /hand, /games, /lang, /practice, /learn,
+the prompts."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from bot.handlers.presses import Pressed
 from bot.handlers.replies import HAND_LINK, RULES_LINK, actor_of, own_message
 from bot.service.base import Reply
 from bot.service.lobby import Lobby
+from bot.service.my_games import MyGames
 from bot.service.play import Play
 from bot.service.profile import Profiles
 from bot.service.seats import Seats
@@ -23,7 +25,7 @@ from bot.service.tutor import Tutor
 from bot.telegram.markup import markup_of, menu_button_of
 from bot.words.app import START_PREFIX, AppLinks, parse_replay
 from bot.words.i18n import LANGS, Translator
-from bot.words.keyboards import DetailsCb, HintCb, LangCb, PromptCb
+from bot.words.keyboards import DetailsCb, GameCb, HintCb, LangCb, PromptCb
 from bot.words.screen import Button, keyboard
 
 log = logging.getLogger(__name__)
@@ -75,6 +77,7 @@ def private_router() -> Router:
         command: CommandObject,
         courier: Courier,
         play: Play,
+        my_games: MyGames,
         lobby: Lobby,
         seats: Seats,
         profiles: Profiles,
@@ -101,7 +104,7 @@ def private_router() -> Router:
             await courier.say(message, await lobby.join_from_link(chat_id, game_no, actor))
             return
         if payload == HAND_LINK:  # from /hand in a group: what /hand sends here
-            await courier.say(message, await play.resend(actor))
+            await courier.say(message, await my_games.hand(actor))
             return
         if payload.startswith(RULES_LINK):  # from /rules in a group: that group's, in full
             group = payload.removeprefix(RULES_LINK)
@@ -114,9 +117,26 @@ def private_router() -> Router:
         await courier.carry_out((await play.resend(actor)).effects)
 
     @router.message(Command("hand"))
-    async def hand(message: Message, courier: Courier, play: Play) -> None:
+    async def hand(message: Message, courier: Courier, my_games: MyGames) -> None:
+        # one game: its hand and prompt; several: which one (a button a game)
         assert message.from_user is not None
-        await courier.say(message, await play.resend(actor_of(message.from_user)))
+        await courier.say(message, await my_games.hand(actor_of(message.from_user)))
+
+    @router.message(Command("games"))
+    async def games(message: Message, courier: Courier, my_games: MyGames) -> None:
+        assert message.from_user is not None
+        await courier.say(message, await my_games.listing(actor_of(message.from_user)))
+
+    @router.callback_query(Pressed(GameCb))
+    async def game_button(
+        query: CallbackQuery, callback_data: GameCb, courier: Courier, my_games: MyGames
+    ) -> None:
+        reply = (
+            await my_games.bring(actor_of(query.from_user), callback_data)
+            if own_message(query) is not None
+            else Reply("err-bad-button", alert=True)
+        )
+        await courier.answer(query, reply)
 
     @router.message(Command("lang"))
     async def lang(message: Message, courier: Courier, tr: Translator) -> None:

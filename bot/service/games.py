@@ -22,6 +22,7 @@ It is made of parts, each an object with one job, that call each other
 - `Lobby` (lobby): /newgame to the start;
 - `Tutor` (tutor): /learn and a first /practice, the guided game (its script: lessons);
 - `Play` (play): buttons, answers, timers, /hand;
+- `MyGames` (my_games): /games, and /hand's question when there are several;
 - `Seats` (seats): leaving, stopping, /back, chat migration, /lang;
 - `Rematch` (rematch): «Ещё партию» under a result, a new lobby for the same people.
 - `Profiles` (profile): a chat's settings for good, /settings;
@@ -55,6 +56,7 @@ from bot.service.bookkeeping import ANNOUNCE_GRACE
 from bot.service.forgetting import Forgetting
 from bot.service.history import History
 from bot.service.lobby import Lobby
+from bot.service.my_games import MyGames
 from bot.service.notify import Notify
 from bot.service.outcome import Effect
 from bot.service.pictures import Pictures
@@ -146,6 +148,8 @@ class Games:
         )
         self.tutor = Tutor(self.records, self.teller, self.lobby, tr, self.defaults)
         self.play = Play(self.records, self.teller, self.render, tr, self.thinker, self.defaults)
+        # /games and /hand's question: a person's games, all at once
+        self.my_games = MyGames(store, clock, self.render, tr, self.play, self.defaults, app)
         self.seats = Seats(self.records, self.teller, self.render, tr, self.lobby, self.defaults)
         self.rematch = Rematch(store, self.lobby, self.render, tr, self.links)
         self.forgetting = Forgetting(self.records, self.teller, self.defaults)
@@ -157,6 +161,7 @@ class Games:
         it, as it gets ``games`` and ``tr``)."""
         return {
             "play": self.play,
+            "my_games": self.my_games,
             "lobby": self.lobby,
             "seats": self.seats,
             "tutor": self.tutor,

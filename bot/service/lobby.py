@@ -6,7 +6,6 @@ anew, fixed for good once it starts or closes — is returned as effects
 
 from __future__ import annotations
 
-import html
 import logging
 import random
 from typing import TypedDict
@@ -38,6 +37,7 @@ from bot.service.outcome import (
     ShowView,
 )
 from bot.service.profile import Profiles, rules_of
+from bot.service.seated import too_many
 from bot.service.seating import MAX_SEATS, MIN_SEATS
 from bot.service.telling import Teller
 from bot.service.views import LOBBY, TABLE
@@ -83,6 +83,10 @@ class Lobby:
         existing = await self.store.load(chat_id)
         if existing is not None and existing.status in ("lobby", "playing"):
             return Reply("err-game-exists")
+        if (await self.store.user(actor.user_id)).started:  # its opener takes a seat
+            refused = await self.table_limit(actor, chat_id)
+            if refused is not None:
+                return refused
         table = await self.open_table(chat_id, title, actor, existing)
         return Reply("err-busy") if table is None else Reply("ok", effects=self.opened(table))
 
@@ -140,9 +144,9 @@ class Lobby:
             return Reply("practice-running")
         if existing is not None and existing.status == "lobby":
             return Reply("ok", effects=(self._move_down(existing),))
-        busy = await self.busy_elsewhere(actor)
-        if busy is not None:
-            return busy
+        refused = await self.table_limit(actor, chat_id)
+        if refused is not None:
+            return refused
         prefs = await self.mark_started(actor)
         prefs.practices += 1
         await self.store.save_user(prefs)
@@ -159,32 +163,12 @@ class Lobby:
             return Reply("err-busy")
         return Reply("ok", effects=(_anew(chat_id),))
 
-    async def busy_elsewhere(self, actor: Actor) -> Reply | None:
-        """Why no practice game (nor the tutor) may open now: the person sits
-        at a group's table, whose prompts come to this chat — two games would
-        mix here. None: nothing stops it."""
-        busy = await self._group_table_of(actor)
-        if busy is None:
-            return None
-        seat = busy.seats[busy.seat_of(actor.user_id) or 0]
-        group = html.escape(busy.title or str(busy.chat_id))
-        text = self.tr.t(seat.lang, "practice-busy", group=group)
-        return Reply("ok", text=text, lang=seat.lang)  # its text: it names the group
-
-    async def _group_table_of(self, actor: Actor) -> Table | None:
-        """A group's lobby or running game where the person has a seat."""
-        for chat_id in sorted(await self.store.user_tables(actor.user_id)):
-            if chat_id == actor.user_id:
-                continue
-            table = await self.store.load(chat_id)
-            if (
-                table is not None
-                and not table.practice
-                and table.status in ("lobby", "playing")
-                and table.seat_of(actor.user_id) is not None
-            ):
-                return table
-        return None
+    async def table_limit(self, actor: Actor, joining: int) -> Reply | None:
+        """Why the person may take no seat in chat `joining`: they sit at
+        `MAX_TABLES` other tables (`bot.service.seated`). None: nothing stops it."""
+        prefs = await self.store.user(actor.user_id)
+        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        return await too_many(self.store, self.tr, lang, actor.user_id, joining)
 
     def new_table(
         self, chat_id: int, title: str, actor: Actor, existing: Table | None, game_no: int
@@ -241,6 +225,10 @@ class Lobby:
         if not prefs.started:
             link = await self.links.deep_link(f"join_{chat_id}_{table.game_no}")
             return Reply("lobby-start-bot-first", alert=True, url=link)
+        if table.seat_of(actor.user_id) is None:
+            refused = await self.table_limit(actor, chat_id)
+            if refused is not None:
+                return refused
         game_no = table.game_no
 
         def add(t: Table) -> list[Command]:

@@ -448,12 +448,13 @@ class Play:
         return (Tell(table, (Note(decision.seat, text),)),)
 
     # ------------------------------------------------------------------ /hand
-    async def resend(self, actor: Actor) -> Reply:
+    async def resend(self, actor: Actor, chat: int | None = None) -> Reply:
         """/hand in the private chat: the hand and any pending prompt of every game
-        (the prompt anew: the one sent before loses its buttons)."""
+        (the prompt anew: the one sent before loses its buttons) — of chat
+        `chat`'s game only, when given (/games, /hand's question)."""
         chats = await self.store.user_tables(actor.user_id)
         told: list[Tell] = []
-        for chat_id in sorted(chats):
+        for chat_id in sorted(chats if chat is None else chats & {chat}):
             table, ids = await self.store.load_with_messages(chat_id)
             if table is None or table.status != "playing" or table.state is None:
                 continue

@@ -61,6 +61,9 @@ class Rematch:
                 return Reply("err-old-button", alert=True)
             if actor.user_id not in table.people:
                 return Reply("rematch-not-yours", alert=True)
+            refused = await self.lobby.table_limit(actor, chat_id)
+            if refused is not None:
+                return refused
             computers: list[Level] = [s.computer_level() for s in table.seats if s.user_id is None]
             opened = await self.lobby.open_table(
                 chat_id, title or table.title, actor, table, computers, table.people

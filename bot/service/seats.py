@@ -282,6 +282,7 @@ class Seats:
         you left or were away from."""
         told: list[Effect] = []
         too_often = False
+        too_many: Reply | None = None
         for chat_id in sorted(await self.store.user_tables(actor.user_id)):
             table = await self.store.load(chat_id)
             if table is None or table.status != "playing":
@@ -289,6 +290,11 @@ class Seats:
             seat = table.seat_of_person(actor.user_id)
             if seat is None or not (table.seats[seat].away or table.seats[seat].left):
                 continue
+            if table.seats[seat].left:  # a seat left is a table taken again: within the bound
+                refused = await self.lobby.table_limit(actor, chat_id)
+                if refused is not None:
+                    too_many = refused
+                    continue
 
             def come_back(t: Table, seat: int = seat) -> Moved:
                 if t.state is None or t.status != "playing":
@@ -314,6 +320,8 @@ class Seats:
         if told:
             # «you are back» follows what it brought back (the prompt, the table)
             return Reply("back-done", before=tuple(told))
+        if too_many is not None:
+            return too_many
         return Reply("back-too-often" if too_often else "back-nothing")
 
     # ------------------------------------------------------------------ going away

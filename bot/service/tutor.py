@@ -58,9 +58,9 @@ class Tutor:
         existing = await self.store.load(chat_id)
         if existing is not None and existing.status == "playing":
             return Reply("practice-running")
-        busy = await self.lobby.busy_elsewhere(actor)
-        if busy is not None:
-            return busy
+        refused = await self.lobby.table_limit(actor, chat_id)
+        if refused is not None:
+            return refused
         prefs = await self.lobby.mark_started(actor)
         prefs.practices += 1
         await self.store.save_user(prefs)

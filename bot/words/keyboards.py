@@ -67,6 +67,15 @@ def details_row(
     return (Button(text, data=data),)
 
 
+class GameCb(CallbackData, prefix="gm"):
+    """A game of /games or of /hand's question, in the private chat of `user`:
+    its hand and prompt brought back (only for `user`, who sits there)."""
+
+    chat: int
+    game: int
+    user: int
+
+
 class StopCb(CallbackData, prefix="st"):
     game: int
     confirm: bool

@@ -440,7 +440,14 @@ class Renderer:
         view = view_for(state, None)
         decision = pending(state) if view.result is None else None
 
-        head = [t(lang, "table-title", turn=state.turn), t(lang, "table-deck", n=view.deck_size)]
+        # a practice game's table is in its person's private chat, beside their
+        # other games' prompts: it names its game
+        title = (
+            t(lang, "table-title-practice", title=self._title(table), turn=state.turn)
+            if table.practice
+            else t(lang, "table-title", turn=state.turn)
+        )
+        head = [title, t(lang, "table-deck", n=view.deck_size)]
         if view.deck_top_smuta is not None:
             head[-1] += " " + t(
                 lang, "table-deck-top", smuta=self.card(lang, state, view.deck_top_smuta)
@@ -605,8 +612,12 @@ class Renderer:
         result = state.result
         assert result is not None
         each = state.rules.castle_points
-        title = "result-title" if not result.aborted else "result-aborted"
-        lines = [t(lang, "result-stopped" if stopped else title)]
+        if stopped or result.aborted:
+            lines = [t(lang, "result-stopped" if stopped else "result-aborted")]
+        elif table.practice:  # in its person's private chat: it names its game
+            lines = [t(lang, "result-title-practice", title=self._title(table))]
+        else:
+            lines = [t(lang, "result-title")]
         order = sorted(range(len(result.scores)), key=lambda s: (-result.scores[s], s))
         for seat in order:
             castles = result.castles[seat]
@@ -654,9 +665,14 @@ class Renderer:
         return self.tr.t(lang, "hand-title", n=len(cards)) + ("\n" + listed if listed else "")
 
     def header(self, lang: str, table: Table) -> str:
-        return self.tr.t(
-            lang, "private-header", chat=html.escape(table.title or str(table.chat_id))
-        )
+        """The line that opens every private message of a game: which game it is
+        (the group's title; a practice game's, the tutor's)."""
+        return self.tr.t(lang, "private-header", chat=self._title(table))
+
+    @staticmethod
+    def _title(table: Table) -> str:
+        """The game's name for an HTML text: its chat's title (escaped)."""
+        return html.escape(table.title or str(table.chat_id))
 
     def prompt(self, lang: str, table: Table, state: GameState, decision: Decision) -> str:
         args = self.event_args(lang, table, state, decision.params, decision.seat)

@@ -1,9 +1,8 @@
 # Dead ends the bot leads out of (issue 24): /newgame in private, a non-player's
-# «🃏 Table», /practice while seated in a group; /hand, which asks again below.
+# «🃏 Table»; /hand, which asks again below.
 
 err-group-game-only = A game with friends opens in a group: add me to a group and send /newgame there — everyone gets their cards and questions here, in private. To play right now against the computer: /practice.
 app-open-watch = 🃏 This game's table opens with the button below. You are not playing at it, so you will see the public table: the players, their houses and the piles — nobody's hand.
-practice-busy = You sit at a table in the group “{ $group }”: finish that game first (or leave it — /leave in the group), then practise. Otherwise two games would mix in this chat.
 prompt-moved = ⬇️ <i>The question is asked again below — answer there.</i>
 
 ## The lobby: a calm first screen, levels and settings a tap away

@@ -35,6 +35,7 @@ help-private =
     <b>Commands in the private chat</b>
     /start — start talking to the bot
     /hand — send my hand and the current question
+    /games — all my games: whose turn, how long is left; buttons bring a question back or open a table
     /learn — the tutorial: a first game where I guide every step
     /practice — practise against the computer, right here
     /table, /stop — the practice table again, end the practice game

@@ -31,6 +31,7 @@ from bot.store import Store
 from bot.words.keyboards import (
     DetailsCb,
     ForgetCb,
+    GameCb,
     HintCb,
     LangCb,
     LeaveCb,
@@ -288,6 +289,17 @@ async def _lang(h: Harness) -> Press:
     return Press(anna, anna.id, message, LangCb(lang="en").pack())
 
 
+async def _games(h: Harness) -> Press:
+    """A game's button under /games: its prompt or hand brought back."""
+    anna, boris = people("Анна", "Борис")
+    await h.open_game(GROUP, anna, [boris])
+    await h.say(anna.id, anna, "/games")
+    message = h.last_with_button(anna.id, "gm:")
+    data = [d for _, d in h.buttons(anna.id, message) if d.startswith("gm:")]
+    assert GameCb.unpack(data[0]).chat == GROUP
+    return Press(anna, anna.id, message, data[0])
+
+
 async def _unknown(h: Harness) -> Press:
     """A button the bot no longer knows (a message from an older version)."""
     (anna,) = people("Анна")
@@ -335,6 +347,7 @@ CASES: list[tuple[str, type[CallbackData] | None, Setup]] = [
     ("own-settings-off", PrefsCb, _own_settings(False)),
     ("own-settings-on", PrefsCb, _own_settings(True)),
     ("review-off", PrefsCb, _review_off),
+    ("games", GameCb, _games),
     ("unknown", None, _unknown),
 ]
 
@@ -368,7 +381,7 @@ async def test_every_kind_of_button_has_a_case(store: Store) -> None:
     for screen in ("levels", "settings"):  # its second screens
         await h.press(users[0], GROUP, lobby, LobbyCb(action=screen, game=game).pack())
         shown |= _lobby_actions_shown(h, GROUP, lobby)
-    await h.say(GROUP, users[0], "/leave")  # (no practice while seated at a group's table)
+    await h.say(GROUP, users[0], "/leave")
     await _practice_clock(h)
     shown |= _lobby_actions_shown(h, 100, (await h.store.messages(100))["lobby"])
     assert shown <= set(LOBBY_ACTIONS)

@@ -284,7 +284,8 @@ async def test_a_practice_game_is_played_alone_to_the_end_in_ones_private_chat(
         table = await h.table(anna.id)
     assert table.state is not None and table.state.result is not None
     result = h.tg.sent(anna.id)[-1].text
-    assert h.tr.t("ru", "result-title") in result
+    # in the private chat beside any other game's prompts: it names its game
+    assert h.tr.t("ru", "result-title-practice", title=table.title) in result
     assert all(getattr(r, "chat_id", 1) > 0 for r in h.tg.requests), "a group heard of it"
 
 

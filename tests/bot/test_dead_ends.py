@@ -4,13 +4,12 @@
   and offers /practice here;
 - the group table's «🃏 Стол» link promises one's cards and choices only to a
   player of that game: anyone else is told they will see the public table;
-- /practice while one sits at a group's table (its lobby or its game) is
-  refused, naming that group: the two games would share one private chat.
+- /practice while one sits at a group's table (its lobby or its game) opens
+  beside it: each game's prompts name it and carry its chat (issue 40, item 3),
+  so the two share the private chat without mixing.
 """
 
 from __future__ import annotations
-
-import html
 
 import pytest
 
@@ -58,32 +57,22 @@ async def test_the_tables_link_promises_cards_only_to_a_player(store: Store, lan
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 @pytest.mark.parametrize("started", [False, True])
-async def test_practice_is_refused_while_one_sits_at_a_groups_table(
-    store: Store, lang: str, started: bool
-) -> None:
+async def test_practice_opens_beside_a_groups_table(store: Store, lang: str, started: bool) -> None:
     h = Harness(store)
     anna, boris = person(100, "Анна", lang), person(101, "Борис", lang)
     if started:
         await h.open_game(GROUP, anna, [boris], lang=lang)
     else:
         await h.open_lobby_in(GROUP, lang, anna, [boris])
+    group = await h.table(GROUP)
     before = await store.user(boris.id)
-    await h.say(boris.id, boris, "/practice")
-    text = last(h, boris.id)
-    assert text == h.tr.t(lang, "practice-busy", group=html.escape(TITLE))
-    assert TITLE in text and "/leave" in text
-    assert await store.load(boris.id) is None, "no practice table was opened"
-    assert (await store.user(boris.id)).practices == before.practices
-
-    # once out of the group's table, practice opens
-    if started:
-        await h.leave_game(boris, GROUP)  # /leave, and yes
-    else:
-        await h.say(GROUP, boris, "/leave")
-    table = await store.load(GROUP)
-    assert table is not None and table.seat_of(boris.id) is None
     await h.say(boris.id, boris, "/practice")
     practice = await store.load(boris.id)
     # his first practice game: the tutor, started at once (issue 24, item 2)
     assert practice is not None and practice.practice and practice.tutor is not None
     assert practice.status == "playing"
+    assert (await store.user(boris.id)).practices == before.practices + 1
+    assert await store.user_tables(boris.id) >= {GROUP, boris.id}
+    # the group's table is as it was: he still sits there
+    after = await h.table(GROUP)
+    assert after.version == group.version and after.seat_of(boris.id) is not None

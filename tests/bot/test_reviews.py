@@ -284,7 +284,7 @@ async def test_a_stopped_game_gets_no_review() -> None:
 async def test_a_practice_game_gets_its_review_after_its_result() -> None:
     h = Harness(MemoryStore(), app=APP, review_cpu=GAME_CPU)
     (anna,) = people("Анна")
-    await h.start_practice(anna, computers=1, seed=3)
+    table = await h.start_practice(anna, computers=1, seed=3)
     since = len(h.tg.requests)
     await play_to_the_end(h, anna.id, Witness())
     [photo] = reviews_in(h, since)[anna.id]
@@ -298,7 +298,7 @@ async def test_a_practice_game_gets_its_review_after_its_result() -> None:
         for i, r in enumerate(h.tg.requests[since:], since)
         if isinstance(r, SendMessage)
         and r.chat_id == anna.id
-        and r.text.startswith(h.tr.t("ru", "result-title"))
+        and r.text.startswith(h.tr.t("ru", "result-title-practice", title=table.title))
     ]
     assert result and result[0] < h.tg.requests.index(photo), "the result goes first"
 

@@ -372,20 +372,22 @@ async def test_forgetme_forgets_that_the_tutor_was_taken(store: Store, lang: str
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
-async def test_no_tutor_while_the_person_plays_in_a_group(store: Store, lang: str) -> None:
-    """The tutor's prompts would share the private chat with the group game's:
-    it waits until that game is over."""
+async def test_the_tutor_opens_while_the_person_plays_in_a_group(store: Store, lang: str) -> None:
+    """The tutor shares the private chat with a group game's prompts: each
+    names its own game (issue 40, item 3), and the group's game is untouched."""
     h = Harness(store)
     anna, boris = people("Анна", "Борис")
     for user in (anna, boris):
         await first_lang(h, user, lang)
     table = await h.open_game(-100_424, anna, [boris], seed=5)
-    busy = h.tr.t(lang, "practice-busy", group=table.title)
-    for command in ("/learn", "/practice"):
-        await h.say(anna.id, anna, command)
-        assert h.tg.sent(anna.id)[-1].text == busy
-        assert await store.load(anna.id) is None
-    assert (await store.user(anna.id)).practices == 0
+    await h.say(anna.id, anna, "/learn")
+    tutor = await h.table(anna.id)
+    assert tutor.tutor is not None and tutor.status == "playing"
+    assert (await store.user(anna.id)).practices == 1
+    assert (await h.table(-100_424)).version == table.version
+    own = h.tr.t(lang, "private-header", chat=tutor.title)
+    prompt = [r for r in h.tg.sent(anna.id) if decisions_of(r.reply_markup)][-1]
+    assert prompt.text.startswith(own)
 
 
 @pytest.mark.parametrize(("lang", "seed"), [("ru", 1), ("en", 2)])

@@ -362,6 +362,10 @@ async def test_prompts_hand_and_table_open_the_app_only_when_it_is_configured(
         table_id = (await store.messages(chat))["table"]
         table_markup = h.tg.markups.get((chat, table_id))
         await h.say(users[0].id, users[0], "/hand")
+        asked = h.tg.sent(users[0].id)[-1]
+        if asked.text == h.tr.t("ru", "games-which"):  # her games of the runs before too
+            data = [d for _, d in h.buttons(users[0].id, h.message_id_of(asked)) if str(chat) in d]
+            await h.press(users[0], users[0].id, h.message_id_of(asked), data[0])
         hand = h.tg.sent(users[0].id)[-1].reply_markup
         if links is None:
             assert apps == [] and table_markup is None

@@ -184,7 +184,46 @@
       document.documentElement.lang = data.state.lang;
       show(data.state);
       follow();
+      listGames();
     }).catch(function () { notice(words["app-offline"] || "…"); retry(); });
+  }
+
+  // ------------------------------------------------------------------ a person's games
+  // more than one: a row of buttons under the title switches between them
+  // (the one shown marked), each opening that game's table and its stream
+  function listGames() {
+    api("api/games").then(function (r) { return r.json(); }).then(function (data) {
+      if (data.ok) drawGames(data.games || []);
+    }).catch(function () {});
+  }
+
+  function drawGames(games) {
+    var nav = $("games");
+    if (games.length < 2) { nav.hidden = true; nav.replaceChildren(); return; }
+    nav.setAttribute("aria-label", words["app-pick-game"] || "");
+    nav.replaceChildren.apply(nav, games.map(function (g) {
+      var b = el("button", "game", g.title);
+      b.type = "button";
+      b.dataset.chat = String(g.chat);
+      if (String(g.chat) === String(chat)) b.setAttribute("aria-current", "true");
+      b.addEventListener("click", function () { switchTo(String(g.chat)); });
+      return b;
+    }));
+    nav.hidden = false;
+  }
+
+  function switchTo(id) {
+    if (id === String(chat)) return;
+    // the stream of the game left goes first: none of its states is drawn again
+    if (streamAbort) { streamAbort.abort(); streamAbort = null; }
+    state = null;
+    decisionId = null;
+    level = 0;
+    sending = false;
+    toast = "";
+    backoff = 0;
+    notice("");
+    open(id);
   }
 
   // server-sent events over fetch (EventSource cannot send initData)
@@ -331,6 +370,7 @@
     $("head").textContent = s.head || "";
     var table = $("table");
     var parts = [];
+    document.body.dataset.chat = String(chat);
     if (!s.players) { table.replaceChildren(); document.body.dataset.version = String(s.v); return; }
 
     var piles = el("div", "piles");

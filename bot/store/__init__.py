@@ -265,7 +265,7 @@ class Store(ABC):
             return self.lobby_ttl
         if table.status == "finished":
             return self.finished_ttl
-        due = table.next_timer()
+        due = table.next_timer() if table.own_pace else None
         if due is not None and due > table.updated_at:
             # a game at own pace waits up to a day and its quiet hours for a
             # move: it is kept `playing_ttl` past its next timer, so it never

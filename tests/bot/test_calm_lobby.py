@@ -82,7 +82,7 @@ async def test_a_groups_lobby_shows_a_short_first_screen_and_the_rest_a_tap_away
 
     # the settings: language, time, hints, back
     await press(h, anna, GROUP, lobby, "settings")
-    assert actions(h, GROUP, lobby) == ["join", "leave", "lang", "time", "hints", "main"]
+    assert actions(h, GROUP, lobby) == ["join", "leave", "lang", "pace", "time", "hints", "main"]
     await press(h, anna, GROUP, lobby, "main")
     assert actions(h, GROUP, lobby)[:3] == ["join", "leave", "levels"]
 

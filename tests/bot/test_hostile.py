@@ -622,7 +622,7 @@ async def may_change(w: World, fired: Fired) -> set[int]:
     if command.prefix != "/" or (command.mention and command.mention.lower() != "smuta_test_bot"):
         return set()
     name = command.command
-    if name == "back":
+    if name in ("back", "away"):  # the person's seats, in every game they sit at
         return set(linked)
     if fired.chat < 0:
         table = await store.load(fired.chat)

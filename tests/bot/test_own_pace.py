@@ -256,12 +256,12 @@ async def test_the_lobby_says_what_a_pace_means_in_days(store: Store) -> None:
     lobby, game = await h.open_lobby(GROUP, anna, [boris])
     await set_pace(h, anna, lobby, game)
     shown = h.tg.edits(GROUP)[-1].text
-    days = h.tr.t("ru", "pace-own-length", players=2, clocks=78, days=78)
+    days = h.tr.t("ru", "pace-own-length", players=2, clocks=77, days=77)
     assert days in shown and "24 ч" in shown
     await h.press(anna, GROUP, lobby, LobbyCb(action="time", game=game).pack())
     table = await h.table(GROUP)
     assert table.turn_timeout == table.choice_timeout == 3600
-    hourly = h.tr.t("ru", "pace-own-length", players=2, clocks=78, days=4)
+    hourly = h.tr.t("ru", "pace-own-length", players=2, clocks=77, days=4)
     assert hourly in h.tg.edits(GROUP)[-1].text
     await h.press(anna, GROUP, lobby, LobbyCb(action="pace", game=game).pack())
     table = await h.table(GROUP)

@@ -44,7 +44,7 @@ MINUTES_A_DAY = 24 * 60
 #: games of the normal level a player count): the clocks a whole game starts
 #: for people — its turns, plus the answers asked of others between — the
 #: mean, by the number of players
-CLOCKS_PER_GAME = {2: 78, 3: 100, 4: 117, 5: 142, 6: 160}
+CLOCKS_PER_GAME = {2: 77, 3: 99, 4: 119, 5: 136, 6: 156}
 
 #: a person's default time and quiet hours, by language: UTC offset in
 #: minutes; quiet from, to (local hours)

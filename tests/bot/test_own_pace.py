@@ -3,10 +3,11 @@ dispatcher on a make-believe clock, on both stores.
 
 Three people in different places play at a day a move: Анна in Moscow
 (quiet hours by her language, 23:00–08:00 Moscow time), Борис who writes in
-English (23:00–08:00 UTC), Вера who turned her quiet hours off and often
-lets her time run out. Each answers some while after their turn starts —
-never while asleep — except when Вера lets it go. Played until the end,
-with the bot restarted mid-week. Shown:
+English (23:00–08:00 UTC), Вера who turned her quiet hours off, now and then
+lets her time run out, and goes away for a day (/away, then /back). Each
+answers a few minutes to 40 minutes after being asked — never while asleep —
+except when Вера lets it go. Played to the end (10–12 simulated days), with
+the bot restarted mid-week. Shown:
 
 - a person is rung once when they are asked, and reminded at most twice a
   clock, the last at least an hour before the deadline; nothing rings in
@@ -96,7 +97,7 @@ async def until_time(h: Harness, target: float, stamps: Stamped) -> None:
 
 def awake_after(quiet: tuple[int, int] | None, at: float, rng: random.Random) -> float:
     """When someone asked at `at` answers: some while later, never asleep."""
-    answer = at + rng.uniform(0.05, 3.0) * HOUR
+    answer = at + rng.uniform(0.03, 0.7) * HOUR
     while in_quiet(quiet, answer):
         answer += HOUR
     return answer
@@ -142,6 +143,8 @@ async def test_a_week_at_a_day_a_move(
     restarted = False
     deadlines: list[tuple[int, float, float]] = []  # (person, deadline, seen at) of each clock
     let_go = comebacks = 0
+    went_away = False
+    away_until: float | None = None
     while (table := await h.table(GROUP)).status == "playing":
         assert table.state is not None
         decision = pending(table.state)
@@ -149,12 +152,23 @@ async def test_a_week_at_a_day_a_move(
         seat = table.seats[decision.seat]
         assert seat.user_id is not None
         if table.state.players[decision.seat].computer:
-            # handed to the computer after timeouts in a row: she is back
-            # once she reads the bot's message
+            # handed to the computer (/away, or timeouts in a row): she is
+            # back once she reads the bot's message, or after her trip
+            if away_until is not None and h.clock.now() < away_until:
+                await until_time(h, h.clock.now() + 5, stamps)  # the computer moves
+                continue
             back_at = awake_after(seat.quiet, h.clock.now(), rng)
             comebacks += 1
             await until_time(h, back_at, stamps)
             await h.say(seat.user_id, users[seat.user_id], "/back")
+            stamps.catch_up(h)
+            away_until = None
+            continue
+        if seat.user_id == vera.id and not went_away and h.clock.now() - started > DAY:
+            # she leaves for a day: says so, and the game goes on without her
+            went_away = True
+            away_until = h.clock.now() + DAY
+            await h.say(vera.id, vera, "/away")
             stamps.catch_up(h)
             continue
         assert table.deadline is not None
@@ -163,7 +177,7 @@ async def test_a_week_at_a_day_a_move(
         if not restarted and h.clock.now() - started > 3 * DAY:
             h.restart()  # a new process over the same store: nothing lost
             restarted = True
-        if seat.user_id == vera.id and rng.random() < 0.15:
+        if seat.user_id == vera.id and rng.random() < 0.06:
             let_go += 1
             await until_time(h, table.deadline + 1, stamps)  # her time runs out
             continue
@@ -175,7 +189,7 @@ async def test_a_week_at_a_day_a_move(
         await h.answer(users[seat.user_id], GROUP, choose(now_table.state.seed, now))
         stamps.catch_up(h)
     stamps.catch_up(h)
-    assert restarted and let_go > 0 and comebacks > 0
+    assert restarted and let_go > 0 and went_away and comebacks > 0
 
     # ---- the game ended like any other: in the history, rated
     table = await h.table(GROUP)
@@ -226,7 +240,7 @@ async def test_a_week_at_a_day_a_move(
     assert len(daily) >= 2, "a game of days posts its table anew at least once"
     assert len(h.tg.edits(GROUP)) > len(daily)  # the table edited in place between
     days = (finished_at - started) / DAY
-    assert days > 3, days  # it was a game of days
+    assert 7 < days < 21, days  # a game of a week or two, not of one sitting
 
 
 async def test_the_record_outlives_its_ttl_while_it_waits(redis_store: RedisStore) -> None:
@@ -256,12 +270,12 @@ async def test_the_lobby_says_what_a_pace_means_in_days(store: Store) -> None:
     lobby, game = await h.open_lobby(GROUP, anna, [boris])
     await set_pace(h, anna, lobby, game)
     shown = h.tg.edits(GROUP)[-1].text
-    days = h.tr.t("ru", "pace-own-length", players=2, clocks=78, days=78)
+    days = h.tr.t("ru", "pace-own-length", players=2, clocks=77, days=77)
     assert days in shown and "24 ч" in shown
     await h.press(anna, GROUP, lobby, LobbyCb(action="time", game=game).pack())
     table = await h.table(GROUP)
     assert table.turn_timeout == table.choice_timeout == 3600
-    hourly = h.tr.t("ru", "pace-own-length", players=2, clocks=78, days=4)
+    hourly = h.tr.t("ru", "pace-own-length", players=2, clocks=77, days=4)
     assert hourly in h.tg.edits(GROUP)[-1].text
     await h.press(anna, GROUP, lobby, LobbyCb(action="pace", game=game).pack())
     table = await h.table(GROUP)

@@ -68,6 +68,7 @@ from bot.app import build_app, freeze_startup_objects
 from bot.service.games import Defaults
 from bot.service.thinking import Thinker
 from bot.store.models import Table
+from bot.store.packing import pack_log
 from bot.store.redis import RedisStore
 from bot.words.i18n import Translator
 from engine import Command, pending
@@ -95,8 +96,11 @@ class Played:
     ids: dict[str, int]
 
 
-async def play_one(h: Harness, chat: int, seed: int, first_user: int) -> Played:
-    """A group game of 3–4 people at own pace, played to a point of its own."""
+async def play_one(
+    h: Harness, chat: int, seed: int, first_user: int, left: float | None = None
+) -> Played:
+    """A group game of 3–4 people at own pace, played to a point of its own:
+    until `left` of the game deck is left (None: a share drawn from the seed)."""
     rng = random.Random(seed)
     players = rng.choice((3, 4))
     timeout = rng.choice(OWN_PACE)
@@ -105,7 +109,8 @@ async def play_one(h: Harness, chat: int, seed: int, first_user: int) -> Played:
     table = await h.open_game(chat, users[0], users[1:], seed=seed)
     assert table.state is not None and table.turn_timeout == timeout
     dealt = len(table.state.deck)
-    stop = dealt * rng.uniform(0.125, 0.75)  # the deck left when it waits
+    share = rng.uniform(0.125, 0.75)
+    stop = dealt * (share if left is None else left)  # the deck left when it waits
     while table.status == "playing" and table.state is not None and len(table.state.deck) > stop:
         decision = pending(table.state)
         assert decision is not None
@@ -216,6 +221,7 @@ async def fill(
         await store.close()
     due_chats = [FIRST_CHAT - i for i in range(games) if when[i] < LATER_AT]
     return {
+        "empty_mb": round(before / 1e6, 2),
         "bytes": round((after - before) / games),
         "total_mb": round((after - before) / 1e6, 2),
         "used_memory_mb": round(int(info["used_memory"]) / 1e6, 2),
@@ -379,6 +385,21 @@ async def ticking(
     return out
 
 
+def budget(memory: dict[str, Any], games: int, budget_mb: float, fork_mb: float) -> dict[str, Any]:
+    """How many waiting games `budget_mb` of `maxmemory` holds (README
+    "Memory"): less the empty server's own and the fork's headroom, counted
+    within it; and the `maxmemory` (and host memory, × 1.25) `games` need."""
+    room = (budget_mb - fork_mb - memory["empty_mb"]) * 1e6
+    need = (games * memory["bytes"]) / 1e6 + fork_mb + memory["empty_mb"]
+    return {
+        "budget_mb": budget_mb,
+        "fork_headroom_mb": fork_mb,
+        "waiting_games": int(room // memory["bytes"]),
+        "maxmemory_mb_for_games": round(need),
+        "host_mb_for_games": round(need * 1.25),
+    }
+
+
 async def everything(args: argparse.Namespace, url: str) -> dict[str, Any]:
     client: Any = Redis.from_url(url)
     try:
@@ -388,9 +409,11 @@ async def everything(args: argparse.Namespace, url: str) -> dict[str, Any]:
         memory = await fill(client, url, sources, args.games, min(args.due, args.games))
         due_chats = memory.pop("_due_chats")
         ticker = await ticking(client, url, due_chats, args.idle_seconds)
+        memory["budget"] = budget(memory, args.games, args.budget_mb, args.fork_mb)
     finally:
         await client.aclose()
     records = [len(s.table.to_stored()) for s in sources]
+    logs = [[c.model_dump_json() for c in s.log] for s in sources]
     return {
         "games": args.games,
         "distinct_records": args.distinct,
@@ -400,6 +423,10 @@ async def everything(args: argparse.Namespace, url: str) -> dict[str, Any]:
         "played_seconds": round(played, 1),
         "record_stored_bytes_mean": round(statistics.fmean(records)),
         "log_commands_mean": round(statistics.fmean(len(s.log) for s in sources)),
+        # the running game's log as the store keeps it (JSON lines), and as
+        # the history packs a finished game's (`bot.store.packing`)
+        "log_json_bytes_mean": round(statistics.fmean(sum(map(len, lines)) for lines in logs)),
+        "log_packed_bytes_mean": round(statistics.fmean(len(pack_log(lines)) for lines in logs)),
         "memory_per_waiting_game": memory,
         "ticker_cpu_per_second_idle": ticker.pop("idle"),
         "fire_due": ticker.pop("fire_due"),
@@ -413,6 +440,9 @@ def main() -> None:
     parser.add_argument("--distinct", type=int, default=200)
     parser.add_argument("--due", type=int, default=1000)
     parser.add_argument("--idle-seconds", type=float, default=20.0)
+    parser.add_argument("--budget-mb", type=float, default=256.0)  # docker-compose's maxmemory
+    # the fork's copy, counted within the budget (BENCHMARKS.md "The fork on a year's store")
+    parser.add_argument("--fork-mb", type=float, default=4.4)
     args = parser.parse_args()
     with own_redis("--save", "", "--appendonly", "no") as url:
         figures = asyncio.run(everything(args, url))

@@ -39,10 +39,25 @@ it), then:
    order kept: `benchmarks.bot_load`'s). Measures until the ticker has
    started them all, and until all are fired and told.
 
-Prints one JSON line: `memory_per_waiting_game` (bytes of `used_memory` a
-game, less the clients' buffers; and the whole), `ticker_cpu_per_second_idle`,
-`fire_due`. Copies, not 100,000 played games: `distinct_records` says how
-many were played. Nothing of a hand, the deck or a seed is printed.
+Prints one JSON line:
+
+- `memory_per_waiting_game`: `bytes`, the growth of `used_memory` (less the
+  clients' buffers) a game, and `total_mb`; `by_key`, each key's `MEMORY
+  USAGE` (the mean over 200 games); `budget`, how many waiting games
+  `--budget-mb` of `maxmemory` holds, less the empty server's own and the
+  fork's headroom (`--fork-mb`, README "Memory"), and the `maxmemory` (and,
+  × 1.25, the host memory) `--games` of them need;
+- `ticker_cpu_per_second_idle`: this process's CPU seconds a wall second
+  (`bot_cpu_per_second`), Redis's with the ticker and without, the ticks'
+  wall time;
+- `fire_due`: `seconds_to_start_all` (the clock moved → the ticker has
+  started every due chat's fire), `seconds_to_fire_all` (→ all fired and
+  told), how many were timed out and saved, CPU a game, the Telegram
+  requests they made and how long Telegram's 30 a second would spread them.
+
+Copies, not 100,000 played games: `distinct_records` says how many were
+played (`record_stored_bytes_mean`, `log_commands_mean`: theirs). Nothing of
+a hand, the deck or a seed is printed.
 """
 
 from __future__ import annotations
@@ -172,18 +187,16 @@ async def save_copy(store: RedisStore, game: Played) -> None:
 
 
 def deadlines(games: int, due: int, timeouts: list[int], rng: random.Random) -> list[float]:
-    """Each copy's deadline: `due` of them (spread over the games) within a
-    second at `DUE_AT`, the others anywhere in their turn after `LATER_AT`."""
-    every = max(1, games // max(1, due))
-    out = []
-    picked = 0
-    for i in range(games):
-        if picked < due and i % every == 0:
-            out.append(DUE_AT + rng.random())
-            picked += 1
-        else:
-            out.append(LATER_AT + rng.random() * (timeouts[i] - (LATER_AT - T0)))
-    return out
+    """Each copy's deadline: `due` of them (drawn at random, so they are
+    copies of every record played alike) within a second at `DUE_AT`, the
+    others anywhere in their turn after `LATER_AT`."""
+    falling = set(rng.sample(range(games), due))
+    return [
+        DUE_AT + rng.random()
+        if i in falling
+        else LATER_AT + rng.random() * (timeouts[i] - (LATER_AT - T0))
+        for i in range(games)
+    ]
 
 
 async def fill(
@@ -220,6 +233,7 @@ async def fill(
     finally:
         await store.close()
     due_chats = [FIRST_CHAT - i for i in range(games) if when[i] < LATER_AT]
+    sources_due = len({id(picks[FIRST_CHAT - chat]) for chat in due_chats})
     return {
         "empty_mb": round(before / 1e6, 2),
         "bytes": round((after - before) / games),
@@ -230,18 +244,27 @@ async def fill(
         "by_key": sample,
         "fill_seconds": round(took, 1),
         "_due_chats": due_chats,
+        "_due_records": sources_due,
     }
 
 
 async def key_sizes(client: Any, store: RedisStore, games: int) -> dict[str, Any]:
-    """`MEMORY USAGE` of each of a game's keys, the mean over 200 games."""
+    """`MEMORY USAGE` of each of a game's keys, the mean over 200 games (a
+    person's link: the first seat's), and of the whole deadlines index."""
     chats = [FIRST_CHAT - i for i in range(0, games, max(1, games // 200))]
-    sizes: dict[str, list[int]] = {"table": [], "log": [], "msgs": [], "user_tables": []}
+    sizes: dict[str, list[int]] = {
+        "table": [],
+        "log": [],
+        "msgs": [],
+        "history_last": [],  # the chat's game numbers' counter (kept for good)
+        "user_tables": [],
+    }
     stored: list[int] = []
     for chat in chats:
         sizes["table"].append(int(await client.memory_usage(store._table_key(chat))))
         sizes["log"].append(int(await client.memory_usage(store._log_key(chat))))
         sizes["msgs"].append(int(await client.memory_usage(store._msgs_key(chat))))
+        sizes["history_last"].append(int(await client.memory_usage(store._history_key(chat))))
         stored.append(len(await client.hget(store._table_key(chat), "data")))
         n = FIRST_CHAT - chat
         sizes["user_tables"].append(
@@ -408,6 +431,7 @@ async def everything(args: argparse.Namespace, url: str) -> dict[str, Any]:
         played = time.perf_counter() - played
         memory = await fill(client, url, sources, args.games, min(args.due, args.games))
         due_chats = memory.pop("_due_chats")
+        due_records = memory.pop("_due_records")
         ticker = await ticking(client, url, due_chats, args.idle_seconds)
         memory["budget"] = budget(memory, args.games, args.budget_mb, args.fork_mb)
     finally:
@@ -429,7 +453,7 @@ async def everything(args: argparse.Namespace, url: str) -> dict[str, Any]:
         "log_packed_bytes_mean": round(statistics.fmean(len(pack_log(lines)) for lines in logs)),
         "memory_per_waiting_game": memory,
         "ticker_cpu_per_second_idle": ticker.pop("idle"),
-        "fire_due": ticker.pop("fire_due"),
+        "fire_due": {**ticker.pop("fire_due"), "distinct_records": due_records},
         **ticker,
     }
 

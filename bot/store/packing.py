@@ -13,7 +13,8 @@ tight array too (`log_line`: ``[seat, decision, option]``, ``computer``
 fourth when set), ~20 B where the command's JSON object is ~55 — the log was
 most of what a game waiting on its deadline keeps (issue 40: a game at own
 pace waits for hours; `benchmarks.waiting`). A line saved before, the JSON
-object, reads all the same (`command_of`).
+object, reads all the same (`command_of`); a bot from before reads no tight
+line, so its processes are replaced together, not one by one beside it.
 
 Both stores also read and rewrite the JSON they hold with the same two
 functions: who sits in a chat's record (`seated_users`), and a finished

@@ -12,7 +12,8 @@ session's keys on both stores against it). In brief:
   replication id of the primary that saved it last); a record moved here
   from a group's old id (`Store.migrate`) also ``from`` (that id) and ``cv``
   (the version it was copied at)
-- ``smuta:{<chat>}:log``   — list of the game's accepted commands (JSON)
+- ``smuta:{<chat>}:log``   — list of the game's accepted commands, a tight JSON
+  array each (`bot.store.packing.log_line`; a JSON object, saved before it)
 - ``smuta:{<chat>}:msgs``  — hash: message ids the bot edits later (table, prompts);
   a name without ``:`` is one of the group's views (``table``, ``lobby``): a
   change to one is published on the chat's channel (``ids:<process>``), so

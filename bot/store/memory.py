@@ -20,7 +20,15 @@ from bot.store import ASIDE_KEEP, HISTORY_KEEP, UPDATE_TTL, Store, UserPrefs, is
 from bot.store.delivery import DONE, Claim, Delivery
 from bot.store.delivery import current as current_delivery
 from bot.store.models import ChatProfile, GameRecord, PlayerStats, Table, record_of
-from bot.store.packing import pack_log, record_json, seated_users, unpack_log, without_user
+from bot.store.packing import (
+    command_of,
+    log_line,
+    pack_log,
+    record_json,
+    seated_users,
+    unpack_log,
+    without_user,
+)
 from engine import Command
 
 T = TypeVar("T")
@@ -95,7 +103,7 @@ class MemoryStore(Store):
         chat = table.chat_id
         expected = table.version
         data = table.model_copy(update={"version": expected + 1}).to_stored()
-        lines = [c.model_dump_json() for c in commands]
+        lines = [log_line(c) for c in commands]
         timer = table.next_timer()
         await asyncio.sleep(0)
         # from here to the end: no await, so nothing interleaves
@@ -154,7 +162,7 @@ class MemoryStore(Store):
     async def log(self, chat_id: int) -> list[Command]:
         await asyncio.sleep(0)
         self._expire(chat_id)
-        return [Command.model_validate_json(line) for line in self._logs.get(chat_id, [])]
+        return [command_of(line) for line in self._logs.get(chat_id, [])]
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
         await asyncio.sleep(0)

@@ -8,6 +8,14 @@ A packed log is text (``z:`` and the compressed bytes in base85), so a Redis
 client that decodes responses reads it too; a log kept before packing (plain
 JSON lines) is still read as it is.
 
+A running game's log is kept a line a command, appended by each save: a
+tight array too (`log_line`: ``[seat, decision, option]``, ``computer``
+fourth when set), ~20 B where the command's JSON object is ~55 — the log was
+most of what a game waiting on its deadline keeps (issue 40: a game at own
+pace waits for hours; `benchmarks.waiting`). A line saved before, the JSON
+object, reads all the same (`command_of`); a bot from before reads no tight
+line, so its processes are replaced together, not one by one beside it.
+
 Both stores also read and rewrite the JSON they hold with the same two
 functions: who sits in a chat's record (`seated_users`), and a finished
 game's record with a person made nameless (`without_user`, for /forgetme).
@@ -28,12 +36,36 @@ _PACKED = "z:"
 _TIGHT: dict[str, Any] = {"separators": (",", ":"), "ensure_ascii": False}
 
 
+def log_line(command: Command) -> str:
+    """A command as a running game's log keeps it: ``[seat, decision, option]``,
+    with ``computer`` fourth when it is set (a seat handed over)."""
+    row = [command.seat, command.decision, command.option]
+    if command.computer is not None:
+        row.append(command.computer)
+    return json.dumps(row, **_TIGHT)
+
+
+def command_of(line: str | bytes) -> Command:
+    """A line of a running game's log: `log_line`'s array, or (saved before
+    it) the command's JSON object."""
+    if line[:1] not in ("[", b"["):
+        return Command.model_validate_json(line)
+    seat, decision, option, *computer = json.loads(line)
+    return Command(
+        seat=seat,
+        decision=decision,
+        option=None if option is None else tuple(option),
+        computer=computer[0] if computer else None,
+    )
+
+
 def pack_log(lines: Sequence[str]) -> str:
-    """A game's command log (JSON lines, oldest first) as the history keeps it."""
+    """A game's command log (its lines, oldest first: `log_line`'s, or JSON
+    objects saved before) as the history keeps it."""
     rows = []
     last = 0
     for line in lines:
-        command = Command.model_validate_json(line)
+        command = command_of(line)
         step = None
         if command.decision is not None:
             step, last = command.decision - last, command.decision
@@ -45,7 +77,7 @@ def pack_log(lines: Sequence[str]) -> str:
 def unpack_log(kept: str) -> list[Command]:
     """The commands of a log `pack_log` packed (or one kept before packing)."""
     if not kept.startswith(_PACKED):
-        return [Command.model_validate_json(line) for line in kept.splitlines() if line]
+        return [command_of(line) for line in kept.splitlines() if line]
     commands = []
     last = 0
     for row in zlib.decompress(base64.b85decode(kept[len(_PACKED) :])).decode().splitlines():
@@ -69,7 +101,7 @@ def record_json(record: GameRecord) -> str:
     return record.model_dump_json(exclude_defaults=True)
 
 
-__all__ = ["pack_log", "record_json", "unpack_log"]
+__all__ = ["command_of", "log_line", "pack_log", "record_json", "unpack_log"]
 
 
 # ====================================================================== a stored record

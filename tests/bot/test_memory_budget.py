@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.store import GAME_BUDGET, HISTORY_KEEP, Store
 from bot.store.memory import MemoryStore
 from bot.store.models import Seat, Table
-from bot.store.packing import pack_log, unpack_log
+from bot.store.packing import command_of, log_line, pack_log, unpack_log
 from bot.store.redis import RedisStore
 from bot.words.keyboards import LobbyCb, SettingsCb
 from engine import Command, GameSetup, apply, new_game, pending
@@ -147,6 +147,36 @@ def test_a_log_kept_before_packing_still_reads() -> None:
     assert unpack_log("\n".join(lines)) == commands  # plain JSON lines, as kept before
     assert unpack_log(pack_log(lines)) == commands
     assert len(pack_log(lines)) < len("\n".join(lines)) / 5
+
+
+def test_a_running_games_log_keeps_a_tight_line_a_command() -> None:
+    _, commands = a_whole_game(3, 1)
+    commands += [Command(seat=1, computer=True), Command(seat=1, computer=False)]
+    for command in commands:
+        line = log_line(command)
+        assert command_of(line) == command and command_of(line.encode()) == command
+        assert command_of(command.model_dump_json()) == command  # a line saved before
+    tight = sum(len(log_line(c)) for c in commands)
+    assert tight < sum(len(c.model_dump_json()) for c in commands) / 2
+
+
+async def test_a_log_begun_before_its_lines_were_tight_plays_on_and_is_kept_whole(
+    redis_store: RedisStore,
+) -> None:
+    """A game running when the bot is upgraded: its log's first lines are the
+    commands' JSON objects, the next ones tight; it reads, and its history
+    keeps the whole log."""
+    table, commands = a_whole_game(3, 2)
+    playing = table.model_copy(update={"status": "playing"})
+    assert await redis_store.save(playing)
+    old = [c.model_dump_json() for c in commands[:40]]
+    await redis_store._r.rpush(redis_store._log_key(GROUP), *old)
+    assert await redis_store.save(playing, commands[40:-1])
+    assert await redis_store.log(GROUP) == commands[:-1]
+    table.version = playing.version
+    assert await redis_store.save(table, commands[-1:])
+    found = await redis_store.game_at(GROUP, table.game_no)
+    assert found is not None and found[1] == commands
 
 
 async def test_the_replay_index_forgets_the_games_the_history_pushes_out(store: Store) -> None:

@@ -247,6 +247,20 @@ async def test_due_does_not_consume_the_timer(store: Store) -> None:
     assert await store.due(10.0) == [CHAT]
 
 
+async def test_timers_games_moved_on_from_do_not_hide_the_due_ones(store: Store) -> None:
+    """Games whose timer moved later (each answered before its deadline: the
+    index keeps a lower bound, raised when it comes due) come first in the
+    index, yet a `due` lists the chats truly due behind them."""
+    for n in range(30):
+        table = await created(store, -1000 - n, deadline=10.0 + n)
+        table.deadline = 5000.0  # answered in time: the next turn's deadline
+        assert await store.save(table)
+    for n in range(5):
+        await created(store, -2000 - n, deadline=50.0 + n)
+    assert await store.due(100.0, limit=10) == [-2000, -2001, -2002, -2003, -2004]
+    assert await store.due(100.0, limit=3) == [-2000, -2001, -2002]
+
+
 async def test_timers_survive_a_new_store_instance(
     redis_factory: Callable[[], Awaitable[RedisStore]],
 ) -> None:

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from bot.store import StoreUnavailable
-from bot.telling.timers import Ticker
+from bot.telling.timers import DUE_BATCH, Ticker
 
 
 class Carried:
@@ -36,7 +36,7 @@ class SlowTimers:
     def now(self) -> float:
         return 0.0
 
-    async def due(self, now: float) -> list[int]:
+    async def due(self, now: float, limit: int = 100) -> list[int]:
         return [-100]
 
     async def once_within(self, name: str, now: float, seconds: int) -> bool:
@@ -95,7 +95,7 @@ class CancellationTakenForAnOutage:
     async def once_within(self, name: str, now: float, seconds: int) -> bool:
         return False  # (another process looks for unpublished games)
 
-    async def due(self, now: float) -> list[int]:
+    async def due(self, now: float, limit: int = 100) -> list[int]:
         if self.broken:
             raise RuntimeError("the test is over")
         self.calling.set()
@@ -137,7 +137,7 @@ class Publishing:
     def now(self) -> float:
         return 0.0
 
-    async def due(self, now: float) -> list[int]:
+    async def due(self, now: float, limit: int = 100) -> list[int]:
         return []
 
     async def once_within(self, name: str, now: float, seconds: int) -> bool:
@@ -170,3 +170,45 @@ async def test_one_process_a_while_sweeps_what_cuts_and_rollbacks_left() -> None
     await Ticker(others, others.carrier).tick()
     assert others.claims == ["publish", "untimed"] and others.published == 0
     assert others.looked == 0 and others.fired == []
+
+
+class ManyDue:
+    """The game service over a store where `count` chats are due at once, their
+    timers firing until `release` is set: a chat stays due (the store lists it,
+    earliest first) until its fire is done."""
+
+    def __init__(self, count: int) -> None:
+        self.clock = self
+        self.store = self
+        self.waiting = list(range(1, count + 1))  # due, earliest first
+        self.fired: list[int] = []
+        self.release = asyncio.Event()
+        self.carrier = Carried()
+
+    def now(self) -> float:
+        return 0.0
+
+    async def due(self, now: float, limit: int = 100) -> list[int]:
+        return self.waiting[:limit]
+
+    async def once_within(self, name: str, now: float, seconds: int) -> bool:
+        return False
+
+    async def on_timer(self, chat_id: int) -> tuple[object, ...]:
+        self.fired.append(chat_id)
+        await self.release.wait()
+        self.waiting.remove(chat_id)
+        return ()
+
+
+async def test_timers_still_firing_do_not_keep_the_next_due_from_starting() -> None:
+    games: Any = ManyDue(DUE_BATCH + 50)
+    ticker = Ticker(games, games.carrier, parallel=1000)
+    await ticker.tick()
+    await asyncio.sleep(0)
+    assert ticker.firing() == DUE_BATCH
+    await ticker.tick()  # the first batch still firing: the rest start all the same
+    assert ticker.firing() == DUE_BATCH + 50
+    games.release.set()
+    await ticker.settled()
+    assert sorted(games.fired) == list(range(1, DUE_BATCH + 51)) and not games.waiting

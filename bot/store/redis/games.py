@@ -22,7 +22,7 @@ from bot.ops import metrics
 from bot.store import HISTORY_KEEP, VIEWS_MOVED, StoreUnavailable, is_view
 from bot.store.delivery import current as current_delivery
 from bot.store.models import Table, record_of
-from bot.store.packing import pack_log, record_json, seated_users
+from bot.store.packing import command_of, log_line, pack_log, record_json, seated_users
 from bot.store.redis.guard import as_str, awaited, claimed_first, store_errors
 from bot.store.redis.history import History
 from bot.store.redis.scripts import lua
@@ -64,7 +64,7 @@ class Games(History, Updates):
         expected = table.version
         data = table.model_copy(update={"version": expected + 1}).to_stored()
         timer = table.next_timer()
-        lines = [c.model_dump_json() for c in commands]
+        lines = [log_line(c) for c in commands]
         delivery = current_delivery()
         finishing = delivery if delivery is not None and delivery.finishable else None
         record = record_of(table)
@@ -176,7 +176,7 @@ class Games(History, Updates):
     async def log(self, chat_id: int) -> list[Command]:
         with store_errors():
             items = await awaited(self._r.lrange(self._log_key(chat_id), 0, -1))
-        return [Command.model_validate_json(item) for item in items]
+        return [command_of(item) for item in items]
 
     @claimed_first
     async def messages(self, chat_id: int) -> dict[str, int]:

@@ -18,6 +18,10 @@ from bot.store.models import Table
 from bot.store.redis.base import RedisBase
 from bot.store.redis.guard import as_str, awaited, claimed_first, store_errors
 
+#: reads of the index one `due` makes at most, while what it reads is entries
+#: raised (lower bounds below their records' timers) rather than chats due
+DUE_ROUNDS = 4
+
 
 class Timers(RedisBase):
     """Which chats' timers are due."""
@@ -33,7 +37,14 @@ class Timers(RedisBase):
         only if its score is still the one read (``retime.lua``) — then the
         records read again, and an entry lowered once more for a record saved
         between the two reads (its own lowering may have come before ours).
-        First, a save's follow-ups that a cut left here (`_follow`) go again."""
+        First, a save's follow-ups that a cut left here (`_follow`) go again.
+
+        Entries raised do not count against `limit`: the index is read again
+        past the chats found due (up to `DUE_ROUNDS` reads) — every timer a
+        game moved on from (a move answered before its deadline, a timer just
+        fired) leaves such an entry, earlier than the chats truly due, and
+        a tick that found only those would start nothing (measured: 1,000
+        timeouts due at once started 50 a tick, `benchmarks.waiting`)."""
         if limit <= 0:
             return []
         key = self._deadlines_key
@@ -41,31 +52,33 @@ class Timers(RedisBase):
             if self._unfollowed:
                 unfollowed, self._unfollowed = self._unfollowed, []
                 await self._follow(unfollowed)
-            found = await awaited(
-                self._r.zrange(
-                    key,
-                    "-inf",
-                    repr(float(now)),
-                    byscore=True,
-                    offset=0,
-                    num=limit,
-                    withscores=True,
-                )
-            )
-            if not found:
-                return []
-            chats = [int(as_str(m)) for m, _ in found]
-            timers = await self._timers_of(chats)
             due: list[int] = []
-            off: list[tuple[int, float, str]] = []  # (chat, score read, its record's timer)
-            for chat, (_, score), timer in zip(chats, found, timers, strict=True):
-                if timer != "" and float(timer) <= now:
-                    due.append(chat)
-                else:
-                    off.append((chat, float(score), timer))
-            if off:
-                await self._retime(off)
-        return due
+            for _ in range(DUE_ROUNDS):
+                wanted = limit - len(due)
+                found = await awaited(
+                    self._r.zrange(
+                        key,
+                        "-inf",
+                        repr(float(now)),
+                        byscore=True,
+                        offset=len(due),  # (those found due stay ahead)
+                        num=wanted,
+                        withscores=True,
+                    )
+                )
+                chats = [int(as_str(m)) for m, _ in found]
+                timers = await self._timers_of(chats) if chats else []
+                off: list[tuple[int, float, str]] = []  # (chat, score read, its record's timer)
+                for chat, (_, score), timer in zip(chats, found, timers, strict=True):
+                    if timer != "" and float(timer) <= now:
+                        due.append(chat)
+                    else:
+                        off.append((chat, float(score), timer))
+                if off:
+                    await self._retime(off)
+                if len(found) < wanted or not off:
+                    break  # none left, or as many as asked for
+        return list(dict.fromkeys(due))  # (once each, should the index move meanwhile)
 
     async def _timers_of(self, chats: Sequence[int]) -> list[str]:
         """Each chat's record's timer (`_timers_from`), read in one pipeline."""

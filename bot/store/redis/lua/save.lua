@@ -10,7 +10,8 @@
 --       history's `GameRecord` JSON of a game this save finishes ("" none),
 --       8 how many finished games the history keeps, 9 "1" when the chat's game
 --       numbers count (a group's game: not practice), 10 the finished game's
---       whole command log, packed (`bot.store.packing`), 11.. command JSONs
+--       whole command log, packed (`bot.store.packing`), 11.. the commands'
+--       log lines (`bot.store.packing.log_line`)
 -- What the save means outside the chat's slot follows it, one slot a step
 -- (`RedisStore.save`): the timer's index lowered to the record's timer and the
 -- running update's claim made final — on one node in the save's own round

@@ -45,6 +45,11 @@ Then what the year model of issue 17 left out (issue 26, item 7):
   the day's mean rate) and the fork's headroom (`--cow-margin` times the
   measured copy-on-write, scaled to a fork of the whole budget at that hour's
   rate) — see README "Memory".
+
+Games at own pace (issue 40) spend their days waiting on a deadline, each
+keeping its running record and command log: what one costs and how many a
+budget holds beside the histories is `benchmarks.waiting`'s model (same
+budget, same fork headroom; README "Memory", "Games at own pace, waiting").
 """
 
 from __future__ import annotations

@@ -312,7 +312,7 @@ async def main(
     app = build_app(
         bot,
         store,
-        Defaults(turn_timeout=3600, choice_timeout=3600, computer_pause=0.2),
+        Defaults(turn_timeout=300, choice_timeout=120, computer_pause=0.2),
         clock=SystemClock(),
         pace=NoWaitPace(),
         thinker=thinker,

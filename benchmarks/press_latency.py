@@ -210,7 +210,7 @@ async def main(
         store = MemoryStore()
     tg = PacedTelegram(rtt_ms / 1000, random.Random(seed + 1))
     bot = Bot("42:BENCH", session=tg, default=DefaultBotProperties(parse_mode="HTML"))
-    app = build_app(bot, store, Defaults(turn_timeout=3600, choice_timeout=3600), SystemClock())
+    app = build_app(bot, store, Defaults(turn_timeout=300, choice_timeout=120), SystemClock())
     ticker = asyncio.create_task(app.ticker.run())
     updates = Updates()
     dp = app.dispatcher

@@ -8,11 +8,13 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.handlers.courier import Courier
+from bot.handlers.presses import Pressed
 from bot.handlers.replies import GROUPS, actor_of
 from bot.service.base import Reply
 from bot.service.seats import Seats
 from bot.words.help import card_reply, cards_text
 from bot.words.i18n import Translator
+from bot.words.keyboards import BackCb
 
 
 def common_router() -> Router:
@@ -27,6 +29,14 @@ def common_router() -> Router:
     async def away(message: Message, courier: Courier, seats: Seats) -> None:
         assert message.from_user is not None
         await courier.say(message, await seats.away(actor_of(message.from_user)))
+
+    @router.callback_query(Pressed(BackCb))
+    async def back_button(
+        query: CallbackQuery, callback_data: BackCb, courier: Courier, seats: Seats
+    ) -> None:
+        await courier.answer(
+            query, await seats.back_button(actor_of(query.from_user), callback_data)
+        )
 
     @router.message(Command("help"))
     async def help_(message: Message, courier: Courier, tr: Translator) -> None:

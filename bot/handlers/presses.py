@@ -20,6 +20,7 @@ from aiogram.types import CallbackQuery
 from magic_filter import MagicFilter
 
 from bot.words.keyboards import (
+    BackCb,
     DetailsCb,
     ForgetCb,
     GameCb,
@@ -50,6 +51,7 @@ KINDS: dict[str, type[CallbackData]] = {
         SettingsCb,
         PrefsCb,
         GameCb,
+        BackCb,
     )
 }
 

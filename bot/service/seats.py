@@ -32,13 +32,14 @@ from bot.service.outcome import (
     PostText,
     Private,
     Tell,
+    ToPerson,
 )
 from bot.service.telling import Teller
 from bot.store.models import MAX_RETURNS, Lang, Table
-from bot.words.i18n import Translator
-from bot.words.keyboards import LeaveCb, StopCb, yes_no_keyboard
+from bot.words.i18n import Translator, pick_lang
+from bot.words.keyboards import BackCb, LeaveCb, StopCb, yes_no_keyboard
 from bot.words.render import Renderer
-from bot.words.screen import Keyboard
+from bot.words.screen import Button, Keyboard, keyboard
 from engine import Command, Event, pending, set_computer, stop
 
 log = logging.getLogger(__name__)
@@ -357,7 +358,18 @@ class Seats:
             told.append(self.teller.lay_out(done.table, done.ids))
         if not told:
             return Reply("away-nothing")
-        return Reply("away-done", effects=tuple(told))
+        # in private, whichever chat it was said in: a press of its button brings them back
+        prefs = await self.store.user(actor.user_id)
+        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        back = Button(self.tr.t(lang, "btn-im-back"), data=BackCb(user=actor.user_id).pack())
+        note = ToPerson(actor.user_id, self.tr.t(lang, "away-done"), keyboard([back]), quiet=True)
+        return Reply("ok", effects=(*told, note))
+
+    async def back_button(self, actor: Actor, pressed: BackCb) -> Reply:
+        """«🙋 Я вернулся»: /back, for the person whose button it is only."""
+        if pressed.user != actor.user_id:
+            return Reply("err-bad-button", alert=True)
+        return await self.back(actor)
 
     # ------------------------------------------------------------------ the chat and the person
     async def migrate(self, old_chat_id: int, new_chat_id: int) -> tuple[Effect, ...]:

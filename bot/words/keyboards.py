@@ -116,6 +116,12 @@ class PrefsCb(CallbackData, prefix="pf"):
     screen: bool
 
 
+class BackCb(CallbackData, prefix="bk"):
+    """«🙋 Я вернулся» under /away's answer: `user` takes their seats back (/back)."""
+
+    user: int
+
+
 class ForgetCb(CallbackData, prefix="fg"):
     """/forgetme's confirmation in the private chat: forget, or keep everything."""
 

@@ -321,3 +321,4 @@ pace-own-care = 🌙 The bot doesn't ring at night (quiet hours: /settings in yo
 away-done = 🏖 While you're away, the computer moves for you — in all your games. To come back: /back.
 away-nothing = You aren't playing any game — or the computer already moves for you (to come back: /back).
 own-saved = ⚙️ Saved.
+btn-im-back = 🙋 I'm back

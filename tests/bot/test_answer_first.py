@@ -29,6 +29,7 @@ from bot.service.profile import SETTINGS
 from bot.service.reviews import GAME_CPU
 from bot.store import Store
 from bot.words.keyboards import (
+    BackCb,
     DetailsCb,
     ForgetCb,
     GameCb,
@@ -300,6 +301,15 @@ async def _games(h: Harness) -> Press:
     return Press(anna, anna.id, message, data[0])
 
 
+async def _im_back(h: Harness) -> Press:
+    """«🙋 Я вернулся» under /away's answer: the seats taken back."""
+    anna, boris = people("Анна", "Борис")
+    await h.open_game(GROUP, anna, [boris])
+    await h.say(anna.id, anna, "/away")
+    message = h.last_with_button(anna.id, "bk:")
+    return Press(anna, anna.id, message, BackCb(user=anna.id).pack())
+
+
 async def _unknown(h: Harness) -> Press:
     """A button the bot no longer knows (a message from an older version)."""
     (anna,) = people("Анна")
@@ -348,6 +358,7 @@ CASES: list[tuple[str, type[CallbackData] | None, Setup]] = [
     ("own-settings-on", PrefsCb, _own_settings(True)),
     ("review-off", PrefsCb, _review_off),
     ("games", GameCb, _games),
+    ("im-back", BackCb, _im_back),
     ("unknown", None, _unknown),
 ]
 

@@ -29,7 +29,7 @@ from bot.handlers.ordering import ChatOrder
 from bot.handlers.private import private_router
 from bot.handlers.table import table_router
 from bot.service.games import Games
-from bot.store import StoreFull, StoreReadOnly, StoreUnavailable
+from bot.store import StoreFull, StoreNoReplicas, StoreReadOnly, StoreUnavailable
 from bot.store.delivery import lease_for
 from bot.words.i18n import Translator
 
@@ -90,7 +90,11 @@ def build_dispatcher(
     @dp.errors()
     async def on_error(event: ErrorEvent, bot: Bot) -> bool:
         update = event.update
-        if isinstance(event.exception, StoreReadOnly):
+        if isinstance(event.exception, StoreNoReplicas):
+            # the primary keeps no write its replicas lack: reads go on, nothing was saved
+            log.warning("store without replicas in sync while handling update %s", update.update_id)
+            key = "err-store-noreplicas"
+        elif isinstance(event.exception, StoreReadOnly):
             # a replica answered: reads go on, nothing of the update was saved
             log.warning("store read-only while handling update %s", update.update_id)
             key = "err-store-readonly"

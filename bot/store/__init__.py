@@ -134,6 +134,13 @@ class StoreReadOnly(StoreFull):
     mistake). Nothing was saved; reads still answer."""
 
 
+class StoreNoReplicas(StoreReadOnly):
+    """The primary refuses every write for want of replicas in sync
+    (``NOREPLICAS``: ``min-replicas-to-write``, the guard Redis's Sentinel docs
+    advise against a stalled primary's writes being lost): nothing was saved,
+    reads still answer — as read-only, until a replica catches up."""
+
+
 #: how long a record outlives its last change: an open lobby nobody starts, a
 #: finished game (kept with its players, scores and command log until then),
 #: a running game nobody touches (a practice game without a clock left alone,
@@ -547,6 +554,7 @@ __all__ = [
     "KeyKind",
     "Store",
     "StoreFull",
+    "StoreNoReplicas",
     "StoreReadOnly",
     "StoreUnavailable",
     "UserPrefs",

@@ -322,3 +322,4 @@ away-done = 🏖 While you're away, the computer moves for you — in all your g
 away-nothing = You aren't playing any game — or the computer already moves for you (to come back: /back).
 own-saved = ⚙️ Saved.
 btn-im-back = 🙋 I'm back
+err-store-noreplicas = Not saved: the game store isn't saving moves right now — its copies have fallen behind, and a move they lack could be lost. Everything before this is safe — please try again in a minute.

@@ -242,10 +242,38 @@ async def hold_read_only(client: Any) -> Callable[[], Awaitable[None]]:
     return primary
 
 
-REFUSALS = ("err-store-full", "err-store-readonly", "err-unavailable", "err-internal")
+async def hold_no_replicas(client: Any) -> Callable[[], Awaitable[None]]:
+    """Make the primary refuse writes for want of replicas in sync
+    (``min-replicas-to-write 1`` with none attached: NOREPLICAS, as when its
+    replicas lag or are cut off — the guard against a stalled primary's
+    writes being lost). Returns what lets it write again."""
+    await client.config_set("min-replicas-to-write", "1")
+
+    async def writes() -> None:
+        await client.config_set("min-replicas-to-write", "0")
+
+    return writes
 
 
-@pytest.mark.parametrize("refusing", [hold_full, hold_read_only], ids=["full", "read-only"])
+REFUSALS = (
+    "err-store-full",
+    "err-store-readonly",
+    "err-store-noreplicas",
+    "err-unavailable",
+    "err-internal",
+)
+EXPECTED = {
+    hold_full: "err-store-full",
+    hold_read_only: "err-store-readonly",
+    hold_no_replicas: "err-store-noreplicas",
+}
+
+
+@pytest.mark.parametrize(
+    "refusing",
+    [hold_full, hold_read_only, hold_no_replicas],
+    ids=["full", "read-only", "no-replicas"],
+)
 async def test_a_redis_that_refuses_writes_still_answers_reading_commands_and_says_writes_failed(
     small_redis: str, refusing: Callable[[Any], Awaitable[Callable[[], Awaitable[None]]]]
 ) -> None:
@@ -253,7 +281,9 @@ async def test_a_redis_that_refuses_writes_still_answers_reading_commands_and_sa
     /card, /cards, /table, /history, /top, /hand and /stats answer as ever
     (from what Redis still reads), while a press and /newgame are told
     plainly that nothing was saved — «переполнено» when it is full, «только
-    читает» when it is a replica — and play goes on once it writes again."""
+    читает» when it is a replica, «копии отстали» when the primary keeps no
+    write its replicas lack (NOREPLICAS: no traceback, no «Что-то пошло не
+    так») — and play goes on once it writes again."""
     store = RedisStore.from_url(small_redis, "smuta")
     client: Any = store._r
     h = Harness(store)
@@ -262,7 +292,7 @@ async def test_a_redis_that_refuses_writes_still_answers_reading_commands_and_sa
     await h.open_game(GROUP, anna, [boris], seed=20261202)
     lang = h.defaults.lang
     refused = {h.tr.t(lang, key) for key in REFUSALS}
-    expected = "err-store-full" if refusing is hold_full else "err-store-readonly"
+    expected = EXPECTED[refusing]
     try:
         before = await h.table(GROUP)
         decision, decider = decider_of(before, users)
@@ -311,4 +341,6 @@ async def test_a_redis_that_refuses_writes_still_answers_reading_commands_and_sa
     finally:
         with contextlib.suppress(Exception):
             await client.execute_command("REPLICAOF", "NO", "ONE")
+        with contextlib.suppress(Exception):
+            await client.config_set("min-replicas-to-write", "0")
         await store.close()

@@ -13,7 +13,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 import redis.exceptions
 
-from bot.store import Store, StoreFull, StoreReadOnly, StoreUnavailable
+from bot.store import Store, StoreFull, StoreNoReplicas, StoreReadOnly, StoreUnavailable
 from bot.store.delivery import current as current_delivery
 
 UNAVAILABLE = (
@@ -60,6 +60,17 @@ def is_full(error: redis.exceptions.ResponseError) -> bool:
     return "OOM " in text or "used memory > 'maxmemory'" in text
 
 
+def no_replicas(error: redis.exceptions.ResponseError) -> bool:
+    """The primary refused a write for want of replicas in sync (``NOREPLICAS``)."""
+    return "NOREPLICAS" in str(error)
+
+
+def refuses_writes(error: redis.exceptions.ResponseError) -> bool:
+    """Redis answered but will write nothing now: full, a read-only replica,
+    or a primary without replicas in sync."""
+    return is_full(error) or isinstance(error, redis.exceptions.ReadOnlyError) or no_replicas(error)
+
+
 def cancelled_meanwhile() -> None:
     """Raise the running task's cancellation if a call of the Redis client
     returned without it. The client sends with ``asyncio.wait_for`` when it has
@@ -84,6 +95,8 @@ def store_errors() -> Iterator[None]:
             raise StoreFull("Redis is full (maxmemory): nothing was written") from e
         if isinstance(e, redis.exceptions.ReadOnlyError):
             raise StoreReadOnly("Redis is read-only (a replica): nothing was written") from e
+        if no_replicas(e):
+            raise StoreNoReplicas("Redis has too few replicas in sync: nothing was written") from e
         raise
     except UNAVAILABLE as e:
         task = asyncio.current_task()

@@ -17,15 +17,16 @@ from bot.store.delivery import DONE, Claim, Delivery
 from bot.store.delivery import current as current_delivery
 from bot.store.redis.base import RedisBase
 from bot.store.redis.client import Pipe
-from bot.store.redis.guard import as_str, claimed_first, is_full, millis, store_errors
+from bot.store.redis.guard import as_str, claimed_first, millis, refuses_writes, store_errors
 from bot.store.redis.scripts import lua
 
 
 def _claim_of(got: Any) -> Claim:
     """What SET NX GET on an update's key found (`Updates._lease`); a
-    Redis that cannot write (full, read-only) leaves the update unclaimed."""
+    Redis that cannot write (full, read-only, without replicas in sync)
+    leaves the update unclaimed."""
     if isinstance(got, redis.exceptions.ResponseError):
-        if is_full(got) or isinstance(got, redis.exceptions.ReadOnlyError):
+        if refuses_writes(got):
             return "unclaimed"
         raise got
     if isinstance(got, Exception):

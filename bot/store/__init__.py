@@ -166,7 +166,8 @@ ASIDE_KEEP = 1000
 #: how long a handled update's id is remembered: Telegram redelivers an update
 #: it got no answer for within minutes (a webhook's retries, a poller restarted
 #: after a kill); an hour covers that, and bounds the keys to an hour of updates
-#: (~128 B each, 0.46 MB per sustained update a second: `benchmarks/memory.py`).
+#: (~170 B each as a save makes it final, 0.61 MB per sustained update a
+#: second: `benchmarks/memory.py`).
 #: An update being handled is held for a short lease instead
 #: (`bot.store.delivery`)
 UPDATE_TTL = 3600

@@ -25,8 +25,9 @@ from aiogram.types import User
 from bot.store import Store
 from bot.store.memory import MemoryStore
 from bot.store.models import Table
-from bot.words.keyboards import DetailsCb, ForgetCb, SettingsCb
+from bot.words.keyboards import DetailsCb, ForgetCb, LobbyCb, SettingsCb
 from engine import pending
+from tests.bot.fake_telegram import chat
 from tests.bot.harness import Harness, people, person
 
 GROUP = -100_4242
@@ -203,6 +204,69 @@ async def test_forgetting_a_player_renames_nobody_else(store: Store) -> None:
     lines = "\n".join(render.turn_lines(table, table.state))
     assert "игрокна" not in lines
     assert "игрокна" not in h.app.games.views.table_text(table)
+
+
+def balanced(text: str) -> bool:
+    """Every HTML tag Telegram reads opens and closes in order."""
+    stack: list[str] = []
+    for closing, name in re.findall(r"<(/?)([a-z]+)[^>]*>", text):
+        if not closing:
+            stack.append(name)
+        elif not stack or stack.pop() != name:
+            return False
+    return not stack
+
+
+@pytest.mark.parametrize("forgotten", ["Ян", "b"])
+async def test_forgetting_renames_no_other_seat_nor_the_title(store: Store, forgotten: str) -> None:
+    """Issue 41 item 5, in a running game of the group «Клуб Яна»: «Ян»
+    forgotten leaves «Янина» and the title whole; a person named «b» forgotten
+    breaks no <b> of any message — a seat is forgotten, never a string."""
+    h = Harness(store)
+    gone, janina, vera = person(711, forgotten), person(712, "Янина"), person(713, "Вера")
+    users = [gone, janina, vera]
+    for user in users:
+        await h.say(user.id, user, "/start")
+    newgame = h.updates.message(GROUP, gone, "/newgame")
+    assert newgame.message is not None
+    titled = newgame.message.model_copy(update={"chat": chat(GROUP, "Клуб Яна")})
+    await h.feed(newgame.model_copy(update={"message": titled}))
+    table = await h.table(GROUP)
+    assert table.title == "Клуб Яна"
+    lobby = (await store.messages(GROUP))["lobby"]
+    for guest in (janina, vera):
+        await h.press(guest, GROUP, lobby, LobbyCb(action="join", game=table.game_no).pack())
+    h.app.games.seeds = random.Random(5)
+    await h.press(gone, GROUP, lobby, LobbyCb(action="go", game=table.game_no).pack())
+    await play_some(h, GROUP, users, random.Random(5), 6)
+    before = await h.table(GROUP)
+    await h.say(gone.id, gone, "/forgetme")
+    await h.press(gone, gone.id, h.last_with_button(gone.id, "fg:"), ForgetCb(confirm=True).pack())
+    since = len(h.tg.requests)
+    rng = random.Random(6)
+    for _ in range(12):  # play on: the computer in the forgotten seat, the others by hand
+        table = await h.table(GROUP)
+        assert table.state is not None
+        decision = pending(table.state)
+        assert decision is not None
+        who = table.seats[decision.seat].user_id
+        if who is None:
+            await h.tick(5)
+            continue
+        person_ = janina if who == janina.id else vera
+        await h.answer(person_, GROUP, decision.options[rng.randrange(len(decision.options))])
+    table = await h.table(GROUP)
+    assert table.title == "Клуб Яна"
+    assert [s.name for s in table.seats if s.user_id is not None] == ["Янина", "Вера"]
+    assert [s.name for s in before.seats if s.user_id in (janina.id, vera.id)] == ["Янина", "Вера"]
+    assert table.state is not None
+    views = h.app.games.views
+    shown = [views.table_text(table), *h.app.games.teller.render.turn_lines(table, table.state)]
+    told = [getattr(r, "text", None) or getattr(r, "caption", None) for r in h.tg.requests[since:]]
+    for text in [*shown, *(t for t in told if t)]:
+        assert "игрокина" not in text and "Клуб игрока" not in text, text
+        assert "игрок>" not in text and balanced(text), text
+    assert any("Клуб Яна" in t for t in told if t)  # Янина's prompts still name the group
 
 
 async def test_a_game_saved_before_the_record_kept_no_screens_plays_on() -> None:

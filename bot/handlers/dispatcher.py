@@ -24,7 +24,7 @@ from bot.handlers.courier import Courier
 from bot.handlers.help import common_router
 from bot.handlers.home import home_router
 from bot.handlers.lobby import lobby_router
-from bot.handlers.once import OncePerUpdate
+from bot.handlers.once import LeaseWait, OncePerUpdate
 from bot.handlers.ordering import ChatOrder
 from bot.handlers.private import private_router
 from bot.handlers.table import table_router
@@ -71,12 +71,15 @@ def build_dispatcher(
     dp.workflow_data.update(games.parts())  # each part by name (see the module's notes)
     if observer is not None:
         dp.update.outer_middleware(observer)
+    once = OncePerUpdate(games.store, update_lease)
+    # a redelivery waits for another's lease here, holding no slot and no turn
+    dp.update.outer_middleware(LeaseWait(once))
     admission = admission or Admission(tr)
     dp.update.outer_middleware(admission)  # past capacity, a press is shed at once
     dp.update.outer_middleware(ChatOrder(admission.refuse))
     # inside the chat's turn: nothing before `ChatOrder` may wait on the store
     # a redelivery is dropped, or waits for the lease of the handling under way
-    dp.update.outer_middleware(OncePerUpdate(games.store, update_lease))
+    dp.update.outer_middleware(once)
     dp.callback_query.outer_middleware(answer_first)  # held until answered (see Unanswered)
     dp.include_routers(
         channel_router(),  # first: a channel's post acts as nobody

@@ -15,6 +15,13 @@ the process holding it was killed and told nobody — and is then handled, by
 whichever process takes the lease first. A store that can makes the claim
 with the update's first read: no round trip of its own before the handling,
 and a redelivery stops at that read, before anything is written.
+
+A redelivery waits for another handling's lease *outside* its chat's turn
+and its place among the updates handled at once (`LeaseWait`, the outermost
+of these middlewares: `OncePerUpdate` raises `LeaseHeld` out through
+`ChatOrder` and `Admission`): a process killed mid-update, whose lease runs
+for seconds, holds back neither that chat's other presses nor anyone
+else's — the redelivery takes its turn again once it has the lease.
 """
 
 from __future__ import annotations
@@ -41,6 +48,17 @@ WAIT_LEASES = 10
 #: how often, in seconds, a redelivery waiting for another handling's lease
 #: asks the store again (at most a quarter of the lease)
 WAIT_STEP = 0.5
+#: the handler data's key of a delivery whose lease `LeaseWait` took
+TAKEN = "taken_delivery"
+
+
+class LeaseHeld(Exception):
+    """Another handling holds the update's lease: its delivery waits for it
+    outside the chat's turn and the admission's slot (`LeaseWait`)."""
+
+    def __init__(self, update_id: int) -> None:
+        super().__init__(update_id)
+        self.update_id = update_id
 
 
 class Renewal:
@@ -76,19 +94,16 @@ class OncePerUpdate(BaseMiddleware):
     ) -> Any:
         if not isinstance(event, Update):
             return await handler(event, data)
-        held: Delivery | None = None
-        while True:
-            try:
-                return await self._once(handler, event, data, held)
-            except Redelivered as e:
-                if not e.held:
-                    log.info("update %s delivered again: ignored", event.update_id)
-                    metrics.update_redelivered()
-                    return None
-            # another handling holds its lease: wait for it to end
-            held = await self._wait(event.update_id)
-            if held is None:
+        held: Delivery | None = data.pop(TAKEN, None)  # taken while waiting (`LeaseWait`)
+        try:
+            return await self._once(handler, event, data, held)
+        except Redelivered as e:
+            if not e.held:
+                log.info("update %s delivered again: ignored", event.update_id)
+                metrics.update_redelivered()
                 return None
+        # another handling holds its lease: wait for it, out of the chat's turn
+        raise LeaseHeld(event.update_id)
 
     async def _once(
         self,
@@ -136,7 +151,7 @@ class OncePerUpdate(BaseMiddleware):
                     return
                 await asyncio.sleep(delivery.lease / 3)
 
-    async def _wait(self, update_id: int) -> Delivery | None:
+    async def wait(self, update_id: int) -> Delivery | None:
         """Another handling holds the update's lease: poll until it is final
         (None: the update was handled), or free — given back, or run out — and
         this delivery has taken it (the delivery to handle it with)."""
@@ -160,3 +175,30 @@ class OncePerUpdate(BaseMiddleware):
                 return probe
         log.warning("update %s: still held by another handling: ignored", update_id)
         return None
+
+
+class LeaseWait(BaseMiddleware):
+    """The outermost of the update middlewares that hold something (before
+    `Admission` and `ChatOrder`): an update whose lease another handling
+    holds (`LeaseHeld`) waits here, holding nothing, until it is handled
+    elsewhere (dropped) or its lease is free and taken — then it goes
+    through the chain again with that delivery (`TAKEN`). On its first pass
+    nothing here yields before `ChatOrder` takes the chat's turn."""
+
+    def __init__(self, once: OncePerUpdate) -> None:
+        self.once = once
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        while True:
+            try:
+                return await handler(event, data)
+            except LeaseHeld as e:
+                taken = await self.once.wait(e.update_id)
+                if taken is None:
+                    return None
+                data[TAKEN] = taken

@@ -385,3 +385,34 @@ async def test_a_kill_after_the_save_leaves_the_press_made_and_its_redelivery_dr
     assert (await h.table(GROUP)).version == version
     assert await h.tick(ANNOUNCE_GRACE) == 1
     assert len(await results_posted(h)) == 1
+
+
+async def test_a_redelivery_waiting_on_a_dead_lease_holds_back_nothing_of_its_chat(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 41 item 2, the adversarial case: a process was killed while it
+    held a press's lease, for long. Telegram's redelivery of the press waits
+    for that lease without holding its chat's turn (nor a place among the
+    updates handled at once): another command in the same chat is answered
+    meanwhile; once the lease is free, the press is handled — once."""
+    h = Harness(store)
+    dana = person(400, "Дана")
+    press = await settings_press(h, dana)
+    dead = Delivery(press.update_id, lease=60.0)  # killed: nobody gives it back
+    assert await store.first_delivery(dead) == "won"
+    h.restart()
+    caplog.set_level(logging.INFO, logger="bot.handlers.once")
+    redelivered = asyncio.create_task(h.feed(press, settle=False))
+    await until(lambda: any("waiting for its lease" in r.getMessage() for r in caplog.records))
+    since = len(h.tg.requests)
+    await h.say(GROUP, dana, "/rules")  # the same chat, while the press waits
+    assert h.tg.sent(GROUP)[since:], "the chat's command waited behind the dead lease"
+    assert not redelivered.done()
+    assert await hand_limit(store) is None  # the press: not yet
+    await store.release_delivery(dead)  # its lease is free (it would run out)
+    await redelivered
+    await h.settle()
+    assert await hand_limit(store) == 6
+    await h.feed(press)
+    assert await hand_limit(store) == 6  # handled once
+    assert [a.text for a in h.tg.answers()] == [h.tr.t("ru", "settings-saved")]

@@ -5,6 +5,7 @@ supergroup, a player's language."""
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
 
 from bot.ops import logs
 from bot.service import journal
@@ -278,18 +279,25 @@ class Seats:
         return Tell(table, tuple(private), forget, steps)
 
     # ------------------------------------------------------------------ coming back
+    async def _running_seats(self, actor: Actor) -> AsyncIterator[tuple[int, Table, int]]:
+        """The running games the person has a seat at (left to the computer
+        too), by chat: each chat, its record as read, their seat."""
+        for chat_id in sorted(await self.store.user_tables(actor.user_id)):
+            table = await self.store.load(chat_id)
+            if table is None or table.status != "playing":
+                continue
+            seat = table.seat_of_person(actor.user_id)
+            if seat is not None:
+                yield chat_id, table, seat
+
     async def back(self, actor: Actor) -> Reply:
         """/back: take your seat back from the computer in every running game
         you left or were away from."""
         told: list[Effect] = []
         too_often = False
         too_many: Reply | None = None
-        for chat_id in sorted(await self.store.user_tables(actor.user_id)):
-            table = await self.store.load(chat_id)
-            if table is None or table.status != "playing":
-                continue
-            seat = table.seat_of_person(actor.user_id)
-            if seat is None or not (table.seats[seat].away or table.seats[seat].left):
+        async for chat_id, table, seat in self._running_seats(actor):
+            if not (table.seats[seat].away or table.seats[seat].left):
                 continue
             if table.seats[seat].left:  # a seat left is a table taken again: within the bound
                 refused = await self.lobby.table_limit(actor, chat_id)
@@ -332,12 +340,8 @@ class Seats:
         button under this answer) — at own pace their turns then go on
         instead of waiting out a day each."""
         told: list[Effect] = []
-        for chat_id in sorted(await self.store.user_tables(actor.user_id)):
-            table = await self.store.load(chat_id)
-            if table is None or table.status != "playing":
-                continue
-            seat = table.seat_of(actor.user_id)
-            if seat is None or table.seats[seat].away:
+        async for chat_id, table, seat in self._running_seats(actor):
+            if table.seats[seat].away or table.seats[seat].left:
                 continue
 
             def go_away(t: Table, seat: int = seat) -> Moved:

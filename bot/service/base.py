@@ -14,8 +14,9 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol, TypeVar
 
 from bot.service.outcome import Answered, Effect
-from bot.store import Store
+from bot.store import Store, UserPrefs
 from bot.store.models import Lang, Status, Table
+from bot.words.i18n import pick_lang
 from engine import Command, Event
 
 
@@ -90,6 +91,10 @@ class Defaults:
     turn_timeout: int = 90
     choice_timeout: int = 60
     computer_pause: float = 1.5
+
+    def person_lang(self, prefs: UserPrefs, lang_code: str | None) -> Lang:
+        """A person's private language: their /lang, else Telegram's, else the bot's."""
+        return prefs.lang or pick_lang(lang_code, self.lang)
 
 
 class Moved(NamedTuple):

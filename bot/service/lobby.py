@@ -43,7 +43,7 @@ from bot.service.telling import Teller
 from bot.service.views import LOBBY, TABLE
 from bot.store import UserPrefs
 from bot.store.models import LobbyMenu, Seat, Status, Table
-from bot.words.i18n import Translator, pick_lang
+from bot.words.i18n import Translator
 from bot.words.names import clean_name
 from engine import Command, GameSetup, new_game
 from engine.ai import Level
@@ -150,7 +150,7 @@ class Lobby:
         prefs = await self.mark_started(actor)
         prefs.practices += 1
         await self.store.save_user(prefs)
-        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        lang = self.defaults.person_lang(prefs, actor.lang_code)
         # nothing keeps a practice game once it expires: its number follows its record's
         game_no = existing.game_no + 1 if existing else 1
         title = self.tr.t(lang, "practice-title")
@@ -167,7 +167,7 @@ class Lobby:
         """Why the person may take no seat in chat `joining`: they sit at
         `MAX_TABLES` other tables (`bot.service.seated`). None: nothing stops it."""
         prefs = await self.store.user(actor.user_id)
-        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        lang = self.defaults.person_lang(prefs, actor.lang_code)
         return await too_many(self.store, self.tr, lang, actor.user_id, joining)
 
     def new_table(
@@ -202,7 +202,7 @@ class Lobby:
 
     def person_seat(self, actor: Actor, prefs: UserPrefs) -> Seat:
         """The seat of a person joining, in their language."""
-        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        lang = self.defaults.person_lang(prefs, actor.lang_code)
         return Seat(
             user_id=actor.user_id,
             name=clean_name(actor.name),

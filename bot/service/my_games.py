@@ -20,7 +20,7 @@ from bot.service.seated import seated_at
 from bot.store import Store
 from bot.store.models import Lang, Table
 from bot.words.app import AppLinks
-from bot.words.i18n import Translator, pick_lang
+from bot.words.i18n import Translator
 from bot.words.keyboards import GameCb
 from bot.words.render import Renderer
 from bot.words.screen import Button, Keyboard
@@ -109,7 +109,7 @@ class MyGames:
     # ------------------------------------------------------------------ parts
     async def _lang(self, actor: Actor) -> Lang:
         prefs = await self.store.user(actor.user_id)
-        return prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        return self.defaults.person_lang(prefs, actor.lang_code)
 
     def _to(self, actor: Actor, text: str, rows: Keyboard) -> Reply:
         """A message with buttons to the person, without a sound (they just asked)."""

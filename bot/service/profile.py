@@ -30,7 +30,7 @@ from bot.service.base import Actor, Conflict, Defaults, Records, Refusal, Reply,
 from bot.service.outcome import Edit
 from bot.store import UserPrefs
 from bot.store.models import VARIANTS, ChatProfile, Lang, Table
-from bot.words.i18n import Translator, pick_lang
+from bot.words.i18n import Translator
 from bot.words.keyboards import PrefsCb, SettingsCb
 from bot.words.screen import Button, Keyboard, keyboard
 from engine import DEFAULT_RULES, Command, Rules
@@ -100,7 +100,7 @@ class Profiles:
 
     def lang_of_person(self, prefs: UserPrefs, lang_code: str | None) -> Lang:
         """`user_lang` of prefs already read."""
-        return prefs.lang or pick_lang(lang_code, self.defaults.lang)
+        return self.defaults.person_lang(prefs, lang_code)
 
     async def chat_lang(self, chat_id: int) -> Lang:
         """A group's language: its lobby's or game's; between games, its settings'

@@ -37,7 +37,7 @@ from bot.service.outcome import (
 )
 from bot.service.telling import Teller
 from bot.store.models import MAX_RETURNS, Lang, Table
-from bot.words.i18n import Translator, pick_lang
+from bot.words.i18n import Translator
 from bot.words.keyboards import BackCb, LeaveCb, StopCb, yes_no_keyboard
 from bot.words.render import Renderer
 from bot.words.screen import Button, Keyboard, keyboard
@@ -364,7 +364,7 @@ class Seats:
             return Reply("away-nothing")
         # in private, whichever chat it was said in: a press of its button brings them back
         prefs = await self.store.user(actor.user_id)
-        lang = prefs.lang or pick_lang(actor.lang_code, self.defaults.lang)
+        lang = self.defaults.person_lang(prefs, actor.lang_code)
         back = Button(self.tr.t(lang, "btn-im-back"), data=BackCb(user=actor.user_id).pack())
         note = ToPerson(actor.user_id, self.tr.t(lang, "away-done"), keyboard([back]), quiet=True)
         return Reply("ok", effects=(*told, note))

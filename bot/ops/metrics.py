@@ -19,7 +19,9 @@ metric                                      recorded by
 ``smuta_telegram_errors_total{method,kind}``  `TelegramErrors`, a bot-session middleware
 ``smuta_cas_conflicts_total``               the stores, when a compare-and-set save loses
 ``smuta_redis_wait_timeouts_total``         `wait_timed_out` — the Redis store, when a save's
-                                            WAIT for its replica timed out (told anyway)
+                                            WAIT for its replicas timed out
+``smuta_redis_saves_withdrawn_total``       `save_withdrawn` — the Redis store, when the
+                                            sentinels did not vouch for a save's primary
 ``smuta_games{status}``                     `bot.ops.health` from the store, when scraped
 ``smuta_ready``                             `bot.ops.health`, at each readiness check
 ``smuta_pace_wait_seconds{chat}``           `pace_waited` — called by the outbound pace
@@ -104,7 +106,12 @@ CAS_CONFLICTS = Counter(
 )
 WAIT_TIMEOUTS = Counter(
     "smuta_redis_wait_timeouts",
-    "Saves whose WAIT for a replica timed out (REDIS_WAIT_MS): answered anyway, not yet copied",
+    "Saves whose WAIT for their replicas fell short (REDIS_WAIT_MS): the sentinels asked",
+    registry=REGISTRY,
+)
+SAVES_WITHDRAWN = Counter(
+    "smuta_redis_saves_withdrawn",
+    "Saves on a primary the sentinels did not vouch for: answered as not saved",
     registry=REGISTRY,
 )
 TIMER_LATENESS_SECONDS = Histogram(
@@ -287,9 +294,16 @@ def cas_conflict() -> None:
 
 
 def wait_timed_out() -> None:
-    """A save was made but no replica confirmed it within REDIS_WAIT_MS: the
-    person was told anyway; a failover right now could lose that move."""
+    """A save was made but fewer replicas than REDIS_WAIT_REPLICAS confirmed
+    it within REDIS_WAIT_MS: the sentinels are asked about its primary (told
+    only if they vouch for it, `save_withdrawn` if not)."""
     WAIT_TIMEOUTS.inc()
+
+
+def save_withdrawn() -> None:
+    """A save landed on a primary the sentinels did not vouch for (being failed
+    over): the person was told it was not saved."""
+    SAVES_WITHDRAWN.inc()
 
 
 def timer_fired(lateness: float) -> None:

@@ -188,6 +188,11 @@ class Games:
         """The chat's timer is due: what it does, to be told (by the ticker)."""
         return await self.play.on_timer(chat_id)
 
+    async def on_check(self, chat_id: int) -> tuple[Effect, ...]:
+        """The chat's last save is looked at (`Store.checks`): what it owes, to
+        be told (by the ticker)."""
+        return await self.play.on_check(chat_id)
+
     async def game_finished(self) -> None:
         """A game just ended (its save queued it for rating): rate what waits.
         A failure loses nothing: the game stays queued for the next drain."""

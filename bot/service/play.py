@@ -314,6 +314,16 @@ class Play:
             return ()
         return await self._time_out(table, decision)
 
+    async def on_check(self, chat_id: int) -> tuple[Effect, ...]:
+        """A save is looked at some seconds after it (`Table.telling_checked_at`):
+        a prompt its process never sent — killed between the save and the
+        telling, or told «не сохранено» by a store that could not vouch for a
+        save that stood after all — is sent now, by whoever looks first."""
+        table, ids = await self.store.load_with_messages(chat_id)
+        if table is None or table.adrift:  # (adrift: its timer catches it up, `on_timer`)
+            return ()
+        return self._caught_up(table, ids)
+
     def owed(self, table: Table, ids: dict[str, int], lost: bool = False) -> Decision | None:
         """The pending decision whose prompt its player never got — the move
         before it was saved but not told (the process died, Redis's answer

@@ -348,6 +348,13 @@ class Store(ABC):
         whose record has expired loses its timer here (and is not listed)."""
 
     @abstractmethod
+    async def checks(self, now: float) -> list[int]:
+        """Chats whose last save's telling check has come (by `now`,
+        `Table.telling_checked_at`) since last asked: each is looked at once,
+        for a prompt its process died before sending. A store may add chats
+        whose timer the game moved on from; looking at them is harmless."""
+
+    @abstractmethod
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
         """`load` and `messages` together, in one round trip. The record
         loaded is `Table.adrift` when a primary other than the store's own

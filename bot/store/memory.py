@@ -52,6 +52,8 @@ class MemoryStore(Store):
         self._logs: dict[int, list[str]] = {}
         self._msgs: dict[int, dict[str, int]] = {}
         self._timers: dict[int, float] = {}
+        #: each running game's telling check (`Table.telling_checked_at`), till `checks`
+        self._telling_checks: dict[int, float] = {}
         self._users: dict[int, str] = {}  # UserPrefs JSON
         self._links: dict[int, set[int]] = {}
         self._links_expire: dict[int, float] = {}  # user → when their links go
@@ -127,6 +129,11 @@ class MemoryStore(Store):
             self._timers.pop(chat, None)
         else:
             self._timers[chat] = float(timer)
+        check = table.telling_checked_at()
+        if check is None:
+            self._telling_checks.pop(chat, None)
+        else:
+            self._telling_checks[chat] = check
         self._expires[chat] = self._clock() + self.ttl_of(table)
         delivery = current_delivery()
         if delivery is not None and delivery.finishable:  # as Redis: with the save
@@ -177,6 +184,13 @@ class MemoryStore(Store):
             ((t, str(chat), chat) for chat, t in self._timers.items() if t <= now),
         )
         return [chat for _, _, chat in ready[:limit]]
+
+    async def checks(self, now: float) -> list[int]:
+        await asyncio.sleep(0)
+        come = [chat for chat, at in self._telling_checks.items() if at <= now]
+        for chat in come:
+            del self._telling_checks[chat]
+        return come
 
     async def load_with_messages(self, chat_id: int) -> tuple[Table | None, dict[str, int]]:
         table = await self.load(chat_id)  # expires first

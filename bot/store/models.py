@@ -77,6 +77,13 @@ def _has_screens(record: dict[str, Any]) -> bool:
     )
 
 
+#: how long after a save of a running game it is looked at: a prompt its
+#: process never sent (killed between the save and the telling) is sent then
+#: by whichever process's ticker finds it (`Store.checks`). Just past the
+#: service's grace for the process still telling it (5 s) and a ticker's beat.
+TELLING_CHECK = 6.0
+
+
 class Seat(BaseModel):
     """A place at the table: a person (user_id) or a computer player (user_id None)."""
 
@@ -281,6 +288,13 @@ class Table(BaseModel):
     def entries(self, start: int, stop: int | None = None) -> list[Event]:
         """The journal's entries from position `start` up to `stop` (`positioned`)."""
         return [e for _, e in self.positioned(start, stop)]
+
+    def telling_checked_at(self) -> float | None:
+        """When a save of this running game is looked at, in case the process
+        that made it died before telling it (`TELLING_CHECK`; None: no game
+        running). The timers' index holds the earlier of this and
+        `next_timer`; the record keeps only `next_timer`."""
+        return self.updated_at + TELLING_CHECK if self.status == "playing" else None
 
     def next_timer(self) -> float | None:
         """When the chat next needs its timer: the earlier of the reminder and

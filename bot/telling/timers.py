@@ -61,8 +61,11 @@ class Ticker:
         than 10, `benchmarks.waiting`)."""
         store, now = self.games.store, self.games.clock.now()
         due = await store.due(now, DUE_BATCH + len(self._firing))
+        checks = await store.checks(now)
         for chat_id in due:
             self._start(chat_id)
+        for chat_id in checks:  # (a chat whose timer fires is not looked at too)
+            self._start(chat_id, check=True)
         if time.monotonic() >= self._publish_at:
             self._publish_at = time.monotonic() + PUBLISH_EVERY
             await self.sweep(now)
@@ -86,11 +89,12 @@ class Ticker:
         except Exception:
             log.exception("the sweep after cuts and rollbacks failed")
 
-    def _start(self, chat_id: int) -> None:
-        """Fire the chat's timer in a task of its own, unless it is firing."""
+    def _start(self, chat_id: int, check: bool = False) -> None:
+        """Fire the chat's timer in a task of its own, unless it is firing;
+        `check`: its last save's telling is looked at instead (`Games.on_check`)."""
         if chat_id in self._firing:
             return
-        task = asyncio.create_task(self._fire(chat_id), name=f"timer {chat_id}")
+        task = asyncio.create_task(self._fire(chat_id, check), name=f"timer {chat_id}")
         self._firing[chat_id] = task
         task.add_done_callback(functools.partial(self._fired, chat_id))
 
@@ -108,10 +112,13 @@ class Ticker:
     def firing(self) -> int:
         return len(self._firing)
 
-    async def _fire(self, chat_id: int) -> None:
+    async def _fire(self, chat_id: int, check: bool = False) -> None:
         async with self._slots:
             try:
-                told = await self.games.on_timer(chat_id)
+                if check:
+                    told = await self.games.on_check(chat_id)
+                else:
+                    told = await self.games.on_timer(chat_id)
                 await self.carrier.carry_out(told)
             except Conflict:
                 log.info("timer of %s lost a race; it fires again next tick", chat_id)

@@ -1,4 +1,4 @@
-"""A primary, a replica and three sentinels of their own, on free loopback ports.
+"""A primary, its replicas and three sentinels of their own, on free loopback ports.
 
 Debian's ``redis-server`` and ``redis-sentinel`` (.ci/run installs them),
 started by the failover test and benchmark: nothing else uses their ports or
@@ -42,6 +42,9 @@ COMPOSE_REDIS = (
     *("--appendonly", "yes", "--appendfsync", "everysec"),
     *("--maxmemory", "256mb", "--maxmemory-policy", "noeviction"),
 )
+#: the guard deploy/docker-compose.ha.yml sets on each Redis (`SentinelGroup.guarded`):
+#: a primary with no replica acknowledging within 5 s refuses writes (NOREPLICAS)
+GUARD = ("--min-replicas-to-write", "1", "--min-replicas-max-lag", "5")
 
 
 def free_ports(n: int) -> list[int]:
@@ -81,7 +84,7 @@ async def until(
 class SentinelGroup:
     workdir: Path
     primary_port: int = 0
-    replica_port: int = 0
+    replica_ports: list[int] = field(default_factory=list)
     sentinel_ports: list[int] = field(default_factory=list)
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     down_after_ms: int = DOWN_AFTER_MS
@@ -89,10 +92,23 @@ class SentinelGroup:
     #: the Redis servers as the HA compose file runs them (AOF everysec,
     #: maxmemory): else no persistence
     compose: bool = False
+    #: how many replicas the primary has (the HA compose file: two)
+    replicas: int = 1
+    #: each Redis refuses writes without a replica in sync (`GUARD`)
+    guarded: bool = False
 
     @property
     def sentinels(self) -> list[tuple[str, int]]:
         return [("127.0.0.1", p) for p in self.sentinel_ports]
+
+    @property
+    def replica_port(self) -> int:
+        return self.replica_ports[0]
+
+    @property
+    def ports(self) -> list[int]:
+        """Every Redis server's port, the first primary first."""
+        return [self.primary_port, *self.replica_ports]
 
     def _redis(self, name: str, port: int, *extra: str) -> None:
         data = self.workdir / name
@@ -103,17 +119,20 @@ class SentinelGroup:
                 *("--dir", str(data), "--save", ""),
                 *(COMPOSE_REDIS if self.compose else ("--appendonly", "no")),
                 *START_AT_ONCE,
+                *(GUARD if self.guarded else ()),
                 *extra,
             ],
             stdout=subprocess.DEVNULL,
         )
 
     async def start(self) -> None:
-        ports = free_ports(5)
-        self.primary_port, self.replica_port = ports[0], ports[1]
-        self.sentinel_ports = ports[2:]
+        ports = free_ports(4 + self.replicas)
+        self.primary_port, self.replica_ports = ports[0], ports[1 : 1 + self.replicas]
+        self.sentinel_ports = ports[1 + self.replicas :]
         self._redis("primary", self.primary_port)
-        self._redis("replica", self.replica_port, "--replicaof", "127.0.0.1", str(ports[0]))
+        for i, port in enumerate(self.replica_ports):
+            name = "replica" if i == 0 else f"replica{i + 1}"
+            self._redis(name, port, "--replicaof", "127.0.0.1", str(ports[0]))
         # what a sentinel would learn only in seconds it is told at once: the
         # replica (from the primary's INFO, asked every 10 s) and its peers
         # (their hellos on the primary, every 2 s), each by the id it is given
@@ -128,7 +147,10 @@ class SentinelGroup:
             conf.write_text(
                 f"port {port}\nbind 127.0.0.1\ndir {self.workdir}\nsentinel myid {ids[i]}\n"
                 f"sentinel monitor {MASTER} 127.0.0.1 {self.primary_port} 2\n"
-                f"sentinel known-replica {MASTER} 127.0.0.1 {self.replica_port}\n{peers}"
+                + "".join(
+                    f"sentinel known-replica {MASTER} 127.0.0.1 {r}\n" for r in self.replica_ports
+                )
+                + f"{peers}"
                 f"sentinel down-after-milliseconds {MASTER} {self.down_after_ms}\n"
                 f"sentinel failover-timeout {MASTER} {self.failover_timeout_ms}\n"
                 f"sentinel parallel-syncs {MASTER} 1\n"
@@ -147,16 +169,19 @@ class SentinelGroup:
             await client.aclose()
 
     async def _in_sync(self) -> bool:
-        info = await self._ask(self.replica_port, "INFO", "replication")
-        assert isinstance(info, dict)
-        return info.get("master_link_status") == "up"
+        for port in self.replica_ports:
+            info = await self._ask(port, "INFO", "replication")
+            assert isinstance(info, dict)
+            if info.get("master_link_status") != "up":
+                return False
+        return True
 
     async def _sentinels_know_all(self) -> bool:
         for port in self.sentinel_ports:
             replicas = await self._ask(port, "SENTINEL", "REPLICAS", MASTER)
             others = await self._ask(port, "SENTINEL", "SENTINELS", MASTER)
             assert isinstance(replicas, list) and isinstance(others, list)
-            if len(replicas) != 1 or len(others) != 2:
+            if len(replicas) != self.replicas or len(others) != 2:
                 return False
         return True
 
@@ -174,16 +199,61 @@ class SentinelGroup:
         return best[0] if best is not None and best[1] >= 2 else None
 
     async def promoted(self, timeout: float = 30.0) -> float:
-        """Until the replica is the primary (the sentinels say so and it
+        """Until a replica is the primary (the sentinels say so and it
         answers as one); the seconds it took."""
 
         async def done() -> bool:
-            if await self.primary_named() != self.replica_port:
+            named = await self.primary_named()
+            if named not in self.replica_ports:
                 return False
-            role = await self._ask(self.replica_port, "ROLE")
+            role = await self._ask(named, "ROLE")
             return isinstance(role, list) and role[0] == "master"
 
-        return await until(done, "the replica to be promoted", timeout)
+        return await until(done, "a replica to be promoted", timeout)
+
+    async def settled(self, timeout: float = 60.0) -> int:
+        """Until the sentinels name one primary that every other server —
+        the old primary too, once they have made it a replica — follows in
+        sync; that primary's port."""
+        primary: list[int] = []
+
+        async def done() -> bool:
+            named = await self.primary_named()
+            if named is None:
+                return False
+            for port in self.ports:
+                role = await self._ask(port, "ROLE")
+                assert isinstance(role, list)
+                if port == named:
+                    if role[0] != "master":
+                        return False
+                    continue
+                info = await self._ask(port, "INFO", "replication")
+                assert isinstance(info, dict)
+                if (
+                    role[0] != "slave"
+                    or int(info.get("master_port", 0)) != named
+                    or info.get("master_link_status") != "up"
+                    or int(info.get("master_sync_in_progress", 1))
+                ):
+                    return False
+            primary[:] = [named]
+            return True
+
+        await until(done, "every server to follow one primary", timeout, every=0.2)
+        return primary[0]
+
+    async def ask(self, port: int, *command: str) -> object:
+        """One command to the server on `port`, on a connection of its own."""
+        return await self._ask(port, *command)
+
+    def stall(self, name: str) -> None:
+        """SIGSTOP: the server keeps its connections and answers nothing — a
+        stall (a frozen VM, a swapping host) — until `wake`."""
+        os.kill(self.processes[name].pid, signal.SIGSTOP)
+
+    def wake(self, name: str) -> None:
+        os.kill(self.processes[name].pid, signal.SIGCONT)
 
     def kill(self, name: str) -> None:
         """SIGKILL: no shutdown, nothing flushed — a power cut to that server."""
@@ -194,6 +264,7 @@ class SentinelGroup:
     def stop(self) -> None:
         for process in self.processes.values():
             if process.poll() is None:
+                os.kill(process.pid, signal.SIGCONT)  # (a stalled one dies only awake)
                 process.kill()
                 process.wait(10)
 
@@ -202,12 +273,16 @@ async def started(
     down_after_ms: int = DOWN_AFTER_MS,
     failover_timeout_ms: int = FAILOVER_TIMEOUT_MS,
     compose: bool = False,
+    replicas: int = 1,
+    guarded: bool = False,
 ) -> SentinelGroup:
     group = SentinelGroup(
         Path(tempfile.mkdtemp(prefix="smuta-sentinel-")),
         down_after_ms=down_after_ms,
         failover_timeout_ms=failover_timeout_ms,
         compose=compose,
+        replicas=replicas,
+        guarded=guarded,
     )
     try:
         await group.start()

@@ -193,6 +193,7 @@ def every_other_call(store: RedisStore) -> dict[str, Callable[[], Awaitable[obje
         "delete": lambda: store.delete(CHAT),
         "log": lambda: store.log(CHAT),
         "due": lambda: store.due(0.0),
+        "checks": lambda: store.checks(0.0),
         "messages": lambda: store.messages(CHAT),
         "set_messages": lambda: store.set_messages(CHAT, {"table": 1}),
         "save_user": lambda: store.save_user(UserPrefs(user_id=7, lang="en")),

@@ -25,7 +25,7 @@ from bot.service.ratings import Analysis
 from bot.store import Store
 from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
-from bot.store.models import GameRecord
+from bot.store.models import TELLING_CHECK, GameRecord
 from bot.webhook import make_web_app
 from bot.words.keyboards import SettingsCb
 from engine import Command, pending
@@ -385,6 +385,47 @@ async def test_a_kill_after_the_save_leaves_the_press_made_and_its_redelivery_dr
     assert (await h.table(GROUP)).version == version
     assert await h.tick(ANNOUNCE_GRACE) == 1
     assert len(await results_posted(h)) == 1
+
+
+async def test_a_kill_after_a_mid_game_save_is_told_by_the_next_process_within_seconds(
+    store: Store,
+) -> None:
+    """Issue 41 item 3: killed after the save of a move mid-game, before it
+    told anyone. The next process's ticker looks at that save `TELLING_CHECK`
+    seconds after it and sends the prompt its player is owed — not minutes
+    later at the reminder; a save told in time is looked at and left alone."""
+    h = Harness(store)
+    anna, boris, vera = people("Анна", "Борис", "Вера")
+    await h.open_game(GROUP, anna, [boris, vera])
+    table = await h.table(GROUP)
+    assert table.state is not None
+    decision = pending(table.state)
+    assert decision is not None
+    mover = next(u for u in (anna, boris, vera) if u.id == table.seats[decision.seat].user_id)
+    message = (await store.messages(GROUP))[f"prompt:{decision.seat}"]
+    data = answer_data(table, decision, decision.options[0])
+
+    async def killed(*args: object, **kwargs: object) -> None:
+        raise asyncio.CancelledError("the process died right after the save")
+
+    h.app.telling.sender.deliver = killed  # type: ignore[method-assign]
+    with pytest.raises(asyncio.CancelledError):
+        await h.press(mover, mover.id, message, data)
+    saved = await h.table(GROUP)
+    assert saved.version > table.version and saved.state is not None
+    owed = pending(saved.state)
+    assert owed is not None and saved.reminder is not None
+    h.restart()
+    await h.tick(TELLING_CHECK - 1)
+    assert (await store.messages(GROUP)).get(f"shown:{owed.seat}") != owed.id
+    await h.tick(1)
+    assert (await store.messages(GROUP)).get(f"shown:{owed.seat}") == owed.id, (
+        "the owed prompt was sent by the next process"
+    )
+    assert h.clock.now() < saved.reminder, "long before the reminder"
+    sent = len(h.tg.requests)
+    await h.tick(TELLING_CHECK + 1)  # told now: looked at again, nothing more is sent
+    assert len(h.tg.requests) == sent
 
 
 async def test_a_redelivery_waiting_on_a_dead_lease_holds_back_nothing_of_its_chat(

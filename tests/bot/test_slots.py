@@ -38,7 +38,7 @@ from bot.store import PUBLISH_BATCH, Store, StoreUnavailable, UserPrefs
 from bot.store import delivery as delivery_module
 from bot.store.delivery import Delivery
 from bot.store.memory import MemoryStore
-from bot.store.models import ChatProfile, PlayerStats, Seat, Table
+from bot.store.models import TELLING_CHECK, ChatProfile, PlayerStats, Seat, Table
 from bot.store.redis import RedisStore
 from bot.store.redis.guard import as_str
 from engine import Command, Event
@@ -419,6 +419,7 @@ async def test_a_save_lowers_the_timers_index_and_due_raises_it_to_the_record(
     client: Any = store._r
     deadlines = store._deadlines_key
     table = timed(GROUP, 20.0, 30.0)
+    table.updated_at = 100.0  # (its telling check, `TELLING_CHECK` on, falls after these)
     assert await store.save(table)
     assert await client.zscore(deadlines, str(GROUP)) == 20.0
     table.reminder, table.deadline = 60.0, 90.0  # the next turn
@@ -911,3 +912,21 @@ async def test_a_backlog_of_unpublished_games_goes_a_batch_a_look(redis_store: R
     assert left == [f"{GROUP}:{g}" for g in range(PUBLISH_BATCH + 1, 26)]
     await store.publish_finished(older_than=0)
     assert await client.zcard(store._unpublished_key) == 0
+
+
+async def test_a_save_lowers_the_timers_index_to_its_telling_check_and_keeps_its_timer(
+    redis_store: RedisStore,
+) -> None:
+    """Issue 41 item 3: a save of a running game puts its chat in the timers'
+    index no later than `TELLING_CHECK` after it, while its record keeps its
+    own timer: `due` fires nothing then, and hands the chat to `checks`, once."""
+    store = redis_store
+    client: Any = store._r
+    table = timed(GROUP, 200.0, 300.0)
+    table.updated_at = 10.0
+    assert await store.save(table)
+    assert await client.zscore(store._deadlines_key, str(GROUP)) == 10.0 + TELLING_CHECK
+    assert await store.due(10.0 + TELLING_CHECK) == []  # not a timer: nothing fires
+    assert await store.checks(10.0 + TELLING_CHECK) == [GROUP]
+    assert await store.checks(10.0 + TELLING_CHECK) == []  # looked at once
+    assert await client.zscore(store._deadlines_key, str(GROUP)) == 200.0

@@ -36,6 +36,9 @@ class SlowTimers:
     def now(self) -> float:
         return 0.0
 
+    async def checks(self, now: float) -> list[int]:
+        return []  # (no save looked at)
+
     async def due(self, now: float, limit: int = 100) -> list[int]:
         return [-100]
 
@@ -95,6 +98,9 @@ class CancellationTakenForAnOutage:
     async def once_within(self, name: str, now: float, seconds: int) -> bool:
         return False  # (another process looks for unpublished games)
 
+    async def checks(self, now: float) -> list[int]:
+        return []  # (no save looked at)
+
     async def due(self, now: float, limit: int = 100) -> list[int]:
         if self.broken:
             raise RuntimeError("the test is over")
@@ -136,6 +142,9 @@ class Publishing:
 
     def now(self) -> float:
         return 0.0
+
+    async def checks(self, now: float) -> list[int]:
+        return []  # (no save looked at)
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
         return []
@@ -187,6 +196,9 @@ class ManyDue:
 
     def now(self) -> float:
         return 0.0
+
+    async def checks(self, now: float) -> list[int]:
+        return []  # (no save looked at)
 
     async def due(self, now: float, limit: int = 100) -> list[int]:
         return self.waiting[:limit]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import time
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Self
@@ -18,7 +19,7 @@ from redis.asyncio.sentinel import Sentinel
 from redis.crc import key_slot
 
 from bot.ops import metrics
-from bot.store import Store
+from bot.store import Store, StoreUnavailable
 from bot.store.redis.client import (
     POOL_CONNECTIONS,
     BlockingSentinelPool,
@@ -26,8 +27,15 @@ from bot.store.redis.client import (
     BoundedPool,
     Client,
 )
-from bot.store.redis.guard import UNAVAILABLE, awaited, claimed_first, store_errors
+from bot.store.redis.guard import (
+    UNAVAILABLE,
+    awaited,
+    claimed_first,
+    no_replicas,
+    store_errors,
+)
 from bot.store.redis.scripts import Script, register
+from bot.store.redis.survivor import SLOW_SAVE_SECONDS, on_survivor, vouched_within
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +72,7 @@ class RedisBase(Store):
         wait_replicas: int = 0,
         wait_ms: int = 100,
         sentinel: Sentinel | None = None,
+        sentinel_master: str = "",
     ):
         #: one node's client or a cluster's, as it is: what only a cluster
         #: has (its nodes) is asked where `isinstance` says it is one
@@ -73,8 +82,12 @@ class RedisBase(Store):
         self.wait_replicas = wait_replicas
         self.wait_ms = wait_ms
         self._sentinel = sentinel  # closed with the store (its connections to the sentinels)
+        self._sentinel_master = sentinel_master  # the name they monitor the primary by
         #: a save's follow-ups that failed (`_follow`), sent again by `due`
         self._unfollowed: list[tuple[str, ...]] = []
+        #: the chats whose timers' index entries `due` raised, till `checks`
+        #: (at most a tick's worth: `due` raises what it reads, `DUE_ROUNDS` reads)
+        self._raised: dict[int, None] = {}
         #: one Redis node holds every key (a primary, maybe with replicas):
         #: commands pipelined on one connection run in the order sent. False on
         #: a cluster, whose nodes keep no order between them
@@ -186,6 +199,7 @@ class RedisBase(Store):
             wait_replicas=wait_replicas,
             wait_ms=wait_ms,
             sentinel=sentinel,
+            sentinel_master=master,
         )
 
     @classmethod
@@ -293,6 +307,8 @@ class RedisBase(Store):
         then — if it saved — `after`, a round trip each. A script the primary
         lacks (a promoted replica's cache starts empty) is sent whole once,
         and the lot again (`before` and `after` must be safe to repeat).
+        Through sentinels, a save whose WAIT fell short or whose round trip
+        was slow is told only once they vouch for its primary (`_vouched`).
         Returns the script's answer."""
         if not self.one_node:
             if before:
@@ -303,8 +319,10 @@ class RedisBase(Store):
             return outcome
         if not self.wait_replicas and not before and not after:
             return list(await script(keys=keys, args=args))
+        node = self._r
+        assert isinstance(node, Redis)  # (`one_node`)
         for _ in range(2):
-            async with self._r.pipeline(transaction=False) as pipe:
+            async with node.pipeline(transaction=False) as pipe:
                 for command in before:
                     pipe.execute_command(*command)
                 pipe.evalsha(script.sha, len(keys), *keys, *args)
@@ -312,7 +330,14 @@ class RedisBase(Store):
                     pipe.execute_command(*command)
                 if self.wait_replicas:
                     pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms)
+                if self._sentinel is not None:
+                    # the connection taken here, so its server is known after
+                    # (a reconnection inside `execute` asks the sentinels anew)
+                    pipe.connection = await node.connection_pool.get_connection()  # type: ignore[no-untyped-call]
+                connection = pipe.connection
+                sent = time.monotonic()
                 answers = await pipe.execute(raise_on_error=False)
+                took = time.monotonic() - sent
             for answer in answers[: len(before)]:
                 if isinstance(answer, Exception):
                     raise answer
@@ -321,19 +346,53 @@ class RedisBase(Store):
                 script.sha = await awaited(self._r.script_load(script.script))
                 continue
             if isinstance(outcome, Exception):
+                if (
+                    connection is not None
+                    and isinstance(outcome, redis.exceptions.ResponseError)
+                    and no_replicas(outcome)
+                ):
+                    # refused for want of replicas: perhaps a replica was
+                    # promoted and this primary is left behind
+                    await self._left_behind(connection.host, connection.port)
                 raise outcome
-            followed = answers[len(before) + 1 : len(before) + 1 + len(after)]
-            if int(outcome[0]) and any(isinstance(a, Exception) for a in followed):
-                await self._follow(after)  # sent again on its own, once
-            if self.wait_replicas:
+            saved = bool(int(outcome[0]))
+            short = False
+            if self.wait_replicas and saved:
                 replicas = answers[-1]
-                if isinstance(replicas, Exception):
-                    # the save is made (the script answered): only its copy is unknown
+                # an error: the save is made (the script answered), only its copy is unknown
+                short = isinstance(replicas, Exception) or int(replicas) < self.wait_replicas
+                if short:
                     metrics.wait_timed_out()
-                elif int(replicas) < self.wait_replicas and int(outcome[0]):
-                    metrics.wait_timed_out()
+            if saved and connection is not None and (short or took > SLOW_SAVE_SECONDS):
+                await self._vouched(connection.host, connection.port)
+            followed = answers[len(before) + 1 : len(before) + 1 + len(after)]
+            if saved and any(isinstance(a, Exception) for a in followed):
+                await self._follow(after)  # sent again on its own, once
             return list(outcome)
         raise redis.exceptions.NoScriptError("the save script could not be loaded")
+
+    async def _left_behind(self, host: str, port: int) -> None:
+        """When the sentinels do not vouch for `host`:`port` (a save there was
+        refused), every connection of the pool is dropped: the next call asks
+        them where the primary is, rather than staying with the old one till
+        they make it a replica (seconds after it came back)."""
+        assert self._sentinel is not None
+        if not await on_survivor(self._sentinel, self._sentinel_master, (host, port)):
+            assert isinstance(self._r, Redis)  # (sentinels name one node)
+            await self._r.connection_pool.disconnect()
+
+    async def _vouched(self, host: str, port: int) -> None:
+        """Raise `StoreUnavailable` unless the sentinels vouch that the save
+        just made on `host`:`port` is on the primary that survives
+        (`bot.store.redis.survivor`); then every connection of the pool is
+        dropped, so the next call asks the sentinels where the primary is."""
+        assert self._sentinel is not None
+        if await vouched_within(self._sentinel, self._sentinel_master, (host, port)):
+            return
+        metrics.save_withdrawn()
+        assert isinstance(self._r, Redis)  # (sentinels name one node)
+        await self._r.connection_pool.disconnect()
+        raise StoreUnavailable("the save landed on a primary being failed over: not told")
 
     async def _pipelined(self, commands: Sequence[tuple[str, ...]]) -> None:
         """`commands` in one pipeline (no transaction); the first error raised."""

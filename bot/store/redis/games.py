@@ -104,8 +104,12 @@ class Games(History, Updates):
         # `due` raises it by the record's ``d``), and the running update's
         # claim made final — no round trip of its own (`bot.store.delivery`)
         after: list[tuple[str, ...]] = []
-        if timer is not None:
-            after.append(("ZADD", self._deadlines_key, "LT", repr(float(timer)), str(chat)))
+        # (lowered to the save's telling check, sooner: `Table.telling_checked_at`)
+        lowest = min(
+            (t for t in (timer, table.telling_checked_at()) if t is not None), default=None
+        )
+        if lowest is not None:
+            after.append(("ZADD", self._deadlines_key, "LT", repr(float(lowest)), str(chat)))
         if table.practice:
             # a game without a clock, kept where a rollback is looked for
             # (`untimed_adrift`): no timer would come back to it

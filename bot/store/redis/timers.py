@@ -11,6 +11,7 @@ record again.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -76,9 +77,19 @@ class Timers(RedisBase):
                         off.append((chat, float(score), timer))
                 if off:
                     await self._retime(off)
+                    self._raised.update(dict.fromkeys(chat for chat, _, _ in off))
                 if len(found) < wanted or not off:
                     break  # none left, or as many as asked for
         return list(dict.fromkeys(due))  # (once each, should the index move meanwhile)
+
+    @claimed_first
+    async def checks(self, now: float) -> list[int]:
+        """The chats whose entries `due` raised since last asked: a save's
+        telling check come due (`Table.telling_checked_at`), or a timer the
+        game moved on from — either way looked at once."""
+        await asyncio.sleep(0)
+        raised, self._raised = list(self._raised), {}
+        return raised
 
     async def _timers_of(self, chats: Sequence[int]) -> list[str]:
         """Each chat's record's timer (`_timers_from`), read in one pipeline."""

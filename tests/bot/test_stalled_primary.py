@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from aiogram.types import User
@@ -36,7 +38,7 @@ from engine.ai.easy import choose
 from tests.bot.conftest import _in_ci
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import FakeClock, Harness, answer_data, people
-from tests.bot.sentinels import MASTER, SentinelGroup, installed, started, stopped
+from tests.bot.sentinels import GUARD, MASTER, SentinelGroup, installed, started, stopped
 
 GROUP = -100_410_001
 
@@ -196,3 +198,16 @@ async def test_a_stalled_primary_takes_back_no_move_a_person_was_told(
         stop.set()
         for store in stores:
             await store.close()
+
+
+def test_the_ha_compose_file_runs_what_this_test_runs() -> None:
+    """deploy/docker-compose.ha.yml: two replicas, every Redis with the guard
+    (`GUARD`), and each save waiting for every replica — what the stalls
+    above were shown on."""
+    compose = (Path(__file__).parents[2] / "deploy" / "docker-compose.ha.yml").read_text()
+    servers = re.findall(r"^  (redis-[\w-]+):\n", compose, re.MULTILINE)
+    assert servers == ["redis-primary", "redis-replica", "redis-replica-2"]
+    for flag, value in zip(GUARD[::2], GUARD[1::2], strict=True):
+        assert compose.count(f'      - {flag}\n      - "{value}"\n') == len(servers), flag
+    wait = re.search(r'REDIS_WAIT_REPLICAS: "(\d+)"', compose)
+    assert wait is not None and int(wait.group(1)) == len(servers) - 1

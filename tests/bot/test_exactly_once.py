@@ -18,6 +18,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 import bot.service.ratings
 import bot.webhook
+from bot.handlers.admission import ADMIT_LIMIT
 from bot.ops import metrics
 from bot.service import journal
 from bot.service.bookkeeping import ANNOUNCE_GRACE
@@ -457,3 +458,50 @@ async def test_a_redelivery_waiting_on_a_dead_lease_holds_back_nothing_of_its_ch
     await h.feed(press)
     assert await hand_limit(store) == 6  # handled once
     assert [a.text for a in h.tg.answers()] == [h.tr.t("ru", "settings-saved")]
+
+
+async def test_a_process_killed_at_its_admission_limit_holds_back_no_other_chat(
+    store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 41 item 2, a process killed with `ADMIT_LIMIT` + 1 presses under
+    way, each in a chat of its own, their leases held for long: their
+    redeliveries all wait for those leases at once, and a fresh press in yet
+    another chat is answered — not shed as «бот перегружен» — as is a command
+    in a chat of its own; once the leases are free each press is handled once."""
+    h = Harness(store)
+    dana = person(400, "Дана")
+    presses: list[Update] = []
+    dead: list[Delivery] = []
+    for i in range(ADMIT_LIMIT + 1):
+        chat = GROUP - 1 - i
+        h.tg.admins.add((chat, dana.id))
+        await h.say(chat, dana, "/settings")
+        message = h.last_with_button(chat, "cf:")
+        press = h.updates.press(dana, chat, message, SettingsCb(what="hand_limit").pack())
+        presses.append(press)
+        dead.append(Delivery(press.update_id, lease=60.0))  # killed: nobody gives it back
+        assert await store.first_delivery(dead[-1]) == "won"
+    fresh = await settings_press(h, dana)  # in GROUP, not among them
+    h.restart()
+    caplog.set_level(logging.INFO, logger="bot.handlers.once")
+    redelivered = [asyncio.create_task(h.feed(p, settle=False)) for p in presses]
+
+    def waiting() -> int:
+        return sum("waiting for its lease" in r.getMessage() for r in caplog.records)
+
+    await until(lambda: waiting() >= len(presses))
+    since = len(h.tg.requests)
+    await h.feed(fresh)
+    answered = [r.text for r in h.tg.requests[since:] if isinstance(r, AnswerCallbackQuery)]
+    assert answered == [h.tr.t("ru", "settings-saved")], "the fresh press was held back or shed"
+    assert await hand_limit(store) == 6
+    before = len(h.tg.sent(GROUP))
+    await h.say(GROUP, dana, "/rules")
+    assert h.tg.sent(GROUP)[before:], "a command elsewhere waited behind the dead leases"
+    assert not any(task.done() for task in redelivered)
+    for delivery in dead:
+        await store.release_delivery(delivery)  # the leases run out
+    await asyncio.gather(*redelivered)
+    await h.settle()
+    saved = sum(1 for r in h.tg.answers() if r.text == h.tr.t("ru", "settings-saved"))
+    assert saved == 1 + len(presses), "each redelivered press handled once"

@@ -243,6 +243,25 @@ class SentinelGroup:
         await until(done, "every server to follow one primary", timeout, every=0.2)
         return primary[0]
 
+    async def caught_up(self, primary: int, timeout: float = 30.0) -> None:
+        """Until every other server has all the `primary` has written (its
+        replication offset reached): what a save told without every replica's
+        WAIT (the sentinels vouched) reaches the slow one a moment later."""
+
+        async def done() -> bool:
+            info = await self._ask(primary, "INFO", "replication")
+            assert isinstance(info, dict)
+            written = int(info["master_repl_offset"])
+            for port in self.ports:
+                if port != primary:
+                    theirs = await self._ask(port, "INFO", "replication")
+                    assert isinstance(theirs, dict)
+                    if int(theirs.get("slave_repl_offset", -1)) < written:
+                        return False
+            return True
+
+        await until(done, "every replica to have all the primary wrote", timeout)
+
     async def ask(self, port: int, *command: str) -> object:
         """One command to the server on `port`, on a connection of its own."""
         return await self._ask(port, *command)

@@ -177,6 +177,7 @@ async def test_a_stalled_primary_takes_back_no_move_a_person_was_told(
         await players
         assert len(play.told) >= told_before + 4, "play resumed after the failover"
         resumed_at = next(t for t in play.told_at[told_before:])
+        await group.caught_up(await group.settled())
 
         # every move a person was told is in the game on every node
         for port in group.ports:

@@ -76,8 +76,8 @@ class Timers(RedisBase):
                     else:
                         off.append((chat, float(score), timer))
                 if off:
-                    await self._retime(off)
-                    self._raised.update(dict.fromkeys(chat for chat, _, _ in off))
+                    # each looked at by the one process that raised it
+                    self._raised.update(dict.fromkeys(await self._retime(off)))
                 if len(found) < wanted or not off:
                     break  # none left, or as many as asked for
         return list(dict.fromkeys(due))  # (once each, should the index move meanwhile)
@@ -114,11 +114,12 @@ class Timers(RedisBase):
                     timers[i] = "" if timer is None else repr(float(timer))
         return timers
 
-    async def _retime(self, off: Sequence[tuple[int, float, str]]) -> None:
+    async def _retime(self, off: Sequence[tuple[int, float, str]]) -> list[int]:
         """The index's entries raised to their records' timers (or taken out),
         then the records read again — after the raise: on one node in its
         pipeline, behind it; on a cluster once it answered — and an entry
-        lowered again for any record saved meanwhile."""
+        lowered again for any record saved meanwhile. Returns the chats whose
+        entries this call raised (not another process first)."""
         key = self._deadlines_key
         chats = [chat for chat, _, _ in off]
         async with self._r.pipeline(transaction=False) as pipe:
@@ -141,3 +142,4 @@ class Timers(RedisBase):
         ]
         if lower:
             await self._pipelined([("ZADD", key, "LT", now, str(chat)) for chat, now in lower])
+        return [chat for chat, raised in zip(chats, got[: len(off)], strict=True) if raised == 1]

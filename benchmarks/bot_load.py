@@ -51,9 +51,11 @@ Prints one JSON line:
   to think.
 
 `--cluster`: the store on a three-master Redis Cluster of its own on
-loopback (`tests.bot.cluster`, Debian's redis-server), as ``REDIS_CLUSTER=1``
-runs it; `redis_roundtrips_per_update` then counts a pipeline once a master
-it went to (sends, not waits).
+loopback (`tests.bot.cluster`, Debian's redis-server), each master with a
+replica, as ``REDIS_CLUSTER=1`` runs it (each save waiting for its master's
+replica; `--cluster-replicas 0`: none, and no wait);
+`redis_roundtrips_per_update` then counts a pipeline once a master it went
+to (sends, not waits).
 
 `--reviews S`: each finished game's reviews (issue 27) may take S CPU-seconds
 (default 0: none). They are made after a game, never on an update's path —
@@ -293,8 +295,10 @@ async def main(
     workers: int | None = None,
     reviews: float = 0.0,
     cluster: bool = False,
+    wait_replicas: int = 0,
 ) -> dict[str, Any]:
-    """`cluster`: `redis_url` names a node of a Redis Cluster."""
+    """`cluster`: `redis_url` names a node of a Redis Cluster, whose saves
+    wait for `wait_replicas` of their master's replicas."""
     count_roundtrips()
     errors = ErrorCount()
     logging.getLogger("bot").addHandler(errors)
@@ -302,7 +306,7 @@ async def main(
     rng = random.Random(seed)
     prefix = f"smuta-bench:{uuid.uuid4().hex[:8]}"
     store = (
-        RedisStore.from_cluster(redis_url, prefix)
+        RedisStore.from_cluster(redis_url, prefix, wait_replicas=wait_replicas)
         if cluster
         else RedisStore.from_url(redis_url, prefix)
     )
@@ -557,10 +561,14 @@ if __name__ == "__main__":
         "--reviews", type=float, default=0.0, help="CPU seconds a game's reviews may take (0: none)"
     )
     parser.add_argument("--cluster", action="store_true", help="on a 3-master cluster of its own")
+    parser.add_argument(
+        "--cluster-replicas", type=int, default=1, help="replicas a master (--cluster; 0: none)"
+    )
     args = parser.parse_args()
     if args.where:
         WHERE = Counter()
-    nodes = started() if args.cluster else None  # a cluster of its own, gone after
+    # a cluster of its own, gone after
+    nodes = started(replicas=args.cluster_replicas) if args.cluster else None
     try:
         result = asyncio.run(
             main(
@@ -575,6 +583,7 @@ if __name__ == "__main__":
                 args.workers,
                 args.reviews,
                 nodes is not None,
+                args.cluster_replicas,
             )
         )
     finally:

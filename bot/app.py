@@ -113,7 +113,11 @@ def make_store(settings: Settings) -> Store:
     elif settings.redis_url and settings.redis_cluster:
         from bot.store.redis import RedisStore
 
-        store = RedisStore.from_cluster(settings.redis_url)
+        store = RedisStore.from_cluster(
+            settings.redis_url,
+            wait_replicas=settings.wait_replicas,
+            wait_ms=settings.redis_wait_ms,
+        )
     elif settings.redis_url:
         from bot.store.redis import RedisStore
 

@@ -161,7 +161,7 @@ class Settings(BaseSettings):
     def _one_way_to_redis(self) -> Settings:
         """REDIS_CLUSTER names a cluster by one node's URL: not with sentinels
         (a cluster fails over by itself), nor a database other than 0 (a
-        cluster has one), nor WAIT (a save's steps go to other nodes)."""
+        cluster has one)."""
         if not self.redis_cluster:
             return self
         if self.redis_sentinels:
@@ -170,8 +170,6 @@ class Settings(BaseSettings):
             raise ValueError("REDIS_CLUSTER is set: REDIS_URL must name one of its nodes")
         if urlsplit(self.redis_url).path.strip("/") not in ("", "0"):
             raise ValueError("REDIS_CLUSTER is set: a cluster has database 0 only (REDIS_URL)")
-        if self.redis_wait_replicas:
-            raise ValueError("REDIS_WAIT_REPLICAS is not supported with REDIS_CLUSTER")
         return self
 
     @property
@@ -179,7 +177,7 @@ class Settings(BaseSettings):
         """How many replicas each save waits for (`REDIS_WAIT_REPLICAS`)."""
         if self.redis_wait_replicas is not None:
             return self.redis_wait_replicas
-        return 1 if self.redis_sentinels else 0
+        return 1 if self.redis_sentinels or self.redis_cluster else 0
 
     @property
     def webapp_path(self) -> str:

@@ -55,8 +55,13 @@ def installed() -> bool:
 @dataclass
 class Cluster:
     workdir: Path
+    #: the masters' ports (`replicas` each, on ports of their own: `replica_ports`)
     ports: list[int] = field(default_factory=list)
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    replicas: int = 0
+    replica_ports: list[int] = field(default_factory=list)
+    #: how long a master may not answer before its replica takes over
+    node_timeout_ms: int = 5000
 
     @property
     def url(self) -> str:
@@ -64,8 +69,8 @@ class Cluster:
         return f"redis://127.0.0.1:{self.ports[0]}/0"
 
     def start(self) -> None:
-        self.ports = cluster_ports(MASTERS)
-        for port in self.ports:
+        every = cluster_ports(MASTERS * (1 + self.replicas))
+        for port in every:
             data = self.workdir / str(port)
             data.mkdir()
             self.processes.append(
@@ -74,25 +79,90 @@ class Cluster:
                         *("redis-server", "--port", str(port), "--bind", "127.0.0.1"),
                         *("--dir", str(data), "--save", "", "--appendonly", "no"),
                         *("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"),
-                        *("--cluster-node-timeout", "5000"),
+                        *("--cluster-node-timeout", str(self.node_timeout_ms)),
                     ],
                     stdout=subprocess.DEVNULL,
                 )
             )
-        self._until(lambda: all(self._ask(p, "PING") for p in self.ports), "the masters to start")
+        self._until(lambda: all(self._ask(p, "PING") for p in every), "the nodes to start")
         subprocess.run(
             [
                 "redis-cli",
                 "--cluster",
                 "create",
-                *(f"127.0.0.1:{p}" for p in self.ports),
-                *("--cluster-replicas", "0", "--cluster-yes"),
+                *(f"127.0.0.1:{p}" for p in every),
+                *("--cluster-replicas", str(self.replicas), "--cluster-yes"),
             ],
             check=True,
             stdout=subprocess.DEVNULL,
             timeout=READY_SECONDS,
         )
+        self.ports = every
         self._until(self._ok, "every master to say cluster_state:ok")
+        self.ports, self.replica_ports = self.masters(), []
+        self.replica_ports = [p for p in every if p not in self.ports]
+        if self.replicas:
+            self._until(self._replicas_in_sync, "every replica to be in sync")
+
+    def masters(self) -> list[int]:
+        """The ports of the nodes serving slots now (a promoted replica's too)."""
+        slots = self._ask_any("CLUSTER", "SLOTS")
+        assert isinstance(slots, list)
+        return sorted({int(s[2][1]) for s in slots})
+
+    def master_of(self, key: str) -> int:
+        """The port of the master serving `key`'s slot now."""
+        slot = self._ask_any("CLUSTER", "KEYSLOT", key)
+        slots = self._ask_any("CLUSTER", "SLOTS")
+        assert isinstance(slots, list) and isinstance(slot, int)
+        return next(int(s[2][1]) for s in slots if int(s[0]) <= slot <= int(s[1]))
+
+    def _ask_any(self, *command: str) -> object:
+        for port in [*self.ports, *self.replica_ports]:
+            try:
+                return self._ask(port, *command)
+            except (OSError, RedisError):
+                continue
+        raise AssertionError("no node answers")
+
+    def _replicas_in_sync(self) -> bool:
+        for port in self.replica_ports:
+            info = self._ask(port, "INFO", "replication")
+            if not isinstance(info, dict) or info.get("master_link_status") != "up":
+                return False
+        return True
+
+    def kill(self, port: int) -> None:
+        """SIGKILL of the node on `port`: nothing flushed, a power cut."""
+        process = self._process_of(port)
+        process.kill()
+        process.wait(10)
+
+    def _process_of(self, port: int) -> subprocess.Popen[bytes]:
+        return next(
+            p for p in self.processes if f"--port {port} " in " ".join(map(str, p.args)) + " "
+        )
+
+    def failed_over(self, dead: int, timeout: float = 60.0) -> None:
+        """Until the cluster serves every slot again without the node on `dead`
+        (its replica promoted): CLUSTER INFO ok on every live node."""
+        live = [p for p in [*self.ports, *self.replica_ports] if p != dead]
+        start = time.monotonic()
+        while time.monotonic() - start < timeout:
+            try:
+                if all(
+                    "cluster_state:ok" in str(self._ask(p, "CLUSTER", "INFO")) for p in live
+                ) and dead not in self._masters_from(live[0]):
+                    return
+            except (OSError, RedisError):
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"waited {timeout:g}s for the cluster to fail over")
+
+    def _masters_from(self, port: int) -> set[int]:
+        slots = self._ask(port, "CLUSTER", "SLOTS")
+        assert isinstance(slots, list)
+        return {int(s[2][1]) for s in slots}
 
     def _ask(self, port: int, *command: str) -> object:
         client = Redis(host="127.0.0.1", port=port, socket_timeout=2, decode_responses=True)
@@ -161,8 +231,12 @@ class Cluster:
                 process.wait(10)
 
 
-def started() -> Cluster:
-    cluster = Cluster(Path(tempfile.mkdtemp(prefix="smuta-cluster-")))
+def started(replicas: int = 0, node_timeout_ms: int = 5000) -> Cluster:
+    cluster = Cluster(
+        Path(tempfile.mkdtemp(prefix="smuta-cluster-")),
+        replicas=replicas,
+        node_timeout_ms=node_timeout_ms,
+    )
     try:
         cluster.start()
     except BaseException:

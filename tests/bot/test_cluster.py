@@ -82,17 +82,21 @@ async def test_the_settings_name_a_cluster_by_one_node(monkeypatch: pytest.Monke
     monkeypatch.setenv("REDIS_URL", "redis://node-1:7000/0")
     monkeypatch.setenv("REDIS_CLUSTER", "1")
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
-    assert settings.redis_cluster and settings.wait_replicas == 0
+    # each save waits for its master's replica (a cluster's masters each have one)
+    assert settings.redis_cluster and settings.wait_replicas == 1
     store = make_store(settings)  # (no call is made: the client finds the nodes on first use)
     try:
         assert isinstance(store, RedisStore) and not store.one_node
+        assert store.wait_replicas == 1
         assert isinstance(client_of(store), BoundedCluster)
     finally:
         await store.close()
+    with monkeypatch.context() as m:  # a cluster whose masters have two replicas each
+        m.setenv("REDIS_WAIT_REPLICAS", "2")
+        assert Settings(_env_file=None).wait_replicas == 2  # type: ignore[call-arg]
     for name, value in (
         ("REDIS_SENTINELS", "s:26379"),
         ("REDIS_URL", "redis://node-1:7000/2"),
-        ("REDIS_WAIT_REPLICAS", "1"),
     ):
         with monkeypatch.context() as m:
             m.setenv(name, value)

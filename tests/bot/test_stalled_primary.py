@@ -74,17 +74,17 @@ class Play:
     unreadable: int = 0
 
 
-async def _press_once(h: Harness, users: Sequence[User], play: Play) -> bool:
+async def press_once(h: Harness, users: Sequence[User], play: Play, chat: int = GROUP) -> bool:
     """The pending decision's person presses its button through `h`; noted in
     `play`. False once the game is over."""
     try:
-        table = await h.table(GROUP)
+        table = await h.table(chat)
         if table.state is None or table.status != "playing":
             return False
         decision = pending(table.state)
         if decision is None:
             return False
-        message = (await h.store.messages(GROUP)).get(f"prompt:{decision.seat}")
+        message = (await h.store.messages(chat)).get(f"prompt:{decision.seat}")
     except StoreUnavailable:
         message = None
     if message is None:  # Redis away, or the prompt not yet sent again
@@ -112,15 +112,19 @@ async def _press_once(h: Harness, users: Sequence[User], play: Play) -> bool:
     return True
 
 
-async def _players(
-    procs: Sequence[Harness], users: Sequence[User], play: Play, stop: asyncio.Event
+async def players_pressing(
+    procs: Sequence[Harness],
+    users: Sequence[User],
+    play: Play,
+    stop: asyncio.Event,
+    chat: int = GROUP,
 ) -> None:
     """Presses, the two processes taking turns, until `stop` or the game's end;
     between them the clock moves on and a process's timers tick (a save whose
     telling was cut is looked at after `TELLING_CHECK`)."""
     i = 0
     while not stop.is_set():
-        if not await _press_once(procs[i % 2], users, play):
+        if not await press_once(procs[i % 2], users, play, chat):
             return
         with contextlib.suppress(StoreUnavailable):  # the timers wait while Redis is away
             await procs[(i + 1) % 2].tick(0.5)
@@ -153,7 +157,7 @@ async def test_a_stalled_primary_takes_back_no_move_a_person_was_told(
     withdrawn_before = metrics.sample("smuta_redis_saves_withdrawn_total")
     try:
         await procs[0].open_game(GROUP, users[0], list(users[1:]), seed=20261208)
-        players = asyncio.create_task(_players(procs, users, play, stop))
+        players = asyncio.create_task(players_pressing(procs, users, play, stop))
         while len(play.told) < 6:  # mid-game, both processes saving
             await asyncio.sleep(0.05)
         told_before = len(play.told)

@@ -209,14 +209,17 @@ class RedisBase(Store):
         prefix: str = "smuta",
         timeout: float = 5.0,
         max_connections: int = POOL_CONNECTIONS,
+        wait_replicas: int = 0,
+        wait_ms: int = 100,
     ) -> Self:
         """A store on the Redis Cluster one of whose nodes `url` names (redis-py
         asyncio `RedisCluster`: it asks that node for the others and for who
         serves which slot, and follows the cluster when slots move or a
         replica is promoted). The same bounds as `from_url`: `timeout` on
         every call and connection, at most `max_connections` calls at once (a
-        call more waits its turn, `BoundedCluster`). No WAIT: a save's
-        follow-ups are other round trips on other nodes (`one_node`)."""
+        call more waits its turn, `BoundedCluster`). With `wait_replicas`,
+        the save itself waits for its master's replicas (`_saved_on_its_master`);
+        its follow-ups are other round trips on other nodes (`one_node`)."""
         client = BoundedCluster.from_url(
             url,
             max_connections=max_connections,
@@ -224,7 +227,7 @@ class RedisBase(Store):
             socket_timeout=timeout,
             socket_connect_timeout=timeout,
         )
-        return cls(client, prefix, owns_client=True)
+        return cls(client, prefix, owns_client=True, wait_replicas=wait_replicas, wait_ms=wait_ms)
 
     # keys --------------------------------------------------------------
 
@@ -313,7 +316,10 @@ class RedisBase(Store):
         if not self.one_node:
             if before:
                 await self._pipelined(before)
-            outcome = list(await script(keys=keys, args=args))
+            if self.wait_replicas:
+                outcome = await self._saved_on_its_master(script, keys, args)
+            else:
+                outcome = list(await script(keys=keys, args=args))
             if after and int(outcome[0]):
                 await self._follow(after)
             return outcome
@@ -368,6 +374,36 @@ class RedisBase(Store):
             followed = answers[len(before) + 1 : len(before) + 1 + len(after)]
             if saved and any(isinstance(a, Exception) for a in followed):
                 await self._follow(after)  # sent again on its own, once
+            return list(outcome)
+        raise redis.exceptions.NoScriptError("the save script could not be loaded")
+
+    async def _saved_on_its_master(
+        self, script: Script, keys: list[str], args: Sequence[str | bytes]
+    ) -> list[Any]:
+        """On a cluster with `wait_replicas`: the script and WAIT in one
+        round trip to the master of its keys' slot, on one connection — so
+        WAIT counts the replicas that have this save. A script the master
+        lacks is sent whole once."""
+        cluster = self._r
+        assert isinstance(cluster, RedisCluster)
+        for _ in range(2):
+            master = cluster.get_node_from_key(keys[0])
+            async with cluster.pipeline(transaction=False) as pipe:
+                # (redis-py refuses `evalsha` in a cluster's pipeline: sent as a command)
+                pipe.execute_command(
+                    "EVALSHA", script.sha, len(keys), *keys, *args, target_nodes=master
+                )
+                pipe.execute_command("WAIT", self.wait_replicas, self.wait_ms, target_nodes=master)
+                outcome, replicas = await pipe.execute(raise_on_error=False)
+            if isinstance(outcome, redis.exceptions.NoScriptError):
+                script.sha = await awaited(cluster.script_load(script.script))
+                continue
+            if isinstance(outcome, Exception):
+                raise outcome
+            if int(outcome[0]) and (
+                isinstance(replicas, Exception) or int(replicas) < self.wait_replicas
+            ):
+                metrics.wait_timed_out()
             return list(outcome)
         raise redis.exceptions.NoScriptError("the save script could not be loaded")
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -141,9 +142,10 @@ async def _node_log(port: int) -> list[Command]:
 
 
 async def test_a_stalled_primary_takes_back_no_move_a_person_was_told(
-    stalled: tuple[SentinelGroup, str],
+    stalled: tuple[SentinelGroup, str], caplog: pytest.LogCaptureFixture
 ) -> None:
     group, stall = stalled
+    caplog.set_level(logging.WARNING)
     tg, clock = FakeTelegram(), FakeClock()
     stores = [
         # the bot's own call timeout (5 s): a press sent as the primary
@@ -192,6 +194,8 @@ async def test_a_stalled_primary_takes_back_no_move_a_person_was_told(
         assert all(log == logs[0] for log in logs), "the nodes hold one game"
         tables = [await h.table(GROUP) for h in procs]
         assert tables[0] == tables[1], "both processes show the same game"
+        failures = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        assert not failures, "a refusal (NOREPLICAS, a withdrawn save) is no error"
         print(
             f"\n{stall}: {len(play.told)} moves told, {play.refused} presses refused, "
             f"{play.unreadable} reads failed, "

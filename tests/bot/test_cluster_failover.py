@@ -29,7 +29,7 @@ from tests.bot.cluster import Cluster, installed, started, stopped
 from tests.bot.conftest import _in_ci
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import FakeClock, Harness, people
-from tests.bot.test_stalled_primary import Play, players_pressing
+from tests.bot.helpers.pressing import Play, players_pressing
 
 GROUP = -100_410_004
 

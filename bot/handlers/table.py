@@ -58,7 +58,11 @@ def table_router() -> Router:
             await courier.say(message, Reply("err-group-only"))
             return
         got = await seats.ask_stop(message.chat.id, actor_of(message.from_user))
-        await courier.ask_or_say(message, got, Reply("stop-confirm"))
+        if isinstance(got, Reply):
+            await courier.say(message, got)
+            return
+        buttons, question = got
+        await courier.ask_or_say(message, buttons, question)
 
     @router.callback_query(Pressed(StopCb))
     async def stop_button(

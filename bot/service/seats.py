@@ -164,10 +164,12 @@ class Seats:
         return Reply("game-left", effects=(self.teller.lay_out(done.table, done.ids),))
 
     # ------------------------------------------------------------------ stopping
-    async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | Keyboard:
+    async def ask_stop(self, chat_id: int, actor: Actor) -> Reply | tuple[Keyboard, Reply]:
         """/stop: a running game, once its creator or an admin confirms (the
-        buttons returned); a lobby — a group's or a practice table's — closes
-        at once, as its «❌» button would."""
+        buttons returned, with the question fit for the game: a group's is
+        not rated once stopped, practice is never rated, the tutor can be
+        taken again); a lobby — a group's or a practice table's — closes at
+        once, as its «❌» button would."""
         table = await self.store.load(chat_id)
         if table is not None and table.status == "lobby":
             cancelled = await self.lobby.cancel(chat_id, actor)
@@ -179,10 +181,13 @@ class Seats:
         if not await self.records.may_manage(table, actor.user_id):
             return Reply("err-not-creator")
         t = self.tr.t
-        return yes_no_keyboard(
+        buttons = yes_no_keyboard(
             (t(table.lang, "btn-stop-yes"), StopCb(game=table.game_no, confirm=True).pack()),
             (t(table.lang, "btn-stop-no"), StopCb(game=table.game_no, confirm=False).pack()),
         )
+        if table.tutor is not None:
+            return buttons, Reply("stop-confirm-tutor")
+        return buttons, Reply("stop-confirm-practice" if table.practice else "stop-confirm")
 
     async def answer_stop(self, chat_id: int, actor: Actor, cb: StopCb, message_id: int) -> Reply:
         """A press on /stop's question (message `message_id`): «no» keeps the

@@ -140,6 +140,8 @@ log-away = 💤 { $player } keeps missing turns — the computer plays on (to co
 ## Stopping
 
 stop-confirm = 🛑 Stop the game? It ends here: I will show the score as it stands, but it will not count for the ratings.
+stop-confirm-practice = 🛑 Stop the practice game? It ends here: I will show the score as it stands.
+stop-confirm-tutor = 🛑 Leave the lesson? You can take it again from the start at any time: /learn.
 stop-done = 🛑 { $player } stops the game.
 stop-done-short = The game is stopped.
 stop-kept = Playing on!

@@ -120,3 +120,37 @@ async def test_a_stopped_practice_game_tells_its_player_once_in_its_own_chat(
     table = await h.table(anna.id)
     assert table.status == "finished" and table.state is not None
     assert pending(table.state) is None
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_stop_asks_what_fits_the_game_ratings_only_where_they_count(
+    store: Store, lang: str
+) -> None:
+    """Issue 42 item 7: /stop's question speaks of ratings only in a group's
+    game; a practice game is never rated, and the tutor says /learn takes it
+    again (from the start: it does not resume)."""
+    h = Harness(store)
+    anna = person(100, "Анна", lang=lang)
+    boris = person(101, "Борис", lang=lang)
+    t = h.tr.t
+
+    def asked(chat: int) -> str:
+        return h.tg.sent(chat)[-1].text
+
+    await h.open_game(GROUP, anna, [boris], lang=lang)
+    await h.say(GROUP, anna, "/stop")
+    assert asked(GROUP) == t(lang, "stop-confirm")
+    await h.say(anna.id, anna, "/learn")
+    assert (await h.table(anna.id)).tutor is not None
+    await h.say(anna.id, anna, "/stop")
+    assert asked(anna.id) == t(lang, "stop-confirm-tutor")
+    assert "/learn" in asked(anna.id) and t(lang, "stop-confirm") != asked(anna.id)
+    game = (await h.table(anna.id)).game_no
+    confirm = h.last_with_button(anna.id, "st:")
+    await h.press(anna, anna.id, confirm, StopCb(game=game, confirm=True).pack())
+    await h.say(anna.id, anna, "/practice")
+    game = (await h.table(anna.id)).game_no
+    lobby = (await store.messages(anna.id))["lobby"]
+    await h.press(anna, anna.id, lobby, LobbyCb(action="go", game=game).pack())
+    await h.say(anna.id, anna, "/stop")
+    assert asked(anna.id) == t(lang, "stop-confirm-practice")

@@ -29,7 +29,7 @@ from tests.bot.cluster import Cluster, installed, started, stopped
 from tests.bot.conftest import _in_ci
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import FakeClock, Harness, people
-from tests.bot.helpers.pressing import Play, players_pressing
+from tests.bot.helpers.pressing import Play, played_on, players_pressing
 
 GROUP = -100_410_004
 
@@ -71,12 +71,7 @@ async def test_a_master_killed_mid_game_hands_over_to_its_replica_and_no_told_mo
         killed_at = time.monotonic()
         cluster.failed_over(master)
         failed_over = time.monotonic() - killed_at
-        async with asyncio.timeout(60):
-            while len(play.told) < told_before + 4 and not players.done():
-                await asyncio.sleep(0.05)
-        stop.set()
-        await players
-        assert len(play.told) >= told_before + 4, "play went on after the failover"
+        await played_on(play, told_before, players, stop)
         assert play.refused + play.unreadable > 0, "the kill was felt: presses refused meanwhile"
         assert cluster.master_of(f"{prefix}:{{{GROUP}}}:table") != master
         log = list(await stores[0].log(GROUP))

@@ -34,7 +34,7 @@ from engine import Command
 from tests.bot.conftest import _in_ci
 from tests.bot.fake_telegram import FakeTelegram
 from tests.bot.harness import FakeClock, Harness, people
-from tests.bot.helpers.pressing import Play, players_pressing
+from tests.bot.helpers.pressing import Play, played_on, players_pressing
 from tests.bot.sentinels import GUARD, MASTER, SentinelGroup, installed, started, stopped
 
 GROUP = -100_410_001
@@ -102,13 +102,7 @@ async def test_a_stalled_primary_takes_back_no_move_a_person_was_told(
         primary = await group.settled()  # the old primary made a replica, in sync
         assert primary != group.primary_port, "the stall was long enough to fail over"
         settled_at = time.monotonic()
-        # play goes on on the promoted replica
-        async with asyncio.timeout(60):
-            while len(play.told) < told_before + 4 and not players.done():
-                await asyncio.sleep(0.05)
-        stop.set()
-        await players
-        assert len(play.told) >= told_before + 4, "play resumed after the failover"
+        await played_on(play, told_before, players, stop)  # on the promoted replica
         resumed_at = next(t for t in play.told_at[told_before:])
         await group.caught_up(await group.settled())
 

@@ -414,8 +414,13 @@ class RedisBase(Store):
         they make it a replica (seconds after it came back)."""
         assert self._sentinel is not None
         if not await on_survivor(self._sentinel, self._sentinel_master, (host, port)):
-            assert isinstance(self._r, Redis)  # (sentinels name one node)
-            await self._r.connection_pool.disconnect()
+            await self._drop_connections()
+
+    async def _drop_connections(self) -> None:
+        """Every connection of the pool closed: the next call asks the
+        sentinels where the primary is."""
+        assert isinstance(self._r, Redis)  # (sentinels name one node)
+        await self._r.connection_pool.disconnect()
 
     async def _vouched(self, host: str, port: int) -> None:
         """Raise `StoreUnavailable` unless the sentinels vouch that the save
@@ -426,8 +431,7 @@ class RedisBase(Store):
         if await vouched_within(self._sentinel, self._sentinel_master, (host, port)):
             return
         metrics.save_withdrawn()
-        assert isinstance(self._r, Redis)  # (sentinels name one node)
-        await self._r.connection_pool.disconnect()
+        await self._drop_connections()
         raise StoreUnavailable("the save landed on a primary being failed over: not told")
 
     async def _pipelined(self, commands: Sequence[tuple[str, ...]]) -> None:

@@ -85,3 +85,16 @@ async def players_pressing(
             await procs[(i + 1) % 2].tick(0.5)
         i += 1
         await asyncio.sleep(0.1)
+
+
+async def played_on(
+    play: Play, told_before: int, players: asyncio.Task[None], stop: asyncio.Event
+) -> None:
+    """Until four moves more than `told_before` are told (bounded), then the
+    players stop: play went on after what failed under them."""
+    async with asyncio.timeout(60):
+        while len(play.told) < told_before + 4 and not players.done():
+            await asyncio.sleep(0.05)
+    stop.set()
+    await players
+    assert len(play.told) >= told_before + 4, "play went on after the failover"
